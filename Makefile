@@ -1,0 +1,132 @@
+# Banyan - a Monte Carlo Tree Search engine. See `make help`.
+#
+# Outputs go to build/<mode>/ (release, debug, or the sanitizer list), so
+# builds of different kinds never mix objects.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+WERROR  ?=
+sanitize ?=
+
+WARN    = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Wshadow \
+          -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wwrite-strings \
+          -Wconversion -Wno-sign-conversion $(if $(WERROR),-Werror)
+INCS    = -Iinclude -Isrc
+
+ifneq ($(sanitize),)
+  MODE  = san-$(subst $(comma),-,$(sanitize))
+  OPT   = -O1 -g -fno-omit-frame-pointer -fsanitize=$(sanitize) -fno-sanitize-recover=all
+  LDSAN = -fsanitize=$(sanitize)
+else ifeq ($(DEBUG),1)
+  MODE  = debug
+  OPT   = -O0 -g -DBANYAN_DEBUG
+else
+  MODE  = release
+  OPT   = -O2 -DNDEBUG
+endif
+comma := ,
+
+B       = build/$(MODE)
+CFLAGS  += $(WARN) $(OPT) $(INCS) -fPIC -pthread -fvisibility=hidden
+LDFLAGS += $(LDSAN) -pthread
+LDLIBS  += -lm
+
+LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c)
+TOOL_SRC  = $(wildcard tools/*.c)
+TEST_SRC  = $(wildcard tests/unit/*.c)
+LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
+TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
+TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
+
+BANYAN    = $(B)/banyan
+UNIT      = $(B)/unit
+EXAMPLE   = $(B)/example-planner
+
+.PHONY: all debug test check unit perft bench-sig bench format format-check install \
+        uninstall clean help headers
+
+all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
+
+debug:
+	$(MAKE) DEBUG=1 all
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libbanyan.a: $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/libbanyan.so: $(LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BANYAN): $(TOOL_OBJ) $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan.a $(LDLIBS)
+
+$(UNIT): $(TEST_OBJ) $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/libbanyan.a $(LDLIBS)
+
+$(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
+# The test command of the README: every suite, then the sanitizer pass is
+# left to .ci/run (and `make sanitize=address,undefined check`).
+test: check
+
+check: all $(UNIT) headers
+	./tests/run.sh $(B)
+
+unit: $(UNIT)
+	$(UNIT)
+
+bench: $(BANYAN)
+	$(BANYAN) bench
+
+# Every header compiles on its own, and front-ends use only the public API.
+headers:
+	@for h in include/*.h src/*.h; do \
+	  echo "#include \"$$(basename $$h)\"" | $(CC) $(WARN) -Iinclude -Isrc -fsyntax-only -x c - || exit 1; \
+	done
+	@if grep -l '#include "[a-z_]*\.h"' tools/*.c examples/*.c | xargs grep -h '#include "' \
+	    | grep -v '"banyan\(_game\)\?\.h"' | grep -v 'tools/' ; then \
+	  echo "tools/ and examples/ may include only the public headers" ; exit 1; fi
+
+format:
+	clang-format -i include/*.h src/*.[ch] games/*.c tools/*.[ch] tests/unit/*.[ch] examples/*.c
+
+format-check:
+	clang-format --dry-run --Werror include/*.h src/*.[ch] games/*.c tools/*.[ch] \
+	  tests/unit/*.[ch] examples/*.c
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(B)/libbanyan.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libbanyan.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/banyan.h include/banyan_game.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(BANYAN) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*BANYAN_VERSION "\(.*\)"/\1/p' include/banyan.h)|' \
+	  banyan.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libbanyan.a $(DESTDIR)$(PREFIX)/lib/libbanyan.so \
+	  $(DESTDIR)$(PREFIX)/include/banyan.h $(DESTDIR)$(PREFIX)/include/banyan_game.h \
+	  $(DESTDIR)$(PREFIX)/bin/banyan $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc
+
+clean:
+	rm -rf build
+
+help:
+	@echo "make                 build build/release/{banyan,libbanyan.a,libbanyan.so}"
+	@echo "make test            build and run every test suite (the README's test command)"
+	@echo "make unit            unit tests only"
+	@echo "make bench           run 'banyan bench' (signature and playouts per second)"
+	@echo "make debug           -O0 -g -DBANYAN_DEBUG build in build/debug"
+	@echo "make sanitize=address,undefined check   all tests under ASan and UBSan"
+	@echo "make sanitize=thread check              all tests under TSan"
+	@echo "make format          clang-format the sources (format-check to verify)"
+	@echo "make install PREFIX=/usr/local          library, headers, banyan.pc, banyan"
+	@echo "Variables: CC=gcc|clang, WERROR=1 (warnings are errors)"
+
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,0 +1,176 @@
+/*
+ * planner.c - embedding libbanyan for a domain that is not a board game: a
+ * single-player packing problem. Twelve items with weights and values; a
+ * move packs one item that still fits, or stops; the return is the value
+ * packed. Banyan plans move by move, and the program compares its plan with
+ * the exact optimum found by trying every subset.
+ *
+ * Build: cc planner.c $(pkg-config --cflags --libs banyan)  (or `make`).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "banyan.h"
+
+#define N_ITEMS 12
+#define CAPACITY 50
+#define STOP N_ITEMS /* The move that ends the plan. */
+
+static const int weights[N_ITEMS] = {12, 7, 11, 8, 9, 6, 14, 5, 10, 3, 13, 4};
+static const int values[N_ITEMS] = {24, 13, 23, 15, 16, 11, 28, 7, 19, 4, 24, 6};
+
+typedef struct pack {
+    uint16_t packed; /* Bit i: item i is in the bag. */
+    uint8_t weight;  /* Total weight packed. */
+    uint8_t done;    /* The plan has ended. */
+} pack;
+
+static int pack_setup(void *s, const char *params)
+{
+    if (params && *params)
+        return BANYAN_EINVAL; /* No parameters. */
+    memset(s, 0, sizeof(pack));
+    return BANYAN_OK;
+}
+
+static int pack_moves(const void *s, banyan_move *out)
+{
+    const pack *p = s;
+    int n = 0;
+    if (p->done)
+        return 0;
+    for (int i = 0; i < N_ITEMS; i++)
+        if (!(p->packed >> i & 1) && p->weight + weights[i] <= CAPACITY)
+            out[n++] = (banyan_move)i;
+    out[n++] = STOP;
+    return n;
+}
+
+static void pack_play(void *s, banyan_move m)
+{
+    pack *p = s;
+    if (m == STOP) {
+        p->done = 1;
+        return;
+    }
+    p->packed |= (uint16_t)(1u << m);
+    p->weight = (uint8_t)(p->weight + weights[m]);
+}
+
+static double pack_value(const pack *p)
+{
+    double v = 0;
+    for (int i = 0; i < N_ITEMS; i++)
+        if (p->packed >> i & 1)
+            v += values[i];
+    return v;
+}
+
+static bool pack_outcome(const void *s, double *returns)
+{
+    const pack *p = s;
+    if (!p->done)
+        return false;
+    returns[0] = pack_value(p);
+    return true;
+}
+
+static int pack_to_move(const void *s)
+{
+    (void)s;
+    return 0;
+}
+
+static int pack_format_move(const void *s, banyan_move m, char *buf, size_t len)
+{
+    (void)s;
+    return m == STOP ? snprintf(buf, len, "stop") : snprintf(buf, len, "item%u", (unsigned)m);
+}
+
+static int pack_parse_move(const void *s, const char *str, banyan_move *out)
+{
+    unsigned i;
+    char extra;
+    (void)s;
+    if (!strcmp(str, "stop")) {
+        *out = STOP;
+        return BANYAN_OK;
+    }
+    if (sscanf(str, "item%u%c", &i, &extra) != 1)
+        return BANYAN_EINVAL;
+    if (i >= N_ITEMS)
+        return BANYAN_ERANGE;
+    *out = i;
+    return BANYAN_OK;
+}
+
+static int pack_load(void *s, const char *text)
+{
+    return *text ? BANYAN_EINVAL : pack_setup(s, NULL);
+}
+
+static int pack_print(const void *s, banyan_move last, char *buf, size_t len)
+{
+    const pack *p = s;
+    (void)last;
+    return snprintf(buf, len, "packed %03x, weight %d, value %g\n", p->packed, p->weight,
+                    pack_value(p));
+}
+
+static const banyan_game pack_game = {
+    .name = "pack",
+    .state_size = sizeof(pack),
+    .n_players = 1,
+    .reward_min = 0,
+    .reward_max = 200, /* Above the sum of all values: returns map onto [0, 1]. */
+    .setup = pack_setup,
+    .moves = pack_moves,
+    .play = pack_play,
+    .outcome = pack_outcome,
+    .to_move = pack_to_move,
+    .format_move = pack_format_move,
+    .parse_move = pack_parse_move,
+    .load = pack_load,
+    .print = pack_print,
+};
+
+/* The exact optimum, by trying all 2^12 subsets. */
+static int pack_optimum(void)
+{
+    int best = 0;
+    for (int mask = 0; mask < 1 << N_ITEMS; mask++) {
+        int w = 0, v = 0;
+        for (int i = 0; i < N_ITEMS; i++)
+            if (mask >> i & 1) {
+                w += weights[i];
+                v += values[i];
+            }
+        if (w <= CAPACITY && v > best)
+            best = v;
+    }
+    return best;
+}
+
+int main(void)
+{
+    banyan_engine *e;
+    banyan_config cfg = {.memory = 64 << 20, .seed = 1, .c = 0.4};
+    banyan_limits lim = {.playouts = 100000};
+    banyan_report rep;
+    char buf[64];
+
+    if (banyan_engine_new(&pack_game, NULL, &cfg, &e) != BANYAN_OK)
+        return 1;
+    printf("plan:");
+    do {
+        banyan_engine_search(e, &lim, &rep);
+        pack_format_move(NULL, rep.best, buf, sizeof buf);
+        printf(" %s", buf);
+        banyan_engine_play(e, rep.best);
+    } while (rep.best != STOP);
+    const pack *p = banyan_engine_state(e);
+    printf("\nvalue %g (weight %d of %d); the optimum is %d\n", pack_value(p), p->weight,
+           CAPACITY, pack_optimum());
+    banyan_engine_free(e);
+    return 0;
+}

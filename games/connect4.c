@@ -1,0 +1,318 @@
+/*
+ * connect4.c - Connect Four on the standard board, 7 columns by 6 rows.
+ *
+ * Each player's discs are a 64-bit bitboard with 7 bits per column: bit
+ * 7 * c + r is row r (0 at the bottom) of column c, and bit 7 * c + 6 is a
+ * sentinel that is never set. The sentinels keep lines from wrapping from
+ * one column into the next, so four in a row in any direction is two shifts
+ * and two ANDs, and the landing square of a disc is one addition.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "banyan_game.h"
+#include "config.h"
+
+#define C4_WIDTH 7
+#define C4_HEIGHT 6
+#define C4_CELLS (C4_WIDTH * C4_HEIGHT)
+#define C4_BOTTOM 0x0040810204081ULL  /* Bit 0 of every column. */
+#define C4_BOARD (C4_BOTTOM * 0x3f)   /* Rows 0-5 of every column. */
+#define C4_SENTINEL (C4_BOTTOM << 6)  /* Row 6 of every column, always empty. */
+#define C4_NOBODY 2                   /* winner while nobody has won. */
+
+typedef struct c4 {
+    uint64_t discs[2]; /* Discs of player 0 (X, moves first) and player 1 (O). */
+    uint8_t ply;       /* Discs on the board; its parity is the player to move. */
+    uint8_t winner;    /* 0 or 1 once a player has four in a row, else C4_NOBODY. */
+} c4;
+
+static inline uint64_t c4_column(int c)
+{
+    return (uint64_t)0x3f << (7 * c);
+}
+
+/* Whether b holds four in a row. For each step d, x marks the starts of
+ * pairs, and x & x >> 2d the starts of fours; steps are up (1), across (7)
+ * and the two diagonals (6 and 8). */
+static inline bool c4_won(uint64_t b)
+{
+    uint64_t v = b & (b >> 1), h = b & (b >> 7), d1 = b & (b >> 6), d2 = b & (b >> 8);
+    return ((v & (v >> 2)) | (h & (h >> 14)) | (d1 & (d1 >> 12)) | (d2 & (d2 >> 16))) != 0;
+}
+
+/* No parameters: only NULL, "" or separators alone are accepted. */
+static int c4_setup(void *s, const char *params)
+{
+    c4 *t = s;
+    const char *cursor = params;
+    char key[16], val[16];
+    if (banyan_params_next(&cursor, key, sizeof key, val, sizeof val) != 0)
+        return BANYAN_EINVAL;
+    memset(t, 0, sizeof *t);
+    t->winner = C4_NOBODY;
+    return BANYAN_OK;
+}
+
+static inline bool c4_is_over(const c4 *t)
+{
+    return t->winner != C4_NOBODY || t->ply == C4_CELLS;
+}
+
+/* Columns whose top square is empty, left to right. */
+static int c4_moves(const void *s, banyan_move *out)
+{
+    const c4 *t = s;
+    uint64_t all = t->discs[0] | t->discs[1];
+    int n = 0;
+    if (c4_is_over(t))
+        return 0;
+    for (int c = 0; c < C4_WIDTH; c++)
+        if (!(all & ((uint64_t)1 << (7 * c + C4_HEIGHT - 1))))
+            out[n++] = (banyan_move)c;
+    return n;
+}
+
+/* Adding a column's bottom bit to the occupied bits carries up to the first
+ * empty square of that column. */
+static void c4_play(void *s, banyan_move m)
+{
+    c4 *t = s;
+    int who = t->ply & 1;
+    uint64_t all = t->discs[0] | t->discs[1];
+    t->discs[who] |= (all + ((uint64_t)1 << (7 * m))) & c4_column((int)m);
+    t->ply++;
+    if (c4_won(t->discs[who]))
+        t->winner = (uint8_t)who;
+}
+
+static bool c4_outcome(const void *s, double *returns)
+{
+    const c4 *t = s;
+    if (!c4_is_over(t))
+        return false;
+    returns[0] = t->winner == 0 ? 1.0 : t->winner == 1 ? 0.0 : 0.5;
+    returns[1] = 1.0 - returns[0];
+    return true;
+}
+
+static int c4_to_move(const void *s)
+{
+    return ((const c4 *)s)->ply & 1;
+}
+
+/* Uniform random play. next[] holds the landing square of each playable
+ * column in no particular order; a column whose landing square climbs into
+ * the sentinel row is full and is swapped out. Drawing an index uniformly
+ * from next[] is a uniform choice among moves(), as the default would make. */
+static void c4_rollout(void *s, banyan_rng *rng)
+{
+    c4 *t = s;
+    uint64_t b[2] = {t->discs[0], t->discs[1]};
+    uint64_t landing = (b[0] | b[1]) + C4_BOTTOM, next[C4_WIDTH];
+    uint32_t n_open = 0;
+    int ply = t->ply, winner = C4_NOBODY;
+
+    if (c4_is_over(t))
+        return;
+    for (int c = 0; c < C4_WIDTH; c++) {
+        next[n_open] = landing & (c4_column(c) | C4_SENTINEL);
+        n_open += !(next[n_open] & C4_SENTINEL);
+    }
+    while (n_open) {
+        uint32_t i = banyan_rng_below(rng, n_open);
+        uint64_t bit = next[i];
+        int who = ply & 1;
+        b[who] |= bit;
+        if (++ply >= 7 && c4_won(b[who])) { /* A first four needs 7 discs. */
+            winner = who;
+            break;
+        }
+        next[i] = bit << 1;
+        if (next[i] & C4_SENTINEL)
+            next[i] = next[--n_open];
+    }
+    t->discs[0] = b[0];
+    t->discs[1] = b[1];
+    t->ply = (uint8_t)ply;
+    t->winner = (uint8_t)winner;
+}
+
+static int c4_format_move(const void *s, banyan_move m, char *buf, size_t len)
+{
+    (void)s;
+    if (m >= C4_WIDTH) /* Outside the contract: say so visibly. */
+        return snprintf(buf, len, "-");
+    return snprintf(buf, len, "%c", 'a' + (int)m);
+}
+
+static inline bool c4_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A column as a letter (a-g) or a number (1-7), either case, with spaces
+ * around it. Other letters and numbers are well-formed columns off the
+ * board; a number of any length is read without overflow. */
+static int c4_parse_move(const void *s, const char *str, banyan_move *out)
+{
+    const char *p = str;
+    int col;
+
+    (void)s;
+    if (!p)
+        return BANYAN_EINVAL;
+    while (c4_is_space(*p))
+        p++;
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+        col = (*p | 0x20) - 'a';
+        p++;
+    } else if (*p >= '0' && *p <= '9') {
+        if (p[0] == '0' && p[1] >= '0' && p[1] <= '9')
+            return BANYAN_EINVAL; /* Leading zeros are not a column number. */
+        int v = 0;
+        for (; *p >= '0' && *p <= '9'; p++)
+            v = v > 100 ? v : v * 10 + (*p - '0');
+        col = v - 1;
+    } else {
+        return BANYAN_EINVAL;
+    }
+    while (c4_is_space(*p))
+        p++;
+    if (*p)
+        return BANYAN_EINVAL;
+    if (col < 0 || col >= C4_WIDTH)
+        return BANYAN_ERANGE;
+    *out = (banyan_move)col;
+    return BANYAN_OK;
+}
+
+/* Column digits 1-7 from the empty board ("4453"), spaces allowed between
+ * them, played on a copy so that *s is untouched by an error. */
+static int c4_load(void *s, const char *text)
+{
+    c4 t;
+    if (!text)
+        return BANYAN_EINVAL;
+    c4_setup(&t, NULL); /* Zeroes the padding too, which memcpy then carries. */
+    for (const char *p = text; *p; p++) {
+        if (c4_is_space(*p))
+            continue;
+        if (*p < '0' || *p > '9')
+            return BANYAN_EINVAL;
+        int c = *p - '1';
+        if (c < 0 || c >= C4_WIDTH)
+            return BANYAN_ERANGE;
+        if (c4_is_over(&t) || ((t.discs[0] | t.discs[1]) >> (7 * c + C4_HEIGHT - 1)) & 1)
+            return BANYAN_EILLEGAL;
+        c4_play(&t, (banyan_move)c);
+    }
+    memcpy(s, &t, sizeof t);
+    return BANYAN_OK;
+}
+
+/* Top row first, X and O for the players, the top disc of the last move's
+ * column in parentheses, letters under the columns:
+ *
+ *     . . . . . . .
+ *     . . .(X). . .
+ *     . . . O . . .
+ *     a b c d e f g   (above it, four more rows)
+ */
+static int c4_print(const void *s, banyan_move last, char *buf, size_t len)
+{
+    const c4 *t = s;
+    uint64_t all = t->discs[0] | t->discs[1];
+    char text[C4_HEIGHT * 16 + 16 + 1], *q = text;
+    int last_r = -1;
+
+    if (last < C4_WIDTH)
+        for (int r = 0; r < C4_HEIGHT; r++)
+            if ((all >> (7 * last + r)) & 1)
+                last_r = r;
+    for (int r = C4_HEIGHT - 1; r >= 0; r--) {
+        for (int c = 0; c <= C4_WIDTH; c++) {
+            bool here = r == last_r && c == (int)last, before = r == last_r && c - 1 == (int)last;
+            if (here || before || c < C4_WIDTH)
+                *q++ = here ? '(' : before ? ')' : ' ';
+            if (c == C4_WIDTH)
+                break;
+            int bit = 7 * c + r;
+            *q++ = (t->discs[0] >> bit) & 1 ? 'X' : (t->discs[1] >> bit) & 1 ? 'O' : '.';
+        }
+        *q++ = '\n';
+    }
+    for (int c = 0; c < C4_WIDTH; c++) {
+        *q++ = ' ';
+        *q++ = (char)('a' + c);
+    }
+    *q++ = '\n';
+    *q = 0;
+    return snprintf(buf, len, "%s", text);
+}
+
+/* splitmix64's finaliser: a bijection that spreads every input bit. */
+static inline uint64_t c4_mix(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* For a fixed discs[1] the map from discs[0] is a bijection and vice versa,
+ * so different positions collide only by chance. */
+static uint64_t c4_hash(const void *s)
+{
+    const c4 *t = s;
+    return c4_mix(c4_mix(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0]);
+}
+
+static int c4_popcount(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* Discs only on the board, never two on a square, none floating (each
+ * column's discs sit in its lowest rows), alternating counts, and a winner
+ * exactly when the last mover has four in a row and the other does not. */
+static bool c4_is_valid(const void *s)
+{
+    const c4 *t = s;
+    uint64_t all = t->discs[0] | t->discs[1];
+    int n0 = c4_popcount(t->discs[0]), n1 = c4_popcount(t->discs[1]);
+    if ((t->discs[0] & t->discs[1]) || (all & ~C4_BOARD))
+        return false;
+    for (int c = 0; c < C4_WIDTH; c++) {
+        uint64_t col = all >> (7 * c) & 0x3f;
+        if (col & (col + 1))
+            return false;
+    }
+    if ((n0 != n1 && n0 != n1 + 1) || t->ply != n0 + n1)
+        return false;
+    bool line[2] = {c4_won(t->discs[0]), c4_won(t->discs[1])};
+    if (t->winner == C4_NOBODY)
+        return !line[0] && !line[1];
+    int mover = (t->ply - 1) & 1;
+    return t->ply > 0 && t->winner == mover && line[mover] && !line[!mover];
+}
+
+BANYAN_API const banyan_game banyan_game_connect4 = {
+    .name = "connect4",
+    .state_size = sizeof(c4),
+    .n_players = 2,
+    .setup = c4_setup,
+    .moves = c4_moves,
+    .play = c4_play,
+    .outcome = c4_outcome,
+    .to_move = c4_to_move,
+    .format_move = c4_format_move,
+    .parse_move = c4_parse_move,
+    .load = c4_load,
+    .print = c4_print,
+    .rollout = c4_rollout,
+    .hash = c4_hash,
+    .is_valid = c4_is_valid,
+};

@@ -1,0 +1,51 @@
+/*
+ * games.c - the registry of built-in games: names and aliases to tables.
+ */
+#include <ctype.h>
+#include <stddef.h>
+
+#include "banyan_game.h"
+#include "config.h"
+
+static const banyan_game *const games_all[] = {
+    &banyan_game_tictactoe,
+    &banyan_game_connect4,
+};
+
+static const struct {
+    const char *alias;
+    const banyan_game *game;
+} games_aliases[] = {
+    {"mnk", &banyan_game_tictactoe},
+    {"ttt", &banyan_game_tictactoe},
+    {"c4", &banyan_game_connect4},
+    {"connectfour", &banyan_game_connect4},
+};
+
+static int games_same(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+BANYAN_API const banyan_game *banyan_game_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof games_all / sizeof games_all[0]; i++)
+        if (games_same(name, games_all[i]->name))
+            return games_all[i];
+    for (size_t i = 0; i < sizeof games_aliases / sizeof games_aliases[0]; i++)
+        if (games_same(name, games_aliases[i].alias))
+            return games_aliases[i].game;
+    return NULL;
+}
+
+BANYAN_API const banyan_game *const *banyan_game_list(int *n_out)
+{
+    if (n_out)
+        *n_out = (int)(sizeof games_all / sizeof games_all[0]);
+    return games_all;
+}

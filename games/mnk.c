@@ -1,0 +1,530 @@
+/*
+ * mnk.c - m,n,k-games: players take turns to place a stone on an m-by-n
+ * board, and the first to get k in a row (across, up or diagonally) wins.
+ * Tic-tac-toe is 3,3,3, the default.
+ *
+ * Each player's stones are a bitboard in which cell (row r, column c) is bit
+ * r * (m + 1) + c. The spare column m is always empty, so a line that runs off
+ * one edge meets an empty bit instead of wrapping onto the next row. Boards
+ * that fit in one 64-bit word find k in a row with a few shifts over the whole
+ * board; larger ones (up to 19x19) scan the four lines through the last stone.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "banyan_game.h"
+#include "config.h"
+
+#define MNK_MAX_SIDE 19                                      /* Largest m and n. */
+#define MNK_WORDS ((MNK_MAX_SIDE * (MNK_MAX_SIDE + 1) + 63) / 64) /* 380 bits: 6 words. */
+#define MNK_NOBODY 2                                         /* winner while nobody has won. */
+
+/* The state. Everything but the stones and the counters is fixed by setup. */
+typedef struct mnk {
+    uint64_t stones[2][MNK_WORDS]; /* Stones of X (player 0) and O; bit r * stride + c. */
+    uint64_t small_board;          /* Every on-board bit when n * stride <= 64, else 0. */
+    uint16_t ply;                  /* Stones placed; its parity is the player to move. */
+    uint8_t m;                     /* Columns, 1 .. 19. */
+    uint8_t n;                     /* Rows, 1 .. 19. */
+    uint8_t k;                     /* Stones in a row that win, 1 .. max(m, n). */
+    uint8_t stride;                /* m + 1: bits per row, the last one padding. */
+    uint8_t winner;                /* 0 or 1 once a player has k in a row, else MNK_NOBODY. */
+    uint8_t n_dirs;                /* Directions in which k in a row fits on the board. */
+    uint8_t dirs[4];               /* Their bit steps, from 1, stride, stride + 1, stride - 1. */
+} mnk;
+
+static inline bool mnk_bit(const uint64_t *b, int i)
+{
+    return (b[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline int mnk_to_move(const void *s)
+{
+    return ((const mnk *)s)->ply & 1;
+}
+
+/* Whether a one-word board b holds k in a row. Runs are found by doubling: x
+ * keeps the bits that start a run of len stones along step d, and x & x >> j*d
+ * (j <= len) keeps those that start a run of len + j. The directions are
+ * merged before the one test, which branches less in rollouts. */
+static inline bool mnk_small_won(uint64_t b, int k, const uint8_t *dirs, int n_dirs)
+{
+    uint64_t any = 0;
+    for (int i = 0; i < n_dirs; i++) {
+        int d = dirs[i], len = 1;
+        uint64_t x = b;
+        for (; 2 * len <= k; len *= 2)
+            x &= x >> (len * d);
+        any |= x & (x >> ((k - len) * d));
+    }
+    return any != 0;
+}
+
+/* Whether the stones b of a multi-word board make k in a row through bit p.
+ * The padding column and the bounds on the bit index end every line. */
+static bool mnk_big_won(const mnk *t, const uint64_t *b, int p)
+{
+    int end = t->n * t->stride;
+    for (int i = 0; i < t->n_dirs; i++) {
+        int d = t->dirs[i];
+        int run = 1;
+        for (int q = p + d; q < end && mnk_bit(b, q) && run < t->k; q += d)
+            run++;
+        for (int q = p - d; q >= 0 && mnk_bit(b, q) && run < t->k; q -= d)
+            run++;
+        if (run >= t->k)
+            return true;
+    }
+    return false;
+}
+
+/* Empties the board of t, whose m, n and k are already set, and works out
+ * what depends on them. */
+static void mnk_reset(mnk *t)
+{
+    int m = t->m, n = t->n, k = t->k, stride = m + 1;
+    memset(t->stones, 0, sizeof t->stones);
+    t->ply = 0;
+    t->stride = (uint8_t)stride;
+    t->winner = MNK_NOBODY;
+    t->small_board = 0;
+    if (n * stride <= 64)
+        for (int r = 0; r < n; r++)
+            t->small_board |= (((uint64_t)1 << m) - 1) << (r * stride);
+    /* Only directions with room for k stones: this also keeps the shifts of
+     * mnk_small_won below 64 bits. */
+    t->n_dirs = 0;
+    memset(t->dirs, 0, sizeof t->dirs);
+    if (k <= m)
+        t->dirs[t->n_dirs++] = 1;
+    if (k <= n)
+        t->dirs[t->n_dirs++] = (uint8_t)stride;
+    if (k <= m && k <= n) {
+        t->dirs[t->n_dirs++] = (uint8_t)(stride + 1);
+        t->dirs[t->n_dirs++] = (uint8_t)(stride - 1);
+    }
+}
+
+/* Parameters m, n and k in any order, each at most once or the last one
+ * counting. k is checked once all are known, since it depends on m and n. */
+static int mnk_setup(void *s, const char *params)
+{
+    mnk *t = s;
+    long m = 3, n = 3, k = 3;
+    const char *cursor = params;
+    char key[8], val[16];
+    int rc;
+
+    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
+        long *dst = !strcmp(key, "m") ? &m : !strcmp(key, "n") ? &n : !strcmp(key, "k") ? &k : NULL;
+        if (!dst || banyan_parse_int(val, 1, MNK_MAX_SIDE, dst) != BANYAN_OK)
+            return BANYAN_EINVAL;
+    }
+    if (rc != 0 || k > (m > n ? m : n))
+        return BANYAN_EINVAL;
+    memset(t, 0, sizeof *t); /* Also the padding, so equal positions have equal bytes. */
+    t->m = (uint8_t)m;
+    t->n = (uint8_t)n;
+    t->k = (uint8_t)k;
+    mnk_reset(t);
+    return BANYAN_OK;
+}
+
+static inline bool mnk_is_over(const mnk *t)
+{
+    return t->winner != MNK_NOBODY || t->ply == t->m * t->n;
+}
+
+/* Empty cells in ascending cell index, row by row from a1. */
+static int mnk_moves(const void *s, banyan_move *out)
+{
+    const mnk *t = s;
+    int n_moves = 0;
+    if (mnk_is_over(t))
+        return 0;
+    for (int r = 0; r < t->n; r++)
+        for (int c = 0; c < t->m; c++) {
+            int p = r * t->stride + c;
+            if (!mnk_bit(t->stones[0], p) && !mnk_bit(t->stones[1], p))
+                out[n_moves++] = (banyan_move)(r * t->m + c);
+        }
+    return n_moves;
+}
+
+/* Places the stone of the player to move on bit p and records a win. The
+ * player's k-th stone is the first that can win. */
+static inline void mnk_place(mnk *t, int p)
+{
+    int who = t->ply & 1;
+    uint64_t *b = t->stones[who];
+    b[p >> 6] |= (uint64_t)1 << (p & 63);
+    t->ply++;
+    if ((t->ply + 1) / 2 < t->k)
+        return;
+    if (t->small_board ? mnk_small_won(b[0], t->k, t->dirs, t->n_dirs) : mnk_big_won(t, b, p))
+        t->winner = (uint8_t)who;
+}
+
+/* Moves are cell indices r * m + c; the bitboards use r * (m + 1) + c. */
+static void mnk_play(void *s, banyan_move m)
+{
+    mnk *t = s;
+    int cell = (int)m;
+    mnk_place(t, cell + cell / t->m);
+}
+
+static bool mnk_outcome(const void *s, double *returns)
+{
+    const mnk *t = s;
+    if (!mnk_is_over(t))
+        return false;
+    returns[0] = t->winner == 0 ? 1.0 : t->winner == 1 ? 0.0 : 0.5;
+    returns[1] = 1.0 - returns[0];
+    return true;
+}
+
+/* The rollout for one-word boards: the empty cells are listed once, then
+ * drawn without replacement (pick, swap with the last, pop), which is the
+ * same distribution as a uniform choice among moves() at every ply. */
+static void mnk_rollout_small(mnk *t, banyan_rng *rng)
+{
+    int ply = t->ply, winner = MNK_NOBODY, k = t->k, n_dirs = t->n_dirs;
+    int first_win = 2 * k - 1; /* No win is possible before this ply. */
+    /* The two players' stones live in registers as "to move" and "just
+     * moved", swapped every ply, rather than in an array indexed by colour. */
+    uint64_t mover = t->stones[ply & 1][0], other = t->stones[~ply & 1][0];
+    uint64_t empty = t->small_board & ~(mover | other);
+    uint8_t cells[64], dirs[4];
+    uint32_t n_empty = 0;
+
+    memcpy(dirs, t->dirs, sizeof dirs);
+    /* Branch-free listing: every bit is written, only empty ones are kept. */
+    for (int p = 0, end = t->n * t->stride; p < end; p++) {
+        cells[n_empty] = (uint8_t)p;
+        n_empty += (empty >> p) & 1;
+    }
+    while (n_empty) {
+        uint32_t i = banyan_rng_below(rng, n_empty);
+        uint64_t placed = mover | (uint64_t)1 << cells[i];
+        cells[i] = cells[--n_empty];
+        mover = other;
+        other = placed;
+        if (++ply >= first_win && mnk_small_won(other, k, dirs, n_dirs)) {
+            winner = (ply - 1) & 1;
+            break;
+        }
+    }
+    t->stones[ply & 1][0] = mover;
+    t->stones[~ply & 1][0] = other;
+    t->ply = (uint16_t)ply;
+    t->winner = (uint8_t)winner;
+}
+
+/* The rollout for larger boards, by the same draw without replacement. */
+static void mnk_rollout_big(mnk *t, banyan_rng *rng)
+{
+    uint16_t cells[MNK_MAX_SIDE * MNK_MAX_SIDE];
+    uint32_t n_empty = 0;
+    int first_win = 2 * t->k - 1;
+
+    for (int r = 0; r < t->n; r++)
+        for (int c = 0; c < t->m; c++) {
+            int p = r * t->stride + c;
+            cells[n_empty] = (uint16_t)p;
+            n_empty += !mnk_bit(t->stones[0], p) && !mnk_bit(t->stones[1], p);
+        }
+    while (n_empty) {
+        uint32_t i = banyan_rng_below(rng, n_empty);
+        int p = cells[i], who = t->ply & 1;
+        t->stones[who][p >> 6] |= (uint64_t)1 << (p & 63);
+        cells[i] = cells[--n_empty];
+        if (++t->ply >= first_win && mnk_big_won(t, t->stones[who], p)) {
+            t->winner = (uint8_t)who;
+            break;
+        }
+    }
+}
+
+static void mnk_rollout(void *s, banyan_rng *rng)
+{
+    mnk *t = s;
+    if (mnk_is_over(t))
+        return;
+    if (t->small_board)
+        mnk_rollout_small(t, rng);
+    else
+        mnk_rollout_big(t, rng);
+}
+
+static int mnk_format_move(const void *s, banyan_move m, char *buf, size_t len)
+{
+    const mnk *t = s;
+    if (m >= (banyan_move)(t->m * t->n)) /* Outside the contract: say so visibly. */
+        return snprintf(buf, len, "-");
+    return snprintf(buf, len, "%c%d", 'a' + (int)(m % t->m), (int)(m / t->m) + 1);
+}
+
+static inline bool mnk_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static inline bool mnk_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Reads one ASCII letter at *p (either case) as a column 0 .. 25, or -1. */
+static int mnk_read_letter(const char **p)
+{
+    char c = **p;
+    if (c >= 'a' && c <= 'z') {
+        (*p)++;
+        return c - 'a';
+    }
+    if (c >= 'A' && c <= 'Z') {
+        (*p)++;
+        return c - 'A';
+    }
+    return -1;
+}
+
+/* Reads a row number at *p: digits without a leading zero (a lone "0" is a
+ * well-formed row that is never on a board). Saturates instead of
+ * overflowing, so any length is safe. Returns -1 when there is none. */
+static int mnk_read_number(const char **p)
+{
+    const char *q = *p;
+    int v = 0;
+    if (!mnk_is_digit(*q) || (q[0] == '0' && mnk_is_digit(q[1])))
+        return -1;
+    for (; mnk_is_digit(*q); q++)
+        v = v > 1000 ? v : v * 10 + (*q - '0');
+    *p = q;
+    return v;
+}
+
+/* Parses the move at *str ("c3", "3c", any case) and advances *str past
+ * it. A lone move (in_list false) may have spaces inside ("c 3") and must end
+ * the text; in a move list a space or a comma ends the move instead. */
+static int mnk_parse_at(const mnk *t, const char **str, bool in_list, int *cell)
+{
+    const char *p = *str;
+    int col, row;
+
+    while (mnk_is_space(*p))
+        p++;
+    if (mnk_is_digit(*p)) {
+        row = mnk_read_number(&p);
+        while (!in_list && mnk_is_space(*p))
+            p++;
+        col = mnk_read_letter(&p);
+    } else {
+        col = mnk_read_letter(&p);
+        while (!in_list && mnk_is_space(*p))
+            p++;
+        row = mnk_read_number(&p);
+    }
+    if (col < 0 || row < 0)
+        return BANYAN_EINVAL;
+    while (!in_list && mnk_is_space(*p))
+        p++;
+    if (*p && !(in_list && (mnk_is_space(*p) || *p == ',')))
+        return BANYAN_EINVAL;
+    *str = p;
+    if (col >= t->m || row < 1 || row > t->n)
+        return BANYAN_ERANGE;
+    *cell = (row - 1) * t->m + col;
+    return BANYAN_OK;
+}
+
+static int mnk_parse_move(const void *s, const char *str, banyan_move *out)
+{
+    int cell;
+    if (!str)
+        return BANYAN_EINVAL;
+    int rc = mnk_parse_at(s, &str, false, &cell);
+    if (rc == BANYAN_OK)
+        *out = (banyan_move)cell;
+    return rc;
+}
+
+/* A move list such as "b2 a1 c3" or "b2,a1,c3", played on a copy from the
+ * start position, so that *s is untouched by an error. Within the list a
+ * space ends a move, so "a 1" is two malformed moves there. */
+static int mnk_load(void *s, const char *text)
+{
+    mnk t;
+    const char *p = text;
+
+    if (!text)
+        return BANYAN_EINVAL;
+    memcpy(&t, s, sizeof t); /* Bytewise, padding too, so equal positions stay equal bytes. */
+    mnk_reset(&t);
+    for (;;) {
+        int cell, rc;
+        while (mnk_is_space(*p) || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        if ((rc = mnk_parse_at(&t, &p, true, &cell)) != BANYAN_OK)
+            return rc;
+        int bit = cell + cell / t.m;
+        if (mnk_is_over(&t) || mnk_bit(t.stones[0], bit) || mnk_bit(t.stones[1], bit))
+            return BANYAN_EILLEGAL;
+        mnk_place(&t, bit);
+    }
+    memcpy(s, &t, sizeof t);
+    return BANYAN_OK;
+}
+
+/* Appends to a buffer snprintf-style: pos counts every byte asked for, and
+ * only those that fit before the final NUL are stored. */
+typedef struct mnk_out {
+    char *buf;  /* The caller's buffer, may be NULL when len is 0. */
+    size_t len; /* Its size in bytes. */
+    size_t pos; /* Bytes of text so far, stored or not. */
+} mnk_out;
+
+static void mnk_put(mnk_out *o, char c)
+{
+    if (o->pos + 1 < o->len)
+        o->buf[o->pos] = c;
+    o->pos++;
+}
+
+/* Top row first, X and O for the players, the last move in parentheses:
+ *
+ *    3 . . .
+ *    2 .(X).
+ *    1 O . X
+ *      a b c
+ */
+static int mnk_print(const void *s, banyan_move last, char *buf, size_t len)
+{
+    const mnk *t = s;
+    mnk_out o = {buf, len, 0};
+    int last_r = -1, last_c = -1;
+
+    if (last < (banyan_move)(t->m * t->n)) {
+        last_r = (int)(last / t->m);
+        last_c = (int)(last % t->m);
+    }
+    for (int r = t->n - 1; r >= 0; r--) {
+        mnk_put(&o, r + 1 >= 10 ? (char)('0' + (r + 1) / 10) : ' ');
+        mnk_put(&o, (char)('0' + (r + 1) % 10));
+        for (int c = 0; c <= t->m; c++) {
+            bool here = r == last_r && c == last_c, before = r == last_r && c - 1 == last_c;
+            if (here || before || c < t->m)
+                mnk_put(&o, here ? '(' : before ? ')' : ' ');
+            if (c == t->m)
+                break;
+            int p = r * t->stride + c;
+            mnk_put(&o, mnk_bit(t->stones[0], p) ? 'X' : mnk_bit(t->stones[1], p) ? 'O' : '.');
+        }
+        mnk_put(&o, '\n');
+    }
+    mnk_put(&o, ' ');
+    mnk_put(&o, ' ');
+    for (int c = 0; c < t->m; c++) {
+        mnk_put(&o, ' ');
+        mnk_put(&o, (char)('a' + c));
+    }
+    mnk_put(&o, '\n');
+    if (len)
+        buf[o.pos < len ? o.pos : len - 1] = 0;
+    return (int)o.pos;
+}
+
+/* splitmix64's finaliser: a bijection that spreads every input bit. */
+static inline uint64_t mnk_mix(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* Mixes the words the board uses; the rest of the state follows from them
+ * (ply and winner) or is fixed by the parameters, which are mixed in too. */
+static uint64_t mnk_hash(const void *s)
+{
+    const mnk *t = s;
+    int n_words = (t->n * t->stride + 63) / 64;
+    uint64_t h = mnk_mix((uint64_t)t->m | (uint64_t)t->n << 8 | (uint64_t)t->k << 16);
+    for (int i = 0; i < n_words; i++) {
+        h = mnk_mix(h ^ t->stones[0][i]);
+        h = mnk_mix(h ^ t->stones[1][i] ^ 0x9e3779b97f4a7c15ULL);
+    }
+    return h;
+}
+
+static int mnk_popcount(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* Whether the stones b hold k in a row anywhere, by a scan from every stone:
+ * slow and independent of the fast paths, for is_valid. */
+static bool mnk_has_line(const mnk *t, const uint64_t *b)
+{
+    for (int p = 0; p < t->n * t->stride; p++)
+        if (mnk_bit(b, p) && mnk_big_won(t, b, p))
+            return true;
+    return false;
+}
+
+/* Parameters in range, stones only on the board and never on one cell
+ * twice, alternating counts, and a winner exactly when the last mover has k
+ * in a row (the loser never has a line of their own). */
+static bool mnk_is_valid(const void *s)
+{
+    const mnk *t = s;
+    int count[2] = {0, 0};
+    if (t->m < 1 || t->m > MNK_MAX_SIDE || t->n < 1 || t->n > MNK_MAX_SIDE || t->k < 1 ||
+        t->k > (t->m > t->n ? t->m : t->n) || t->stride != t->m + 1)
+        return false;
+    for (int i = 0; i < MNK_WORDS; i++) {
+        if (t->stones[0][i] & t->stones[1][i])
+            return false;
+        for (int who = 0; who < 2; who++)
+            count[who] += mnk_popcount(t->stones[who][i]);
+    }
+    for (int who = 0; who < 2; who++) {
+        int on_board = 0;
+        for (int r = 0; r < t->n; r++)
+            for (int c = 0; c < t->m; c++)
+                on_board += mnk_bit(t->stones[who], r * t->stride + c);
+        if (on_board != count[who])
+            return false;
+    }
+    if (count[0] != count[1] && count[0] != count[1] + 1)
+        return false;
+    if (t->ply != count[0] + count[1])
+        return false;
+    bool line[2] = {mnk_has_line(t, t->stones[0]), mnk_has_line(t, t->stones[1])};
+    if (t->winner == MNK_NOBODY)
+        return !line[0] && !line[1];
+    int mover = (t->ply - 1) & 1;
+    return t->ply > 0 && t->winner == mover && line[mover] && !line[!mover];
+}
+
+BANYAN_API const banyan_game banyan_game_tictactoe = {
+    .name = "tictactoe",
+    .state_size = sizeof(mnk),
+    .n_players = 2,
+    .setup = mnk_setup,
+    .moves = mnk_moves,
+    .play = mnk_play,
+    .outcome = mnk_outcome,
+    .to_move = mnk_to_move,
+    .format_move = mnk_format_move,
+    .parse_move = mnk_parse_move,
+    .load = mnk_load,
+    .print = mnk_print,
+    .rollout = mnk_rollout,
+    .hash = mnk_hash,
+    .is_valid = mnk_is_valid,
+};

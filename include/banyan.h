@@ -1,0 +1,221 @@
+/*
+ * banyan.h - the public API of libbanyan, a Monte Carlo Tree Search engine.
+ *
+ * One opaque engine searches one game from a root position it owns. Create
+ * it from a game table (banyan_game.h) and a config whose zero value means
+ * the documented defaults, give it a position, search with limits, read the
+ * report, play moves, free it.
+ *
+ *     banyan_engine *e;
+ *     banyan_config cfg = { .seed = 7 };
+ *     if (banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e) != BANYAN_OK) ...
+ *     banyan_limits lim = { .playouts = 100000 };
+ *     banyan_report rep;
+ *     banyan_engine_search(e, &lim, &rep);          rep.best is the move to play
+ *     banyan_engine_play(e, rep.best);
+ *     banyan_engine_free(e);
+ *
+ * Rules that hold for every function below:
+ * - Fallible functions return BANYAN_OK or a negative BANYAN_E* code, and
+ *   banyan_errmsg() then says what went wrong. A failed call leaves the engine
+ *   exactly as it was, and usable.
+ * - All memory a search uses is reserved by banyan_engine_new(): searching
+ *   never allocates (only banyan_engine_dump() takes scratch memory).
+ * - The library never prints, never exits and keeps no global mutable state.
+ * - An engine is used by one thread at a time, except banyan_engine_stop(),
+ *   which any thread may call at any time.
+ * - "borrowed" means the engine reads a pointer only during the call.
+ */
+#ifndef BANYAN_H
+#define BANYAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "banyan_game.h"
+
+#define BANYAN_VERSION "0.1.0"
+
+typedef struct banyan_engine banyan_engine; /* Opaque. */
+
+/* The one allocation hook, with the contract of Lua's lua_Alloc: called as
+ * alloc(ud, NULL, n) to allocate, alloc(ud, p, n) to resize and
+ * alloc(ud, p, 0) to free (returning NULL). Returns NULL on failure. */
+typedef void *banyan_alloc_fn(void *ud, void *ptr, size_t nsize);
+
+/* How a node's children are scored during selection. */
+typedef enum banyan_select {
+    BANYAN_SELECT_DEFAULT = 0, /* UCT. */
+    BANYAN_SELECT_UCT,         /* UCB1: Q + c * sqrt(ln N / n). */
+    BANYAN_SELECT_PUCT         /* AlphaZero: Q + c * P * sqrt(N) / (1 + n). */
+} banyan_select;
+
+/* Value assumed for a child never visited (first-play urgency). */
+typedef enum banyan_fpu {
+    BANYAN_FPU_DEFAULT = 0, /* INFINITE under UCT, PARENT with reduction 0.25 under PUCT. */
+    BANYAN_FPU_INFINITE,    /* Every child is tried once before any is tried twice. */
+    BANYAN_FPU_PARENT,      /* The parent's mean value minus config.fpu_value. */
+    BANYAN_FPU_ABSOLUTE     /* config.fpu_value itself, on the [0, 1] scale. */
+} banyan_fpu;
+
+/* How the move to play is chosen among the root's children. A proven win is
+ * always played and a proven loss avoided while any other move exists,
+ * whatever the rule. */
+typedef enum banyan_final {
+    BANYAN_FINAL_DEFAULT = 0, /* VISITS. */
+    BANYAN_FINAL_VISITS,      /* Most visits (the robust child). */
+    BANYAN_FINAL_VALUE,       /* Highest mean value among children with visits. */
+    BANYAN_FINAL_LCB          /* Highest lower confidence bound, mean - 2 sigma. */
+} banyan_final;
+
+/* Engine configuration. Zero means "default" for every field, and fields are
+ * only ever appended:   banyan_config cfg = { .memory = 64 << 20 };   */
+typedef struct banyan_config {
+    size_t memory;            /* Node arena bytes; 0 = 256 MiB. At least 32 KiB. */
+    int threads;              /* Search threads; 0 = 1. Only 1 is supported for now. */
+    uint64_t seed;            /* RNG seed; 0 = a fixed default, never the clock. */
+    double c;                 /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). */
+    banyan_select select;     /* Selection formula. */
+    banyan_fpu fpu;           /* First-play urgency mode. */
+    double fpu_value;         /* Reduction (PARENT) or value (ABSOLUTE). */
+    banyan_final final;       /* Final-move rule. */
+    uint32_t expand_visits;   /* Visits a leaf needs before it is expanded; 0 = 1. */
+    banyan_alloc_fn *alloc;   /* NULL = the C library's realloc and free. */
+    void *alloc_ud;           /* Passed to alloc unchanged. */
+} banyan_config;
+
+typedef struct banyan_report banyan_report;
+
+/* Called by the searching thread every limits.progress_interval seconds
+ * with the statistics so far (see banyan_report; valid during the call). */
+typedef void banyan_progress_fn(void *ud, const banyan_report *rep);
+
+/* Search limits. The search stops at the first limit reached, when the root
+ * is proven, or on banyan_engine_stop(). Zero means "no limit" for each
+ * field; when all of playouts, time and nodes are zero, playouts = 10000. */
+typedef struct banyan_limits {
+    uint64_t playouts;          /* Simulations to run from the root. */
+    double time;                /* Wall-clock seconds. */
+    uint64_t nodes;             /* Stop when the tree holds this many nodes. */
+    banyan_progress_fn *progress; /* Optional progress callback. */
+    void *progress_ud;
+    double progress_interval;   /* Seconds between callbacks; 0 = 0.25. */
+} banyan_limits;
+
+/* Proven game-theoretic values, from the point of view of the player who
+ * makes the move (for a root move) or who is to move (for the root). */
+typedef enum banyan_proof {
+    BANYAN_UNPROVEN = 0,
+    BANYAN_PROVEN_WIN,
+    BANYAN_PROVEN_LOSS,
+    BANYAN_PROVEN_DRAW
+} banyan_proof;
+
+#define BANYAN_MAX_PV 32 /* Longest principal variation reported. */
+
+/* Statistics of one move from the root. */
+typedef struct banyan_move_stats {
+    banyan_move move;             /* The move. */
+    uint32_t visits;              /* Simulations through it. */
+    double value;                 /* Mean value in [0, 1] for the player making it. */
+    double prior;                 /* Prior probability given to it. */
+    banyan_proof proof;           /* Proven value for the player making it. */
+    int pv_len;                   /* Moves in pv, starting with move itself. */
+    banyan_move pv[BANYAN_MAX_PV]; /* Principal variation: most visited path. */
+} banyan_move_stats;
+
+/* The result of a search. moves points into the engine and stays valid until
+ * the next call on the engine. */
+struct banyan_report {
+    banyan_move best;        /* Move to play; BANYAN_MOVE_NONE if the game is over. */
+    double value;            /* Mean value of best for the player to move. */
+    banyan_proof proof;      /* Proven value of the root for the player to move. */
+    uint64_t playouts;       /* Simulations run by this search. */
+    uint64_t nodes;          /* Nodes in the tree, root included. */
+    uint64_t node_capacity;  /* Nodes the arena can hold. */
+    bool tree_full;          /* True when the arena filled and the tree stopped growing. */
+    double seconds;          /* Wall-clock time spent. */
+    int max_depth;           /* Deepest tree ply reached by selection. */
+    int n_moves;             /* Root moves, sorted best first by the final-move rule. */
+    const banyan_move_stats *moves;
+};
+
+/* Creates an engine for game g with parameters params (see the game's setup;
+ * NULL for its defaults) and configuration cfg (NULL for all defaults), at
+ * the start position. g and cfg are borrowed, but g must outlive the engine.
+ * Returns BANYAN_OK with *out set, BANYAN_EINVAL for a bad game table,
+ * parameters or config (*out is then NULL and banyan_strerror() explains
+ * the code; there is no engine for banyan_errmsg()), or BANYAN_ENOMEM. */
+int banyan_engine_new(const banyan_game *g, const char *params, const banyan_config *cfg,
+                      banyan_engine **out);
+
+/* Frees the engine and everything it holds. NULL is a no-op. No search may
+ * be running. */
+void banyan_engine_free(banyan_engine *e);
+
+/* Starts a new game with new parameters (NULL for the defaults) and clears
+ * the tree. On error the engine keeps its old game and position. */
+int banyan_engine_setup(banyan_engine *e, const char *params);
+
+/* Replaces the root by the position text in the game's notation, played from
+ * the start position of the current parameters, and clears the tree. */
+int banyan_engine_load(banyan_engine *e, const char *position);
+
+/* Replaces the root by a copy of state s (game->state_size bytes, made by
+ * this game's functions with the same parameters), and clears the tree. */
+int banyan_engine_set_state(banyan_engine *e, const void *s);
+
+/* The root position: game->state_size bytes owned by the engine, valid and
+ * unchanged until the next call that changes the position. */
+const void *banyan_engine_state(const banyan_engine *e);
+
+/* The game the engine plays. */
+const banyan_game *banyan_engine_game(const banyan_engine *e);
+
+/* Parses text as a move legal at the root. Returns BANYAN_OK with *out set,
+ * or BANYAN_EINVAL, BANYAN_ERANGE or BANYAN_EILLEGAL (see parse_move). */
+int banyan_engine_parse_move(banyan_engine *e, const char *text, banyan_move *out);
+
+/* Plays legal move m at the root. Returns BANYAN_EILLEGAL for a move that is
+ * not legal there (including any move after the end of the game). */
+int banyan_engine_play(banyan_engine *e, banyan_move m);
+
+/* Searches the root within lim (NULL for the defaults) and fills *out.
+ * Successive searches from the same root keep growing the same tree. Returns
+ * BANYAN_OK, or BANYAN_EINVAL for bad limits. A finished game is not an
+ * error: out->best is then BANYAN_MOVE_NONE. */
+int banyan_engine_search(banyan_engine *e, const banyan_limits *lim, banyan_report *out);
+
+/* Asks the running search to stop as soon as it can. Any thread may call it
+ * at any time. A stop that arrives while no search runs stops the next
+ * search at once, so a stop is never lost in a race with its start. */
+void banyan_engine_stop(banyan_engine *e);
+
+/* Fills *out with the statistics of the tree as it stands (for example after
+ * a search was stopped), without searching. */
+int banyan_engine_report(banyan_engine *e, banyan_report *out);
+
+/* Writes the tree through write(ud, data, len), which returns 0 to go on and
+ * anything else to abort (the value is then returned). Nodes deeper than
+ * max_depth plies below the root (0 = no limit) or with fewer than
+ * min_visits visits are left out. */
+typedef enum banyan_dump_format { BANYAN_DUMP_JSON = 0, BANYAN_DUMP_DOT } banyan_dump_format;
+typedef int banyan_write_fn(void *ud, const char *data, size_t len);
+int banyan_engine_dump(banyan_engine *e, banyan_dump_format format, int max_depth,
+                       uint32_t min_visits, banyan_write_fn *write, void *ud);
+
+/* Bytes one tree node takes in the arena. */
+size_t banyan_node_size(void);
+
+/* The message for the last failed call on e: valid until the next call on e.
+ * Never NULL. */
+const char *banyan_errmsg(const banyan_engine *e);
+
+/* A static description of status code rc. Never NULL. */
+const char *banyan_strerror(int rc);
+
+/* The library's version string, BANYAN_VERSION. */
+const char *banyan_version(void);
+
+#endif /* BANYAN_H */

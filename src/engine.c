@@ -1,0 +1,350 @@
+/*
+ * engine.c - the public API: argument checks, error text and the engine's
+ * lifecycle. Every allocation the engine ever makes happens here, in
+ * banyan_engine_new(), through the one allocation hook; a failed call never
+ * changes the engine.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define ENGINE_MAX_THREADS 64
+
+static void *engine_default_alloc(void *ud, void *ptr, size_t nsize)
+{
+    (void)ud;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+/* Records a formatted message for banyan_errmsg() and returns rc. */
+static int engine_error(banyan_engine *e, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->errmsg, sizeof e->errmsg, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static int engine_ok(banyan_engine *e)
+{
+    e->errmsg[0] = 0;
+    return BANYAN_OK;
+}
+
+/* Checks that a game table has everything the engine calls. */
+static bool engine_game_ok(const banyan_game *g)
+{
+    return g && g->name && g->state_size > 0 && g->state_size <= BANYAN_MAX_STATE &&
+           g->n_players >= 1 && g->n_players <= BANYAN_MAX_PLAYERS && g->setup && g->moves &&
+           g->play && g->outcome && g->to_move && g->format_move && g->parse_move && g->load &&
+           g->print && g->reward_max >= g->reward_min;
+}
+
+/* Fills in the defaults of a config and checks it. Returns false for a
+ * config no engine can use. */
+static bool engine_resolve(const banyan_config *in, banyan_config *out)
+{
+    static const banyan_config zero = {0};
+    *out = in ? *in : zero;
+    if (out->memory == 0)
+        out->memory = BANYAN_DEFAULT_MEMORY;
+    if (out->threads == 0)
+        out->threads = 1;
+    if (out->seed == 0)
+        out->seed = BANYAN_DEFAULT_SEED;
+    if (out->select == BANYAN_SELECT_DEFAULT)
+        out->select = BANYAN_SELECT_UCT;
+    if (out->c == 0)
+        out->c = out->select == BANYAN_SELECT_PUCT ? 1.5 : sqrt(2.0);
+    if (out->fpu == BANYAN_FPU_DEFAULT) {
+        out->fpu = out->select == BANYAN_SELECT_PUCT ? BANYAN_FPU_PARENT : BANYAN_FPU_INFINITE;
+        if (out->select == BANYAN_SELECT_PUCT && out->fpu_value == 0)
+            out->fpu_value = 0.25;
+    }
+    if (out->final == BANYAN_FINAL_DEFAULT)
+        out->final = BANYAN_FINAL_VISITS;
+    if (out->expand_visits == 0)
+        out->expand_visits = 1;
+    if (!out->alloc)
+        out->alloc = engine_default_alloc;
+    return out->memory >= BANYAN_MIN_MEMORY && out->threads >= 1 &&
+           out->threads <= ENGINE_MAX_THREADS && isfinite(out->c) && out->c > 0 &&
+           (unsigned)out->select <= BANYAN_SELECT_PUCT && (unsigned)out->fpu <= BANYAN_FPU_ABSOLUTE &&
+           isfinite(out->fpu_value) && (unsigned)out->final <= BANYAN_FINAL_LCB;
+}
+
+/* Frees what banyan_engine_new() allocated; fields still NULL are skipped. */
+static void engine_release(banyan_engine *e)
+{
+    banyan_alloc_fn *a = e->cfg.alloc;
+    void *ud = e->cfg.alloc_ud;
+    if (e->workers) {
+        for (int i = 0; i < e->cfg.threads; i++)
+            if (e->workers[i].state)
+                a(ud, e->workers[i].state, 0);
+        a(ud, e->workers, 0);
+    }
+    if (e->stats)
+        a(ud, e->stats, 0);
+    if (e->spare)
+        a(ud, e->spare, 0);
+    if (e->root_state)
+        a(ud, e->root_state, 0);
+    if (e->t.nodes)
+        a(ud, e->t.nodes, 0);
+    a(ud, e, 0);
+}
+
+/* Sets up a new game on the spare state, then makes it the root. */
+static int engine_setup(banyan_engine *e, const char *params)
+{
+    const char *p = params ? params : "";
+    if (strlen(p) >= sizeof e->params)
+        return engine_error(e, BANYAN_EINVAL, "parameters too long");
+    if (e->game->setup(e->spare, p) != BANYAN_OK)
+        return engine_error(e, BANYAN_EINVAL, "bad parameters for %s: \"%s\"", e->game->name, p);
+    memcpy(e->root_state, e->spare, e->game->state_size);
+    snprintf(e->params, sizeof e->params, "%s", p);
+    e->root_player = e->game->to_move(e->root_state);
+    tree_reset(&e->t);
+    return engine_ok(e);
+}
+
+BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params,
+                                 const banyan_config *cfg, banyan_engine **out)
+{
+    banyan_config c;
+    if (!out)
+        return BANYAN_EINVAL;
+    *out = NULL;
+    if (!engine_game_ok(g) || !engine_resolve(cfg, &c))
+        return BANYAN_EINVAL;
+
+    banyan_engine *e = c.alloc(c.alloc_ud, NULL, sizeof *e);
+    if (!e)
+        return BANYAN_ENOMEM;
+    memset(e, 0, sizeof *e);
+    e->game = g;
+    e->cfg = c;
+    atomic_init(&e->stop, 0);
+    atomic_init(&e->started, 0);
+
+    size_t n_nodes = c.memory / sizeof(node);
+    if (n_nodes > UINT32_MAX - 1)
+        n_nodes = UINT32_MAX - 1;
+    e->t.capacity = (uint32_t)n_nodes;
+    e->t.nodes = c.alloc(c.alloc_ud, NULL, n_nodes * sizeof(node));
+    e->root_state = c.alloc(c.alloc_ud, NULL, g->state_size);
+    e->spare = c.alloc(c.alloc_ud, NULL, g->state_size);
+    e->stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->stats);
+    e->workers = c.alloc(c.alloc_ud, NULL, (size_t)c.threads * sizeof *e->workers);
+    if (!e->t.nodes || !e->root_state || !e->spare || !e->stats || !e->workers) {
+        if (e->workers)
+            memset(e->workers, 0, (size_t)c.threads * sizeof *e->workers);
+        engine_release(e);
+        return BANYAN_ENOMEM;
+    }
+    memset(e->workers, 0, (size_t)c.threads * sizeof *e->workers);
+    for (int i = 0; i < c.threads; i++) {
+        worker *w = &e->workers[i];
+        w->e = e;
+        w->index = i;
+        banyan_rng_seed(&w->rng, c.seed, (uint64_t)i);
+        w->state = c.alloc(c.alloc_ud, NULL, g->state_size);
+        if (!w->state) {
+            engine_release(e);
+            return BANYAN_ENOMEM;
+        }
+    }
+    /* The sentinel node 0 is never read as a node, but keep it defined. */
+    memset(&e->t.nodes[0], 0, sizeof(node));
+
+    if (g->reward_min == 0 && g->reward_max == 0) {
+        e->reward_lo = 0;
+        e->reward_scale = 1;
+    } else {
+        e->reward_lo = g->reward_min;
+        e->reward_scale = g->reward_max > g->reward_min ? 1 / (g->reward_max - g->reward_min) : 1;
+    }
+    if (engine_setup(e, params) != BANYAN_OK) {
+        engine_release(e);
+        return BANYAN_EINVAL;
+    }
+    *out = e;
+    return BANYAN_OK;
+}
+
+BANYAN_API void banyan_engine_free(banyan_engine *e)
+{
+    if (e)
+        engine_release(e);
+}
+
+BANYAN_API int banyan_engine_setup(banyan_engine *e, const char *params)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    return engine_setup(e, params);
+}
+
+BANYAN_API int banyan_engine_load(banyan_engine *e, const char *position)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!position)
+        return engine_error(e, BANYAN_EINVAL, "no position given");
+    if (e->game->setup(e->spare, e->params) != BANYAN_OK)
+        return engine_error(e, BANYAN_EINVAL, "cannot set up %s", e->game->name);
+    int rc = e->game->load(e->spare, position);
+    if (rc != BANYAN_OK)
+        return engine_error(e, rc, "bad %s position \"%.64s\": %s", e->game->name, position,
+                            banyan_strerror(rc));
+    memcpy(e->root_state, e->spare, e->game->state_size);
+    e->root_player = e->game->to_move(e->root_state);
+    tree_reset(&e->t);
+    return engine_ok(e);
+}
+
+BANYAN_API int banyan_engine_set_state(banyan_engine *e, const void *s)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!s)
+        return engine_error(e, BANYAN_EINVAL, "no state given");
+    if (e->game->is_valid && !e->game->is_valid(s))
+        return engine_error(e, BANYAN_EINVAL, "invalid %s state", e->game->name);
+    memmove(e->root_state, s, e->game->state_size);
+    e->root_player = e->game->to_move(e->root_state);
+    tree_reset(&e->t);
+    return engine_ok(e);
+}
+
+BANYAN_API const void *banyan_engine_state(const banyan_engine *e)
+{
+    return e ? e->root_state : NULL;
+}
+
+BANYAN_API const banyan_game *banyan_engine_game(const banyan_engine *e)
+{
+    return e ? e->game : NULL;
+}
+
+/* Whether m is among the legal moves of the root. */
+static bool engine_is_legal(const banyan_engine *e, banyan_move m)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int n = e->game->moves(e->root_state, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+BANYAN_API int banyan_engine_parse_move(banyan_engine *e, const char *text, banyan_move *out)
+{
+    banyan_move m;
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!text || !out)
+        return engine_error(e, BANYAN_EINVAL, "no move given");
+    int rc = e->game->parse_move(e->root_state, text, &m);
+    if (rc == BANYAN_ERANGE)
+        return engine_error(e, rc, "\"%.32s\" is off the board", text);
+    if (rc != BANYAN_OK)
+        return engine_error(e, BANYAN_EINVAL, "\"%.32s\" is not a %s move", text,
+                            e->game->name);
+    if (!engine_is_legal(e, m))
+        return engine_error(e, BANYAN_EILLEGAL, "\"%.32s\" is not legal here", text);
+    *out = m;
+    return engine_ok(e);
+}
+
+BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!engine_is_legal(e, m))
+        return engine_error(e, BANYAN_EILLEGAL, "move %u is not legal here", (unsigned)m);
+    e->game->play(e->root_state, m);
+    e->root_player = e->game->to_move(e->root_state);
+    /* Version 1 of tree reuse: start afresh. The kept-subtree version
+     * replaces this line. */
+    tree_reset(&e->t);
+    return engine_ok(e);
+}
+
+BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *lim,
+                                    banyan_report *out)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!out)
+        return engine_error(e, BANYAN_EINVAL, "no report given");
+    if (lim && (!(lim->time >= 0) || !isfinite(lim->time) || !(lim->progress_interval >= 0) ||
+                !isfinite(lim->progress_interval)))
+        return engine_error(e, BANYAN_EINVAL, "bad limits");
+    search_run(e, lim, out);
+    return engine_ok(e);
+}
+
+BANYAN_API void banyan_engine_stop(banyan_engine *e)
+{
+    if (e)
+        atomic_store_explicit(&e->stop, 1, memory_order_relaxed);
+}
+
+BANYAN_API int banyan_engine_report(banyan_engine *e, banyan_report *out)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!out)
+        return engine_error(e, BANYAN_EINVAL, "no report given");
+    search_report(e, out);
+    return engine_ok(e);
+}
+
+BANYAN_API size_t banyan_node_size(void)
+{
+    return sizeof(node);
+}
+
+BANYAN_API const char *banyan_errmsg(const banyan_engine *e)
+{
+    if (!e)
+        return "no engine";
+    return e->errmsg[0] ? e->errmsg : "not an error";
+}
+
+BANYAN_API const char *banyan_strerror(int rc)
+{
+    switch (rc) {
+    case BANYAN_OK:
+        return "not an error";
+    case BANYAN_EINVAL:
+        return "invalid argument";
+    case BANYAN_ENOMEM:
+        return "out of memory";
+    case BANYAN_EILLEGAL:
+        return "illegal move";
+    case BANYAN_ERANGE:
+        return "off the board";
+    default:
+        return "unknown error";
+    }
+}
+
+BANYAN_API const char *banyan_version(void)
+{
+    return BANYAN_VERSION;
+}

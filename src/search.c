@@ -1,0 +1,530 @@
+/*
+ * search.c - the simulation loop: select, expand, evaluate, back up, stop.
+ *
+ * Every simulation starts from a private copy of the root position and walks
+ * down the tree by UCT or PUCT, adding a visit to each node on the way (a
+ * virtual loss: the value arrives only on the way back). At the leaf it
+ * expands all children at once, plays one of them, finishes the game with
+ * the game's rollout and backs the returns up, each node taking the return
+ * of the player who moved into it.
+ *
+ * MCTS-Solver: in two-player games a finished game is an exact result. A node
+ * whose child wins for the player to move is proven, and so is a node whose
+ * children are all proven; proofs climb the path during backup, selection
+ * never enters a move proven to lose, and a proven root ends the search.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* One ply of the path: a node and the player who moved into it. */
+typedef struct step {
+    uint32_t node;
+    int mover;
+} step;
+
+/* How often (in simulations) a worker looks at the clock and the limits. */
+#define SEARCH_CHECK_EVERY 16
+
+/* Deadline and limits of the running search, shared read-only by workers. */
+typedef struct limits {
+    double start;          /* util_now() when the search began. */
+    double deadline;       /* Absolute stop time; 0 = none. */
+    uint64_t max_nodes;    /* Tree size limit; 0 = none. */
+    const banyan_limits *user;
+    double next_progress;  /* Worker 0 only: when to call progress next. */
+    _Atomic int halt;      /* A limit was reached: every worker stops. */
+} limits;
+
+/* The player who moved into the root: whoever moved last. Only the root's
+ * own statistics depend on it, and nothing reads those for decisions. */
+static int search_root_mover(const banyan_engine *e)
+{
+    int n = e->game->n_players;
+    return n == 1 ? 0 : (e->root_player + n - 1) % n;
+}
+
+/* Maps a raw return onto [0, 1] with the game's declared bounds. */
+static double search_norm(const banyan_engine *e, double r)
+{
+    double v = (r - e->reward_lo) * e->reward_scale;
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/*
+ * Chooses the child of x to descend into. Children proven to lose for the
+ * player to move are never chosen while another exists; a proven win is
+ * taken at once. Unvisited children get the first-play urgency, and under
+ * FPU_INFINITE the first of them (children are ordered by prior) is taken
+ * at once, so every child is tried before any is tried twice.
+ */
+static uint32_t search_select(const banyan_engine *e, const node *x)
+{
+    const node *nodes = e->t.nodes;
+    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+    int n = x->n_children;
+    const banyan_config *cfg = &e->cfg;
+    double parent_n = (double)atomic_load_explicit(&x->visits, memory_order_relaxed);
+    bool puct = cfg->select == BANYAN_SELECT_PUCT;
+    double explore = puct ? cfg->c * sqrt(parent_n) : 0;
+    double log_n = puct ? 0 : log(parent_n > 1 ? parent_n : 1);
+    double fpu = cfg->fpu_value;
+
+    if (cfg->fpu == BANYAN_FPU_PARENT) {
+        /* The parent's value for the player to move here is the visit-
+         * weighted mean of its visited children, which holds for any number
+         * of players. */
+        int64_t w = 0;
+        uint64_t v = 0;
+        for (int i = 0; i < n; i++) {
+            v += atomic_load_explicit(&nodes[first + i].visits, memory_order_relaxed);
+            w += atomic_load_explicit(&nodes[first + i].value, memory_order_relaxed);
+        }
+        fpu = (v ? (double)w / ((double)v * VALUE_ONE) : 0.5) - cfg->fpu_value;
+    }
+
+    double best = -HUGE_VAL;
+    uint32_t best_i = first;
+    for (int i = 0; i < n; i++) {
+        const node *c = &nodes[first + i];
+        banyan_proof proof = tree_proof(c);
+        uint32_t cn = atomic_load_explicit(&c->visits, memory_order_relaxed);
+        double q, score;
+        if (proof == BANYAN_PROVEN_WIN)
+            return first + (uint32_t)i;
+        if (cn == 0 && cfg->fpu == BANYAN_FPU_INFINITE && proof == BANYAN_UNPROVEN)
+            return first + (uint32_t)i;
+        q = cn ? (double)atomic_load_explicit(&c->value, memory_order_relaxed) /
+                     ((double)cn * VALUE_ONE)
+               : fpu;
+        if (puct)
+            score = q + explore * c->prior / (1.0 + cn);
+        else
+            score = q + cfg->c * sqrt(log_n / (cn ? cn : 1));
+        if (proof == BANYAN_PROVEN_LOSS)
+            score -= 1e9; /* Last resort only. */
+        if (score > best) {
+            best = score;
+            best_i = first + (uint32_t)i;
+        }
+    }
+    return best_i;
+}
+
+/* Sorts the n moves by prior, highest first, keeping the game's order among
+ * equal priors so that the tree does not depend on the sort. */
+static void search_sort_by_prior(banyan_move *moves, float *priors, int n)
+{
+    for (int i = 1; i < n; i++) {
+        banyan_move m = moves[i];
+        float p = priors[i];
+        int j = i;
+        for (; j > 0 && priors[j - 1] < p; j--) {
+            moves[j] = moves[j - 1];
+            priors[j] = priors[j - 1];
+        }
+        moves[j] = m;
+        priors[j] = p;
+    }
+}
+
+/*
+ * Expands node xi, whose position is w->state and which is not over: one
+ * block of children, ordered by prior, published with a release store.
+ * Returns false when another thread holds the claim or the arena is full;
+ * the simulation then evaluates the leaf itself.
+ */
+static bool search_expand(worker *w, uint32_t xi)
+{
+    banyan_engine *e = w->e;
+    const banyan_game *g = e->game;
+    node *x = &e->t.nodes[xi];
+    banyan_move moves[BANYAN_MAX_MOVES];
+    float priors[BANYAN_MAX_MOVES];
+
+    if (atomic_fetch_or_explicit(&x->flags, NODE_EXPANDING, memory_order_acq_rel) &
+        NODE_EXPANDING)
+        return false;
+    int n = g->moves(w->state, moves);
+    if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
+        return false;
+    uint32_t first = tree_take(&e->t, (uint32_t)n);
+    if (!first)
+        return false; /* The claim stays: nobody can expand into a full arena. */
+
+    if (g->priors) {
+        g->priors(w->state, moves, n, priors);
+        search_sort_by_prior(moves, priors, n);
+    } else {
+        for (int i = 0; i < n; i++)
+            priors[i] = 1.0f / (float)n;
+    }
+    for (int i = 0; i < n; i++) {
+        node *c = &e->t.nodes[first + (uint32_t)i];
+        atomic_init(&c->children, 0);
+        c->n_children = 0;
+        atomic_init(&c->flags, 0);
+        c->move = moves[i];
+        c->prior = priors[i];
+        atomic_init(&c->visits, 0);
+        c->reserved = 0;
+        atomic_init(&c->value, 0);
+    }
+    x->n_children = (uint16_t)n;
+    atomic_store_explicit(&x->children, first, memory_order_release);
+    return true;
+}
+
+/*
+ * Tries to prove node x, whose child on the path was just proven. mover is
+ * the player who moved into x and p the player to move at x (the mover of
+ * its children). x is proven when a child wins for p, or when every child is
+ * proven; its value is then the best child's. Two-player games only, where
+ * a value for one player is 1 minus the value for the other.
+ */
+static bool search_prove(banyan_engine *e, node *x, int mover, int p)
+{
+    const node *nodes = e->t.nodes;
+    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+    double best = -1;
+    bool all = true;
+    if (!first)
+        return false;
+    for (int i = 0; i < x->n_children && best < 1.0; i++) {
+        banyan_proof proof = tree_proof(&nodes[first + i]);
+        if (proof == BANYAN_UNPROVEN)
+            all = false;
+        else if (tree_proof_value(proof) > best)
+            best = tree_proof_value(proof);
+    }
+    if (!all && best < 1.0)
+        return false;
+    tree_set_proof(x, tree_proof_of(mover == p ? best : 1.0 - best));
+    return true;
+}
+
+/* Marks node x terminal and, in two-player games, proven with the exact
+ * value v for the player who moved into it. Returns whether it is proven. */
+static bool search_mark_terminal(const banyan_engine *e, node *x, double v)
+{
+    uint16_t bits = NODE_TERMINAL;
+    banyan_proof proof = BANYAN_UNPROVEN;
+    if (e->game->n_players == 2)
+        proof = tree_proof_of(v);
+    bits |= (uint16_t)proof;
+    atomic_fetch_or_explicit(&x->flags, bits, memory_order_release);
+    return proof != BANYAN_UNPROVEN;
+}
+
+/* One simulation from the root, written as numbered steps. */
+static void search_simulate(worker *w)
+{
+    banyan_engine *e = w->e;
+    const banyan_game *g = e->game;
+    node *nodes = e->t.nodes;
+    step path[BANYAN_MAX_DEPTH + 2];
+    double ret[BANYAN_MAX_PLAYERS];
+    double exact = -1; /* Exact value for the leaf's mover, when proven. */
+    bool proving = false;
+    int depth = 0;
+    uint32_t xi = e->t.root;
+
+    /* Step 1. Start from a private copy of the root position. */
+    memcpy(w->state, e->root_state, g->state_size);
+    path[0] = (step){xi, search_root_mover(e)};
+    atomic_fetch_add_explicit(&nodes[xi].visits, 1, memory_order_relaxed);
+
+    /* Step 2. Select: walk down expanded nodes, adding a virtual visit to
+     * each, until a leaf or a proven node. */
+    for (;;) {
+        node *x = &nodes[xi];
+        banyan_proof proof = tree_proof(x);
+        if (proof != BANYAN_UNPROVEN) {
+            exact = tree_proof_value(proof);
+            break;
+        }
+        if (!atomic_load_explicit(&x->children, memory_order_acquire) ||
+            depth >= BANYAN_MAX_DEPTH)
+            break;
+        int p = g->to_move(w->state);
+        xi = search_select(e, x);
+        g->play(w->state, nodes[xi].move);
+        path[++depth] = (step){xi, p};
+        atomic_fetch_add_explicit(&nodes[xi].visits, 1, memory_order_relaxed);
+    }
+
+    /* Step 3. At a leaf: score a finished game exactly; otherwise expand
+     * once the leaf has enough visits, and step into its first choice. */
+    if (exact < 0 && g->outcome(w->state, ret)) {
+        exact = search_norm(e, ret[path[depth].mover]);
+        proving = search_mark_terminal(e, &nodes[xi], exact);
+    } else if (exact < 0 && depth < BANYAN_MAX_DEPTH &&
+               (depth == 0 ||
+                atomic_load_explicit(&nodes[xi].visits, memory_order_relaxed) >
+                    e->cfg.expand_visits) &&
+               search_expand(w, xi)) {
+        int p = g->to_move(w->state);
+        xi = search_select(e, &nodes[xi]);
+        g->play(w->state, nodes[xi].move);
+        path[++depth] = (step){xi, p};
+        atomic_fetch_add_explicit(&nodes[xi].visits, 1, memory_order_relaxed);
+        if (g->outcome(w->state, ret)) {
+            exact = search_norm(e, ret[p]);
+            proving = search_mark_terminal(e, &nodes[xi], exact);
+        }
+    }
+    if (depth > w->max_depth)
+        w->max_depth = depth;
+
+    /* Step 4. Evaluate: the game's rollout to the end, unless the leaf's
+     * value is already known. A proven node carries one exact value, which
+     * in a two-player zero-sum game fixes both returns. */
+    if (exact < 0) {
+        if (g->rollout)
+            g->rollout(w->state, &w->rng);
+        else
+            util_default_rollout(g, w->state, &w->rng);
+        if (NEVER(!g->outcome(w->state, ret)))
+            for (int i = 0; i < g->n_players; i++)
+                ret[i] = e->reward_lo;
+        for (int i = 0; i < g->n_players; i++)
+            ret[i] = search_norm(e, ret[i]);
+    } else {
+        int m = path[depth].mover;
+        for (int i = 0; i < g->n_players; i++)
+            ret[i] = i == m ? exact : 1.0 - exact;
+    }
+
+    /* Step 5. Back up: every node takes the return of the player who moved
+     * into it (its visit was counted on the way down). Proofs climb while
+     * each parent can be proven from its children. */
+    for (int i = depth; i >= 0; i--) {
+        node *x = &nodes[path[i].node];
+        int64_t v = (int64_t)(ret[path[i].mover] * VALUE_ONE + 0.5);
+        atomic_fetch_add_explicit(&x->value, v, memory_order_relaxed);
+        if (proving && i < depth)
+            proving = search_prove(e, x, path[i].mover, path[i + 1].mover);
+    }
+}
+
+/* Whether the search must stop now. Worker 0 also serves the progress
+ * callback. Looks at the clock only every SEARCH_CHECK_EVERY simulations. */
+static bool search_should_stop(worker *w, limits *L)
+{
+    banyan_engine *e = w->e;
+    if (atomic_load_explicit(&L->halt, memory_order_relaxed) ||
+        atomic_load_explicit(&e->stop, memory_order_relaxed) ||
+        tree_proof(&e->t.nodes[e->t.root]) != BANYAN_UNPROVEN)
+        return true;
+    if (L->max_nodes && tree_size(&e->t) >= L->max_nodes)
+        return true;
+    if (w->playouts % SEARCH_CHECK_EVERY == 0 && (L->deadline || L->user->progress)) {
+        double now = util_now();
+        if (L->deadline && now >= L->deadline)
+            return true;
+        if (w->index == 0 && L->user->progress && now >= L->next_progress) {
+            banyan_report rep;
+            search_report(e, &rep);
+            rep.playouts = atomic_load_explicit(&e->started, memory_order_relaxed);
+            rep.seconds = now - L->start;
+            L->user->progress(L->user->progress_ud, &rep);
+            L->next_progress = now + (L->user->progress_interval > 0
+                                          ? L->user->progress_interval
+                                          : 0.25);
+        }
+    }
+    return false;
+}
+
+/* A worker's loop: simulations until a limit, a stop or a proof. */
+static void search_work(worker *w, limits *L)
+{
+    banyan_engine *e = w->e;
+    while (!search_should_stop(w, L)) {
+        uint64_t k = atomic_fetch_add_explicit(&e->started, 1, memory_order_relaxed);
+        if (k >= e->budget)
+            break;
+        search_simulate(w);
+        w->playouts++;
+    }
+    atomic_store_explicit(&L->halt, 1, memory_order_relaxed);
+}
+
+typedef struct search_thread {
+    worker *w;
+    limits *L;
+} search_thread;
+
+static void *search_thread_main(void *arg)
+{
+    search_thread *t = arg;
+    search_work(t->w, t->L);
+    return NULL;
+}
+
+void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
+{
+    static const banyan_limits none = {0};
+    limits L;
+    const banyan_limits *u = lim ? lim : &none;
+    pthread_t threads[64];
+    search_thread args[64];
+    int spawned = 0;
+
+    L.start = util_now();
+    L.deadline = u->time > 0 ? L.start + u->time : 0;
+    L.max_nodes = u->nodes;
+    L.user = u;
+    L.next_progress = L.start + (u->progress_interval > 0 ? u->progress_interval : 0.25);
+    atomic_init(&L.halt, 0);
+    e->budget = u->playouts ? u->playouts
+                : (u->time > 0 || u->nodes) ? UINT64_MAX
+                                           : BANYAN_DEFAULT_PLAYOUTS;
+    atomic_store_explicit(&e->started, 0, memory_order_relaxed);
+    for (int i = 0; i < e->cfg.threads; i++) {
+        e->workers[i].playouts = 0;
+        e->workers[i].max_depth = 0;
+    }
+
+    /* A finished game needs no search. */
+    if (e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0) {
+        for (int i = 1; i < e->cfg.threads && i < 64; i++) {
+            args[i] = (search_thread){&e->workers[i], &L};
+            if (pthread_create(&threads[i], NULL, search_thread_main, &args[i]) != 0)
+                break; /* Fewer threads, same search. */
+            spawned = i;
+        }
+        search_work(&e->workers[0], &L);
+        for (int i = 1; i <= spawned; i++)
+            pthread_join(threads[i], NULL);
+    }
+    atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
+
+    search_report(e, out);
+    out->playouts = 0;
+    for (int i = 0; i < e->cfg.threads; i++) {
+        out->playouts += e->workers[i].playouts;
+        if (e->workers[i].max_depth > out->max_depth)
+            out->max_depth = e->workers[i].max_depth;
+    }
+    out->seconds = util_now() - L.start;
+}
+
+/* Final-move order: proven wins first, proven losses last, and in between
+ * the configured rule; the move's index breaks ties, so sorting is
+ * deterministic. */
+static int search_rank(const banyan_move_stats *s)
+{
+    return s->proof == BANYAN_PROVEN_WIN ? 0 : s->proof == BANYAN_PROVEN_LOSS ? 2 : 1;
+}
+
+static double search_lcb(const banyan_move_stats *s)
+{
+    if (!s->visits)
+        return -1;
+    double m = s->value;
+    return m - 2.0 * sqrt(m * (1 - m) / s->visits);
+}
+
+static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b,
+                          banyan_final rule)
+{
+    int ra = search_rank(a), rb = search_rank(b);
+    if (ra != rb)
+        return ra - rb;
+    double ka, kb;
+    if (ra != 1 || rule == BANYAN_FINAL_VISITS) {
+        ka = a->visits;
+        kb = b->visits;
+        if (ka == kb) {
+            ka = a->value;
+            kb = b->value;
+        }
+    } else if (rule == BANYAN_FINAL_VALUE) {
+        ka = a->visits ? a->value : -1;
+        kb = b->visits ? b->value : -1;
+    } else {
+        ka = search_lcb(a);
+        kb = search_lcb(b);
+    }
+    return ka == kb ? 0 : ka > kb ? -1 : 1;
+}
+
+/* Fills s->pv with the most visited path from child ci. */
+static void search_pv(const banyan_engine *e, uint32_t ci, banyan_move_stats *s)
+{
+    const node *nodes = e->t.nodes;
+    s->pv_len = 0;
+    while (ci && s->pv_len < BANYAN_MAX_PV) {
+        const node *x = &nodes[ci];
+        s->pv[s->pv_len++] = x->move;
+        uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+        uint32_t best = 0, best_n = 0;
+        for (int i = 0; first && i < x->n_children; i++) {
+            uint32_t n = atomic_load_explicit(&nodes[first + i].visits, memory_order_relaxed);
+            if (n > best_n) {
+                best_n = n;
+                best = first + (uint32_t)i;
+            }
+        }
+        ci = best;
+    }
+}
+
+void search_report(banyan_engine *e, banyan_report *out)
+{
+    const node *nodes = e->t.nodes;
+    const node *root = &nodes[e->t.root];
+    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
+    int n = first ? root->n_children : 0;
+    banyan_move_stats *st = e->stats;
+
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < n; i++) {
+        const node *c = &nodes[first + i];
+        st[i].move = c->move;
+        st[i].visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
+        st[i].proof = tree_proof(c);
+        st[i].value = st[i].proof ? tree_proof_value(st[i].proof) : tree_mean(c);
+        st[i].prior = c->prior;
+        search_pv(e, first + (uint32_t)i, &st[i]);
+    }
+    /* Insertion sort by the final-move rule: stable, so the game's move order
+     * breaks every remaining tie. */
+    for (int i = 1; i < n; i++) {
+        banyan_move_stats s = st[i];
+        int j = i;
+        for (; j > 0 && search_compare(&st[j - 1], &s, e->cfg.final) > 0; j--)
+            st[j] = st[j - 1];
+        st[j] = s;
+    }
+
+    out->n_moves = n;
+    out->moves = st;
+    out->nodes = tree_size(&e->t);
+    out->node_capacity = e->t.capacity - 1;
+    out->tree_full = atomic_load_explicit(&e->t.full, memory_order_relaxed);
+    out->best = BANYAN_MOVE_NONE;
+    if (n > 0) {
+        out->best = st[0].move;
+        out->value = st[0].value;
+        /* The root is proven for the player to move when one move wins, or
+         * when every move is proven (then the best one decides). */
+        bool all = true;
+        for (int i = 0; i < n; i++)
+            all = all && st[i].proof != BANYAN_UNPROVEN;
+        if (st[0].proof == BANYAN_PROVEN_WIN || all)
+            out->proof = st[0].proof;
+    } else {
+        banyan_move moves[BANYAN_MAX_MOVES];
+        if (e->game->moves(e->root_state, moves) > 0) {
+            out->best = moves[0]; /* Never searched: any legal move. */
+            out->value = 0.5;
+        }
+    }
+}

@@ -1,0 +1,174 @@
+/*
+ * bench.c - `banyan bench`: fixed searches from every game with one thread,
+ * a fixed seed and fixed playouts. The total node count is the signature
+ * that tests/bench.sig holds and every behaviour-changing commit quotes.
+ * It also measures raw rollouts (no tree) and full searches side by side,
+ * so the cost of the tree is always visible, and counts the allocations
+ * made during the searches through the engine's allocation hook.
+ *
+ * With --game (and --position, --playouts) it times one search instead.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "banyan.h"
+#include "cli.h"
+
+/* Append only: any change to this list changes the signature. */
+static const struct bench_pos {
+    const char *game;
+    const char *params;
+    const char *position;
+    uint64_t playouts;
+} bench_positions[] = {
+    {"tictactoe", "", "", 20000},
+    {"tictactoe", "", "b2 a1", 20000},
+    {"tictactoe", "m=4 n=4 k=3", "", 20000},
+    {"tictactoe", "m=7 n=6 k=4", "d1 d2", 20000},
+    {"connect4", "", "", 50000},
+    {"connect4", "", "4453", 50000},
+    {"connect4", "", "2252576253462244111563365343671351441", 20000},
+    {"connect4", "", "44444326", 50000},
+};
+
+/* Raw rollouts per game for the speed line. */
+static const struct bench_raw {
+    const char *game;
+    uint64_t playouts;
+} bench_raw[] = {
+    {"tictactoe", 4000000},
+    {"connect4", 2000000},
+};
+
+static double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The allocation hook of the bench engines: realloc/free plus a count, to
+ * show that a search allocates nothing. */
+static void *bench_alloc(void *ud, void *ptr, size_t nsize)
+{
+    uint64_t *count = ud;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    (*count)++;
+    return realloc(ptr, nsize);
+}
+
+/* Raw rollouts from the start position of g: playouts per second. */
+static double bench_rollouts(const banyan_game *g, const char *params, const char *position,
+                             uint64_t n)
+{
+    banyan_engine *e;
+    banyan_rng rng;
+    if (banyan_engine_new(g, params, NULL, &e) != BANYAN_OK)
+        return 0;
+    if (position && banyan_engine_load(e, position) != BANYAN_OK) {
+        banyan_engine_free(e);
+        return 0;
+    }
+    banyan_rng_seed(&rng, 1, 0);
+    double t0 = bench_now();
+    banyan_random_games(g, banyan_engine_state(e), n, &rng, NULL);
+    double dt = bench_now() - t0;
+    banyan_engine_free(e);
+    return dt > 0 ? (double)n / dt : 0;
+}
+
+/* One timed search, for --game: search rate beside raw rollout rate. */
+static int bench_one(const cli_opts *o)
+{
+    uint64_t allocs = 0;
+    cli_opts c = *o;
+    c.cfg.alloc = bench_alloc;
+    c.cfg.alloc_ud = &allocs;
+    if (!c.cfg.seed)
+        c.cfg.seed = 1;
+    if (!c.limits.playouts && c.limits.time <= 0)
+        c.limits.playouts = 1000000;
+    banyan_engine *e = cli_engine(&c);
+    if (!e)
+        return 1;
+    banyan_report r;
+    uint64_t before = allocs;
+    banyan_engine_search(e, &c.limits, &r);
+    uint64_t during = allocs - before;
+    double search_pps = r.seconds > 0 ? (double)r.playouts / r.seconds : 0;
+    double raw_pps = bench_rollouts(c.game, c.params, c.position, r.playouts);
+    printf("game            : %s %s\n", c.game->name, c.params);
+    printf("position        : \"%s\"\n", c.position ? c.position : "");
+    printf("best move       : %s\n", cli_move(c.game, banyan_engine_state(e), r.best));
+    printf("playouts        : %" PRIu64 "\n", r.playouts);
+    printf("nodes           : %" PRIu64 " of %" PRIu64 "%s\n", r.nodes, r.node_capacity,
+           r.tree_full ? " (tree full)" : "");
+    printf("search time (s) : %.3f\n", r.seconds);
+    printf("search pps      : %.0f\n", search_pps);
+    printf("raw rollout pps : %.0f\n", raw_pps);
+    printf("search / raw    : %.3f\n", raw_pps > 0 ? search_pps / raw_pps : 0);
+    printf("bytes per node  : %zu (every child is a node)\n", banyan_node_size());
+    printf("arena bytes used: %" PRIu64 "\n", r.nodes * (uint64_t)banyan_node_size());
+    printf("allocations during search: %" PRIu64 "\n", during);
+    banyan_engine_free(e);
+    return 0;
+}
+
+int cli_bench(int argc, char **argv)
+{
+    cli_opts o;
+    if (!cli_parse(argc, argv, 2, &o))
+        return 2;
+    if (o.game)
+        return bench_one(&o);
+
+    uint64_t nodes = 0, playouts = 0, allocs = 0, allocs_during = 0;
+    uint64_t sig = 0xcbf29ce484222325ULL;
+    double search_time = 0;
+    for (size_t i = 0; i < sizeof bench_positions / sizeof bench_positions[0]; i++) {
+        const struct bench_pos *b = &bench_positions[i];
+        const banyan_game *g = banyan_game_find(b->game);
+        banyan_config cfg = {.seed = 1, .threads = 1, .alloc = bench_alloc, .alloc_ud = &allocs};
+        banyan_limits lim = {.playouts = b->playouts};
+        banyan_engine *e;
+        banyan_report r;
+        if (!g || banyan_engine_new(g, b->params, &cfg, &e) != BANYAN_OK ||
+            banyan_engine_load(e, b->position) != BANYAN_OK) {
+            fprintf(stderr, "bench: position %zu does not load\n", i + 1);
+            return 1;
+        }
+        uint64_t before = allocs;
+        banyan_engine_search(e, &lim, &r);
+        allocs_during += allocs - before;
+        const char *best = cli_move(g, banyan_engine_state(e), r.best);
+        printf("position %2zu %-9s %-12s %-38s best %-3s nodes %8" PRIu64 " %6.0f kpps\n", i + 1,
+               b->game, b->params[0] ? b->params : "-", b->position[0] ? b->position : "(start)",
+               best, r.nodes, r.seconds > 0 ? (double)r.playouts / r.seconds / 1000 : 0.0);
+        nodes += r.nodes;
+        playouts += r.playouts;
+        search_time += r.seconds;
+        for (const char *c = best; *c; c++)
+            sig = (sig ^ (unsigned char)*c) * 0x100000001b3ULL;
+        banyan_engine_free(e);
+    }
+    printf("\n");
+    for (size_t i = 0; i < sizeof bench_raw / sizeof bench_raw[0]; i++) {
+        const banyan_game *g = banyan_game_find(bench_raw[i].game);
+        double pps = bench_rollouts(g, "", "", bench_raw[i].playouts);
+        printf("raw rollouts %-10s: %10.0f playouts/s\n", g->name, pps);
+    }
+    printf("search playouts/s      : %10.0f\n",
+           search_time > 0 ? (double)playouts / search_time : 0.0);
+    printf("bytes per node         : %zu; per child edge: %zu\n", banyan_node_size(),
+           banyan_node_size());
+    printf("allocations in searches: %" PRIu64 "\n", allocs_during);
+    printf("Best-move hash         : %016" PRIx64 "\n", sig);
+    printf("Nodes searched         : %" PRIu64 "\n", nodes);
+    return 0;
+}
