@@ -7,6 +7,7 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +102,8 @@ static void engine_release(banyan_engine *e)
         a(ud, e->spare, 0);
     if (e->root_state)
         a(ud, e->root_state, 0);
-    if (e->t.nodes)
-        a(ud, e->t.nodes, 0);
+    if (e->t.block)
+        a(ud, e->t.block, 0);
     a(ud, e, 0);
 }
 
@@ -140,11 +141,14 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params,
     atomic_init(&e->stop, 0);
     atomic_init(&e->started, 0);
 
-    size_t n_nodes = c.memory / sizeof(node);
+    size_t n_nodes = (c.memory - 64) / sizeof(node);
     if (n_nodes > UINT32_MAX - 1)
         n_nodes = UINT32_MAX - 1;
     e->t.capacity = (uint32_t)n_nodes;
-    e->t.nodes = c.alloc(c.alloc_ud, NULL, n_nodes * sizeof(node));
+    /* Aligned to a cache line, so that a node never straddles two. */
+    e->t.block = c.alloc(c.alloc_ud, NULL, n_nodes * sizeof(node) + 64);
+    if (e->t.block)
+        e->t.nodes = (node *)(((uintptr_t)e->t.block + 63) & ~(uintptr_t)63);
     e->root_state = c.alloc(c.alloc_ud, NULL, g->state_size);
     e->spare = c.alloc(c.alloc_ud, NULL, g->state_size);
     e->stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->stats);

@@ -29,6 +29,7 @@ enum {
     NODE_PROOF_MASK = 3u, /* Two bits holding a banyan_proof. */
     NODE_EXPANDING = 4u,  /* A thread has claimed the expansion. */
     NODE_TERMINAL = 8u,   /* The game is over at this node. */
+    NODE_PROVEN_CHILD = 16u, /* Some child is proven: selection must look at proofs. */
 };
 
 typedef struct node {
@@ -46,7 +47,8 @@ _Static_assert(sizeof(node) == 32, "two nodes per cache line");
 
 /* The arena. Index 0 is never handed out, so 0 can mean "none". */
 typedef struct tree {
-    node *nodes;            /* capacity slots. */
+    node *nodes;            /* capacity slots, 64-byte aligned. */
+    void *block;            /* The allocation holding nodes. */
     uint32_t capacity;      /* Slots, the sentinel included. */
     _Atomic uint32_t used;  /* Next free slot; may overshoot capacity after a failed take. */
     _Atomic bool full;      /* A take failed: the tree has stopped growing. */

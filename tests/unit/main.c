@@ -12,10 +12,6 @@
 int t_failed;
 const char *t_data_dir = "tests/data";
 
-#define T(name) void name(void);
-#include "list.h"
-#undef T
-
 static const struct {
     const char *name;
     void (*run)(void);

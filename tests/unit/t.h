@@ -51,4 +51,9 @@ extern int t_failed; /* Set by a failed assertion in the running test. */
 /* The directory holding the test data (tests/data), set by main.c. */
 extern const char *t_data_dir;
 
+/* Every test, declared from the list. */
+#define T(name) void name(void);
+#include "list.h"
+#undef T
+
 #endif /* BANYAN_T_H */

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tests/run.sh BUILD_DIR - every test suite of `make test`: the unit tests,
+# the bench signature, and the banyan program driven as a user would. Ends
+# with one line "N passed, N failed" counting unit tests and script checks.
+set -u
+B=${1:-build/release}
+BANYAN=$B/banyan
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { pass=$((pass + 1)); [ -n "${BANYAN_TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/out" ] && sed 's/^/     | /' "$tmp/out" | head -20; }
+# check NAME COMMAND...: passes when the command exits 0.
+check() { local name=$1; shift; if "$@" > "$tmp/out" 2>&1; then ok "$name"; else bad "$name"; fi; }
+# has NAME PATTERN: the last command's output matches the extended regex.
+has()  { if grep -Eq -- "$2" "$tmp/out"; then ok "$1"; else bad "$1"; fi; }
+
+# 1. Unit tests: their own counts join ours.
+echo "== unit tests"
+"$B/unit" > "$tmp/unit" 2>&1
+cat "$tmp/unit" | grep -v '^unit:' | head -50
+line=$(grep -E '^unit: [0-9]+ passed, [0-9]+ failed' "$tmp/unit")
+if [ -n "$line" ]; then
+    p=$(echo "$line" | sed -E 's/unit: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed/\1/')
+    pass=$((pass + p)); fail=$((fail + f))
+    echo "$line"
+else
+    bad "unit tests did not finish"
+fi
+
+# 2. The bench signature: the node count of `banyan bench`.
+echo "== bench signature"
+want=$(cat tests/bench.sig)
+"$BANYAN" bench > "$tmp/out" 2>&1
+got=$(sed -n 's/^Nodes searched *: *//p' "$tmp/out")
+if [ "$got" = "$want" ]; then ok "bench signature $got"; else
+    echo "bench signature: got '$got', tests/bench.sig says '$want'"; bad "bench signature"; fi
+has "bench: no allocation during searches" '^allocations in searches: 0$'
+
+# 3. The program as a user drives it.
+echo "== banyan program"
+check "--help" "$BANYAN" --help
+has "--help lists play" 'play <game>'
+check "--version" "$BANYAN" --version
+has "--version names the version" '^banyan [0-9]+\.[0-9]+\.[0-9]+'
+"$BANYAN" nonsense > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "unknown command exits 2" || bad "unknown command exits 2"
+"$BANYAN" analyze --game connect4 --bogus 1 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "unknown option exits 2" || bad "unknown option exits 2"
+has "unknown option explained" 'unknown option --bogus'
+"$BANYAN" analyze --game connect4 --playouts abc > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "bad number exits 2" || bad "bad number exits 2"
+"$BANYAN" analyze --game nogame > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "unknown game exits 2" || bad "unknown game exits 2"
+"$BANYAN" analyze --game connect4 --position 44x > "$tmp/out" 2>&1; [ $? -eq 1 ] && ok "bad position exits 1" || bad "bad position exits 1"
+has "bad position explained" 'bad connect4 position'
+"$BANYAN" analyze --game tictactoe --param m=99 > "$tmp/out" 2>&1; [ $? -eq 1 ] && ok "bad parameter exits 1" || bad "bad parameter exits 1"
+
+check "analyze connect4" "$BANYAN" analyze --game connect4 --position 445566 --playouts 2000
+if head -1 "$tmp/out" | grep -Eq '^bestmove [cg]$'; then ok "analyze: bestmove first, a winning move"; else bad "analyze: bestmove first"; fi
+has "analyze: proven win" 'win'
+check "analyze tictactoe 4x4" "$BANYAN" analyze --game tictactoe --param m=4 --param n=4 --param k=3 --playouts 3000 --seed 5
+if head -1 "$tmp/out" | grep -Eq '^bestmove [a-d][1-4]$'; then ok "analyze: 4x4 move"; else bad "analyze: 4x4 move"; fi
+check "analyze --json" "$BANYAN" analyze --game connect4 --playouts 1000 --json
+has "json: summary line" '^\{"bestmove":"[a-g]","playouts":1000,'
+has "json: move lines" '^\{"move":"d","visits":[0-9]+,"winrate":0\.[0-9]+,'
+
+# Determinism: the same seed twice gives the same output (time excluded).
+"$BANYAN" analyze --game connect4 --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/a"
+"$BANYAN" analyze --game connect4 --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/b"
+if cmp -s "$tmp/a" "$tmp/b"; then ok "same seed, same search"; else bad "same seed, same search"; fi
+
+check "perft connect4" "$BANYAN" perft --game connect4 5
+has "perft connect4 5" '^perft 5 16807$'
+check "perft tictactoe" "$BANYAN" perft --game tictactoe 9
+has "perft tictactoe 9" '^perft 9 127872$'
+check "show" "$BANYAN" show --game connect4 --position 4453
+has "show: legal moves" '^moves \(7\): a b c d e f g$'
+
+# play: scripted through stdin; every bad line gets an answer and a prompt.
+printf 'zz\n\nh\n9\nhelp\nd\nquit\n' | "$BANYAN" play connect4 --playouts 500 > "$tmp/out" 2>&1
+[ $? -eq 0 ] && ok "play: quits cleanly" || bad "play: quits cleanly"
+has "play: gibberish explained" '"zz" is not a move'
+has "play: empty line explained" 'Empty line'
+has "play: off the board explained" 'h is off the board'
+has "play: help" 'Type a move'
+has "play: engine replies" '^Banyan plays [a-g] '
+printf 'd\n' | "$BANYAN" play connect4 --playouts 200 > "$tmp/out" 2>&1
+[ $? -eq 0 ] && ok "play: EOF ends cleanly" || bad "play: EOF ends cleanly"
+printf 'd\nd\nd\nd\nd\nd\nd\n' | "$BANYAN" play connect4 --playouts 200 --human both > "$tmp/out" 2>&1
+has "play: full column refused" 'd is not legal here'
+printf 'b2\nundo\nundo\na1\nquit\n' | "$BANYAN" play tictactoe --playouts 300 > "$tmp/out" 2>&1
+has "play: undo" 'Nothing to undo'
+printf '' | "$BANYAN" play tictactoe --human none --playouts 2000 > "$tmp/out" 2>&1
+has "play: engine against itself draws tic-tac-toe" 'Game over: a draw'
+head -c 5000 /dev/urandom | tr '\0' 'x' | "$BANYAN" play connect4 --playouts 100 > "$tmp/out" 2>&1
+[ $? -eq 0 ] && ok "play: random bytes do not crash it" || bad "play: random bytes do not crash it"
+
+# 4. The embedding example finds the optimum.
+if [ -x "$B/example-planner" ]; then
+    "$B/example-planner" > "$tmp/out" 2>&1
+    if grep -Eq 'value ([0-9]+) .* the optimum is \1$' "$tmp/out"; then ok "example planner"; else bad "example planner"; fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

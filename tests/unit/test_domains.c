@@ -1,0 +1,176 @@
+/*
+ * test_domains.c - domains other than two-player games, defined here through
+ * the public game interface: a one-player puzzle with negative rewards (the
+ * search maps them onto [0, 1]) and a three-player game in which each player
+ * must maximise its own return, which only a correct per-player backup does.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "banyan.h"
+#include "t.h"
+
+/* Shared plumbing: a state of up to three binary choices. */
+typedef struct dom {
+    uint8_t depth;      /* Choices made. */
+    uint8_t choices[3]; /* 0 or 1 each. */
+} dom;
+
+static int dom_setup(void *s, const char *params)
+{
+    if (params && *params)
+        return BANYAN_EINVAL;
+    memset(s, 0, sizeof(dom));
+    return BANYAN_OK;
+}
+
+static void dom_play(void *s, banyan_move m)
+{
+    dom *d = s;
+    d->choices[d->depth++] = (uint8_t)m;
+}
+
+static int dom_format(const void *s, banyan_move m, char *buf, size_t len)
+{
+    (void)s;
+    return snprintf(buf, len, "%u", (unsigned)m);
+}
+
+static int dom_parse(const void *s, const char *str, banyan_move *out)
+{
+    (void)s;
+    if ((str[0] == '0' || str[0] == '1') && !str[1]) {
+        *out = (banyan_move)(str[0] - '0');
+        return BANYAN_OK;
+    }
+    return BANYAN_EINVAL;
+}
+
+static int dom_load(void *s, const char *text)
+{
+    return *text ? BANYAN_EINVAL : dom_setup(s, NULL);
+}
+
+static int dom_print(const void *s, banyan_move last, char *buf, size_t len)
+{
+    (void)last;
+    return snprintf(buf, len, "depth %d\n", ((const dom *)s)->depth);
+}
+
+/* One player, three choices. The reward is -5 for most sequences, but 1 1 x
+ * gives 2 and 0 1 1 gives 10: the first choice that looks better on average
+ * (1) is wrong. */
+static int puzzle_moves(const void *s, banyan_move *out)
+{
+    if (((const dom *)s)->depth == 3)
+        return 0;
+    out[0] = 0;
+    out[1] = 1;
+    return 2;
+}
+
+static bool puzzle_outcome(const void *s, double *returns)
+{
+    const dom *d = s;
+    if (d->depth < 3)
+        return false;
+    int code = d->choices[0] * 4 + d->choices[1] * 2 + d->choices[2];
+    static const double reward[8] = {-5, -5, -5, 10, 2, 2, 2, 2};
+    returns[0] = reward[code];
+    return true;
+}
+
+static int puzzle_to_move(const void *s)
+{
+    (void)s;
+    return 0;
+}
+
+static const banyan_game puzzle = {
+    .name = "puzzle", .state_size = sizeof(dom), .n_players = 1,
+    .reward_min = -5, .reward_max = 10,
+    .setup = dom_setup, .moves = puzzle_moves, .play = dom_play, .outcome = puzzle_outcome,
+    .to_move = puzzle_to_move, .format_move = dom_format, .parse_move = dom_parse,
+    .load = dom_load, .print = dom_print,
+};
+
+void test_domain_single_player(void)
+{
+    banyan_engine *e;
+    banyan_config cfg = {.seed = 3, .c = 0.5};
+    banyan_limits lim = {.playouts = 2000};
+    banyan_report r;
+    T_EQ(banyan_engine_new(&puzzle, NULL, &cfg, &e), BANYAN_OK);
+    for (int i = 0; i < 3; i++) {
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(r.best, i == 0 ? 0 : 1);
+        for (int k = 0; k < r.n_moves; k++)
+            T_TRUE(r.moves[k].value >= 0 && r.moves[k].value <= 1);
+        T_EQ(r.proof, BANYAN_UNPROVEN); /* No proofs outside two-player games. */
+        T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+    }
+    double ret[1] = {0};
+    T_TRUE(puzzle.outcome(banyan_engine_state(e), ret));
+    T_NEAR(ret[0], 10, 0);
+    /* The best path's mean is the normalised maximum reward: (10+5)/15. */
+    banyan_engine_free(e);
+}
+
+/* Three players. Player 0 picks A (0) or B (1). After A, player 1 picks
+ * between returns {0.2, 0.8, 0} and {0.9, 0.1, 0}; after B, player 2 picks
+ * between {0.5, 0, 0.5} and {0, 0, 1}. Each takes what is best for itself,
+ * so A gives player 0 0.2 and B gives it 0: A is right. A backup that
+ * treated the game as two-player (1 - v) would get player 1's and player
+ * 2's choices wrong. */
+static int three_moves(const void *s, banyan_move *out)
+{
+    if (((const dom *)s)->depth == 2)
+        return 0;
+    out[0] = 0;
+    out[1] = 1;
+    return 2;
+}
+
+static bool three_outcome(const void *s, double *returns)
+{
+    const dom *d = s;
+    static const double table[4][3] = {
+        {0.2, 0.8, 0}, {0.9, 0.1, 0}, {0.5, 0, 0.5}, {0, 0, 1}};
+    if (d->depth < 2)
+        return false;
+    memcpy(returns, table[d->choices[0] * 2 + d->choices[1]], sizeof table[0]);
+    return true;
+}
+
+static int three_to_move(const void *s)
+{
+    const dom *d = s;
+    return d->depth == 0 ? 0 : d->choices[0] == 0 ? 1 : 2;
+}
+
+static const banyan_game three = {
+    .name = "three", .state_size = sizeof(dom), .n_players = 3,
+    .setup = dom_setup, .moves = three_moves, .play = dom_play, .outcome = three_outcome,
+    .to_move = three_to_move, .format_move = dom_format, .parse_move = dom_parse,
+    .load = dom_load, .print = dom_print,
+};
+
+void test_domain_three_players(void)
+{
+    banyan_engine *e;
+    banyan_limits lim = {.playouts = 4000};
+    banyan_report r;
+    T_EQ(banyan_engine_new(&three, NULL, NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.best, 0);
+    T_NEAR(r.moves[0].value, 0.2, 0.05);
+    T_EQ(banyan_engine_play(e, 0), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.best, 0); /* Player 1 takes 0.8 for itself. */
+    T_NEAR(r.value, 0.8, 1e-6);
+    T_EQ(banyan_engine_load(e, ""), BANYAN_OK);
+    T_EQ(banyan_engine_play(e, 1), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.best, 1); /* Player 2 takes 1.0 for itself. */
+    banyan_engine_free(e);
+}

@@ -1,0 +1,475 @@
+/*
+ * test_engine.c - the engine API: bad input of every kind returns an error
+ * and leaves the engine usable; allocation failures are clean; limits,
+ * stop requests, determinism, tiny memory budgets, final-move rules, tree
+ * dumps, and domains with one and three players.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banyan.h"
+#include "t.h"
+
+static banyan_engine *test_engine(const banyan_game *g, const char *params,
+                                  const banyan_config *cfg)
+{
+    banyan_engine *e = NULL;
+    T_EQ(banyan_engine_new(g, params, cfg, &e), BANYAN_OK);
+    return e;
+}
+
+/* Whether m is legal in the engine's root. */
+static int test_is_legal(banyan_engine *e, banyan_move m)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    const banyan_game *g = banyan_engine_game(e);
+    int n = g->moves(banyan_engine_state(e), moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return 1;
+    return 0;
+}
+
+/* A search must still work: a legal best move from the current root. */
+static void test_still_usable(banyan_engine *e)
+{
+    banyan_limits lim = {.playouts = 500};
+    banyan_report r;
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(test_is_legal(e, r.best));
+}
+
+void test_engine_bad_config(void)
+{
+    banyan_engine *e = (banyan_engine *)&e;
+    const banyan_game *c4 = &banyan_game_connect4;
+    banyan_game broken = banyan_game_connect4;
+
+    T_EQ(banyan_engine_new(NULL, NULL, NULL, &e), BANYAN_EINVAL);
+    T_TRUE(e == NULL);
+    T_EQ(banyan_engine_new(c4, NULL, NULL, NULL), BANYAN_EINVAL);
+    broken.moves = NULL;
+    T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
+    broken = banyan_game_connect4;
+    broken.n_players = 0;
+    T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
+    broken.n_players = BANYAN_MAX_PLAYERS + 1;
+    T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
+    broken = banyan_game_connect4;
+    broken.reward_min = 1;
+    broken.reward_max = 0;
+    T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
+
+    const banyan_config bad[] = {
+        {.memory = 100},
+        {.threads = -1},
+        {.threads = 65},
+        {.c = -1},
+        {.c = NAN},
+        {.c = INFINITY},
+        {.select = (banyan_select)7},
+        {.fpu = (banyan_fpu)9},
+        {.fpu = BANYAN_FPU_ABSOLUTE, .fpu_value = NAN},
+        {.final = (banyan_final)-3},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        e = (banyan_engine *)&e;
+        T_EQ(banyan_engine_new(c4, NULL, &bad[i], &e), BANYAN_EINVAL);
+        T_TRUE(e == NULL);
+    }
+    T_EQ(banyan_engine_new(c4, "rows=9", NULL, &e), BANYAN_EINVAL);
+    T_EQ(banyan_engine_new(&banyan_game_tictactoe, "m=0", NULL, &e), BANYAN_EINVAL);
+    T_EQ(banyan_engine_new(&banyan_game_tictactoe, "m=3 n=3 k=9", NULL, &e), BANYAN_EINVAL);
+    T_EQ(banyan_engine_new(&banyan_game_tictactoe, "garbage", NULL, &e), BANYAN_EINVAL);
+    T_TRUE(strcmp(banyan_strerror(BANYAN_EINVAL), "invalid argument") == 0);
+    T_TRUE(strlen(banyan_strerror(12345)) > 0);
+    T_TRUE(strlen(banyan_errmsg(NULL)) > 0);
+}
+
+void test_engine_bad_input(void)
+{
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    const banyan_game *g = banyan_engine_game(e);
+    unsigned char before[1024];
+    banyan_move m = 12345;
+    banyan_report r;
+
+    T_EQ(banyan_engine_load(e, "4453"), BANYAN_OK);
+    T_TRUE(g->state_size <= sizeof before);
+    memcpy(before, banyan_engine_state(e), g->state_size);
+
+    /* Moves: not a move, off the board, illegal. */
+    static const char *not_moves[] = {"", "   ", "zz", "d4x", "-1", "?", "\x01", "dd"};
+    for (size_t i = 0; i < sizeof not_moves / sizeof not_moves[0]; i++) {
+        T_EQ(banyan_engine_parse_move(e, not_moves[i], &m), BANYAN_EINVAL);
+        T_TRUE(strlen(banyan_errmsg(e)) > 0);
+    }
+    T_EQ(m, 12345); /* Never written on failure. */
+    T_EQ(banyan_engine_parse_move(e, "h", &m), BANYAN_ERANGE);
+    T_EQ(banyan_engine_parse_move(e, "9", &m), BANYAN_ERANGE);
+    T_EQ(banyan_engine_parse_move(e, NULL, &m), BANYAN_EINVAL);
+    T_EQ(banyan_engine_parse_move(e, "d", NULL), BANYAN_EINVAL);
+    T_EQ(banyan_engine_play(e, 7), BANYAN_EILLEGAL);
+    T_EQ(banyan_engine_play(e, BANYAN_MOVE_NONE), BANYAN_EILLEGAL);
+
+    /* A full column is illegal. */
+    T_EQ(banyan_engine_load(e, "444444"), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "d", &m), BANYAN_EILLEGAL);
+    T_EQ(banyan_engine_load(e, "4453"), BANYAN_OK);
+
+    /* Positions: malformed, off the board, illegal; the root is unchanged. */
+    static const char *bad_positions[] = {"44x", "4444444", "8", "0", "4453 ?", "abc!"};
+    for (size_t i = 0; i < sizeof bad_positions / sizeof bad_positions[0]; i++) {
+        T_TRUE(banyan_engine_load(e, bad_positions[i]) < 0);
+        T_TRUE(memcmp(before, banyan_engine_state(e), g->state_size) == 0);
+    }
+    T_EQ(banyan_engine_load(e, NULL), BANYAN_EINVAL);
+    T_TRUE(memcmp(before, banyan_engine_state(e), g->state_size) == 0);
+
+    /* Parameters and limits. */
+    T_EQ(banyan_engine_setup(e, "width=9"), BANYAN_EINVAL);
+    T_TRUE(memcmp(before, banyan_engine_state(e), g->state_size) == 0);
+    banyan_limits bad_time = {.time = NAN};
+    banyan_limits neg_time = {.time = -1};
+    banyan_limits bad_interval = {.progress_interval = -2};
+    T_EQ(banyan_engine_search(e, &bad_time, &r), BANYAN_EINVAL);
+    T_EQ(banyan_engine_search(e, &neg_time, &r), BANYAN_EINVAL);
+    T_EQ(banyan_engine_search(e, &bad_interval, &r), BANYAN_EINVAL);
+    T_EQ(banyan_engine_search(e, NULL, NULL), BANYAN_EINVAL);
+    T_EQ(banyan_engine_set_state(e, NULL), BANYAN_EINVAL);
+    T_EQ(banyan_engine_report(e, NULL), BANYAN_EINVAL);
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 0, 0, NULL, NULL), BANYAN_EINVAL);
+    T_EQ(banyan_engine_dump(e, (banyan_dump_format)5, 0, 0, NULL, NULL), BANYAN_EINVAL);
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, -1, 0, NULL, NULL), BANYAN_EINVAL);
+
+    /* NULL engines. */
+    T_EQ(banyan_engine_setup(NULL, NULL), BANYAN_EINVAL);
+    T_EQ(banyan_engine_load(NULL, ""), BANYAN_EINVAL);
+    T_EQ(banyan_engine_play(NULL, 0), BANYAN_EINVAL);
+    T_EQ(banyan_engine_search(NULL, NULL, &r), BANYAN_EINVAL);
+    T_EQ(banyan_engine_parse_move(NULL, "d", &m), BANYAN_EINVAL);
+    T_EQ(banyan_engine_set_state(NULL, before), BANYAN_EINVAL);
+    T_EQ(banyan_engine_report(NULL, &r), BANYAN_EINVAL);
+    T_TRUE(banyan_engine_state(NULL) == NULL);
+    banyan_engine_stop(NULL);
+    banyan_engine_free(NULL);
+
+    T_TRUE(memcmp(before, banyan_engine_state(e), g->state_size) == 0);
+    test_still_usable(e);
+    T_STR(banyan_errmsg(e), "not an error");
+    banyan_engine_free(e);
+}
+
+/* Allocation failures: the N-th allocation fails, for every N until the
+ * engine is created; each failure returns BANYAN_ENOMEM and leaks nothing
+ * (the sanitizer pass checks the leaks). */
+typedef struct test_allocs {
+    int count;   /* Allocations so far. */
+    int fail_at; /* The allocation that fails (1-based). */
+    int live;    /* Blocks not yet freed. */
+} test_allocs;
+
+static void *test_failing_alloc(void *ud, void *ptr, size_t nsize)
+{
+    test_allocs *a = ud;
+    if (nsize == 0) {
+        if (ptr)
+            a->live--;
+        free(ptr);
+        return NULL;
+    }
+    if (++a->count == a->fail_at)
+        return NULL;
+    if (!ptr)
+        a->live++;
+    return realloc(ptr, nsize);
+}
+
+void test_engine_out_of_memory(void)
+{
+    int n;
+    for (n = 1; n < 100; n++) {
+        test_allocs a = {0, n, 0};
+        banyan_config cfg = {.memory = 1 << 20, .threads = 2, .alloc = test_failing_alloc,
+                             .alloc_ud = &a};
+        banyan_engine *e;
+        int rc = banyan_engine_new(&banyan_game_tictactoe, NULL, &cfg, &e);
+        if (rc == BANYAN_OK) {
+            test_still_usable(e);
+            banyan_engine_free(e);
+            T_EQ(a.live, 0);
+            break;
+        }
+        T_EQ(rc, BANYAN_ENOMEM);
+        T_TRUE(e == NULL);
+        T_EQ(a.live, 0);
+    }
+    T_TRUE(n > 3 && n < 100); /* Several allocations were each made to fail. */
+}
+
+void test_engine_determinism(void)
+{
+    banyan_config cfg = {.seed = 99};
+    banyan_limits lim = {.playouts = 20000};
+    banyan_report r1, r2;
+    banyan_engine *a = test_engine(&banyan_game_connect4, NULL, &cfg);
+    banyan_engine *b = test_engine(&banyan_game_connect4, NULL, &cfg);
+    T_EQ(banyan_engine_load(a, "44"), BANYAN_OK);
+    T_EQ(banyan_engine_load(b, "44"), BANYAN_OK);
+    banyan_engine_search(a, &lim, &r1);
+    banyan_engine_search(b, &lim, &r2);
+    T_EQ(r1.best, r2.best);
+    T_EQ(r1.nodes, r2.nodes);
+    T_EQ(r1.playouts, 20000);
+    T_EQ(r1.n_moves, r2.n_moves);
+    for (int i = 0; i < r1.n_moves && i < r2.n_moves; i++) {
+        T_EQ(r1.moves[i].move, r2.moves[i].move);
+        T_EQ(r1.moves[i].visits, r2.moves[i].visits);
+        T_TRUE(r1.moves[i].value == r2.moves[i].value);
+    }
+    /* A second search from the same root grows the same tree. */
+    banyan_engine_search(a, &lim, &r1);
+    T_TRUE(r1.nodes > r2.nodes);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+}
+
+void test_engine_limits(void)
+{
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_report r;
+    banyan_limits by_nodes = {.nodes = 1000};
+    banyan_limits by_time = {.time = 0.05};
+    banyan_limits by_default = {0};
+
+    T_EQ(banyan_engine_search(e, &by_nodes, &r), BANYAN_OK);
+    T_TRUE(r.nodes >= 1000 && r.nodes < 1000 + 2 * 7 + 1);
+    banyan_engine_setup(e, NULL);
+    T_EQ(banyan_engine_search(e, &by_time, &r), BANYAN_OK);
+    T_TRUE(r.playouts > 0);
+    T_TRUE(r.seconds >= 0.05);
+    banyan_engine_setup(e, NULL);
+    T_EQ(banyan_engine_search(e, &by_default, &r), BANYAN_OK);
+    T_EQ(r.playouts, 10000);
+    T_EQ(banyan_engine_search(e, NULL, &r), BANYAN_OK);
+    T_EQ(r.playouts, 10000);
+    banyan_engine_free(e);
+}
+
+/* The progress callback asks for a stop: the search ends early. */
+static void test_stop_from_progress(void *ud, const banyan_report *rep)
+{
+    int *calls = ud;
+    (*calls)++;
+    T_TRUE(rep->playouts > 0);
+    T_TRUE(rep->n_moves > 0);
+    banyan_engine *e = *(banyan_engine **)(calls + 2);
+    if (*calls == 2)
+        banyan_engine_stop(e);
+}
+
+static void *test_stopper(void *arg)
+{
+    banyan_engine_stop(arg);
+    return NULL;
+}
+
+void test_engine_stop(void)
+{
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    struct {
+        int calls;
+        int pad;
+        banyan_engine *e;
+    } ctx = {0, 0, e};
+    banyan_limits lim = {.time = 30,
+                         .progress = test_stop_from_progress,
+                         .progress_ud = &ctx,
+                         .progress_interval = 0.01};
+    banyan_report r;
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(ctx.calls, 2);
+    T_TRUE(r.seconds < 10);
+    T_TRUE(test_is_legal(e, r.best));
+
+    /* A stop from another thread before the search starts stops it at once. */
+    pthread_t t;
+    T_EQ(pthread_create(&t, NULL, test_stopper, e), 0);
+    pthread_join(t, NULL);
+    banyan_limits many = {.playouts = 100000000};
+    T_EQ(banyan_engine_search(e, &many, &r), BANYAN_OK);
+    T_EQ(r.playouts, 0);
+    T_TRUE(test_is_legal(e, r.best));
+    /* The stop was used up: the next search runs. */
+    banyan_limits few = {.playouts = 100};
+    T_EQ(banyan_engine_search(e, &few, &r), BANYAN_OK);
+    T_EQ(r.playouts, 100);
+    banyan_engine_free(e);
+}
+
+/* Whether the engine's best move is one of the columns in cols ("cg"). */
+static int test_best_in(banyan_engine *e, banyan_move best, const char *cols)
+{
+    char buf[8];
+    banyan_engine_game(e)->format_move(banyan_engine_state(e), best, buf, sizeof buf);
+    return buf[0] && buf[1] == 0 && strchr(cols, buf[0]) != NULL;
+}
+
+void test_engine_tiny_memory(void)
+{
+    /* 32 KiB: about a thousand nodes. The tree stops growing, the search
+     * goes on and still finds the win in one (X: d1 e1 f1; c1 or g1 wins). */
+    banyan_config cfg = {.memory = 32 << 10};
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+    banyan_limits lim = {.playouts = 20000};
+    banyan_report r;
+    T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(test_best_in(e, r.best, "cg"));
+
+    /* From the empty board the arena fills: the report says so and the
+     * move is still sensible (a central column). */
+    banyan_engine_setup(e, NULL);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.tree_full);
+    T_EQ(r.playouts, 20000);
+    T_TRUE(r.nodes <= r.node_capacity);
+    T_TRUE(r.nodes > 500);
+    T_TRUE(test_best_in(e, r.best, "cde"));
+    banyan_engine_free(e);
+}
+
+void test_engine_solver(void)
+{
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_limits lim = {.playouts = 1000000};
+    banyan_report r;
+
+    /* X to move wins at once with c or g: the root is proven, which ends the
+     * search long before its budget, and the win is played. */
+    T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    T_TRUE(r.playouts < 1000);
+    T_EQ(r.moves[0].proof, BANYAN_PROVEN_WIN);
+    T_TRUE(test_best_in(e, r.best, "cg"));
+    T_TRUE(r.value == 1.0);
+
+    /* O to move faces X's d1 e1 f1 with c1 and g1 both open: every move
+     * loses, the root is proven lost, and every move is reported lost. */
+    T_EQ(banyan_engine_load(e, "41516"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.proof, BANYAN_PROVEN_LOSS);
+    T_TRUE(r.playouts < 10000);
+    for (int i = 0; i < r.n_moves; i++)
+        T_EQ(r.moves[i].proof, BANYAN_PROVEN_LOSS);
+    T_TRUE(test_is_legal(e, r.best));
+
+    /* O to move must block g (c1 is O's): the losing moves are proven and
+     * avoided, and the block is played. */
+    T_EQ(banyan_engine_load(e, "43516"), BANYAN_OK);
+    banyan_limits few = {.playouts = 20000};
+    T_EQ(banyan_engine_search(e, &few, &r), BANYAN_OK);
+    T_TRUE(test_best_in(e, r.best, "g"));
+    T_TRUE(r.moves[0].proof != BANYAN_PROVEN_LOSS);
+    int lost = 0;
+    for (int i = 0; i < r.n_moves; i++)
+        lost += r.moves[i].proof == BANYAN_PROVEN_LOSS;
+    T_EQ(lost, 6);
+    banyan_engine_free(e);
+}
+
+/* Dumps are collected into a growing buffer. */
+typedef struct test_buf {
+    char data[1 << 16];
+    size_t len;
+    int calls;
+} test_buf;
+
+static int test_write(void *ud, const char *data, size_t len)
+{
+    test_buf *b = ud;
+    b->calls++;
+    if (b->len + len >= sizeof b->data)
+        return 7; /* Abort: too large for the test buffer. */
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = 0;
+    return 0;
+}
+
+static int test_count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+void test_engine_dump(void)
+{
+    banyan_engine *e = test_engine(&banyan_game_tictactoe, NULL, NULL);
+    banyan_limits lim = {.playouts = 3000};
+    banyan_report r;
+    static test_buf b;
+    banyan_engine_search(e, &lim, &r);
+
+    /* Depth 1: the root and its nine children, nothing deeper. */
+    b.len = 0;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 1, 0, test_write, &b), 0);
+    T_EQ(test_count(b.data, "\"move\""), 10);
+    T_EQ(test_count(b.data, "{"), test_count(b.data, "}"));
+    T_EQ(test_count(b.data, "["), test_count(b.data, "]"));
+    T_TRUE(strncmp(b.data, "{\"move\":\"root\",\"visits\":3000,", 29) == 0);
+    T_TRUE(strstr(b.data, "\"move\":\"b2\"") != NULL);
+
+    /* Depth 2 with a visit cut-off keeps fewer nodes than without it. */
+    b.len = 0;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 2, 0, test_write, &b), 0);
+    int all = test_count(b.data, "\"move\"");
+    b.len = 0;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 2, 100, test_write, &b), 0);
+    int cut = test_count(b.data, "\"move\"");
+    T_TRUE(all > 10 && cut < all && cut >= 2);
+
+    /* DOT: one edge per node but the root. */
+    b.len = 0;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_DOT, 2, 0, test_write, &b), 0);
+    T_TRUE(strncmp(b.data, "digraph banyan {", 16) == 0);
+    T_EQ(test_count(b.data, "->"), test_count(b.data, "[label=") - 1);
+    T_EQ(test_count(b.data, "->") + 1, all);
+
+    /* A write function that fails aborts the dump with its code. */
+    b.len = sizeof b.data - 10;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 0, 0, test_write, &b), 7);
+    banyan_engine_free(e);
+}
+
+void test_engine_final_rules(void)
+{
+    static const banyan_final rules[] = {BANYAN_FINAL_VISITS, BANYAN_FINAL_VALUE,
+                                         BANYAN_FINAL_LCB};
+    static const banyan_select selects[] = {BANYAN_SELECT_UCT, BANYAN_SELECT_PUCT};
+    for (size_t s = 0; s < 2; s++)
+        for (size_t i = 0; i < 3; i++) {
+            banyan_config cfg = {.final = rules[i], .select = selects[s]};
+            banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+            banyan_limits lim = {.playouts = 30000};
+            banyan_report r;
+            /* O must block g; every rule under every formula finds it, and
+             * proven losses are sorted last. */
+            T_EQ(banyan_engine_load(e, "43516"), BANYAN_OK);
+            banyan_engine_search(e, &lim, &r);
+            T_TRUE(test_best_in(e, r.best, "g"));
+            for (int k = 1; k < r.n_moves; k++)
+                T_TRUE(r.moves[k - 1].proof != BANYAN_PROVEN_LOSS ||
+                       r.moves[k].proof == BANYAN_PROVEN_LOSS);
+            /* From the start, a sensible central move. */
+            banyan_engine_setup(e, NULL);
+            banyan_engine_search(e, &lim, &r);
+            T_TRUE(test_best_in(e, r.best, "cde"));
+            banyan_engine_free(e);
+        }
+}

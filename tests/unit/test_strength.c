@@ -1,0 +1,356 @@
+/*
+ * test_strength.c - the engine plays correctly, checked against exact
+ * solvers written here, independent of the engine and of the game modules:
+ * - Tic-tac-toe: in every reachable position, at a fixed budget with one
+ *   thread, the engine's move keeps the minimax value, and it never loses
+ *   to a perfect player (any perfect reply) with either colour.
+ * - Connect Four: positions from the published test set (tests/data) keep
+ *   their game-theoretic value after the engine's move, checked by an
+ *   alpha-beta solver on a separate bitboard.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banyan.h"
+#include "t.h"
+
+/* ---- Tic-tac-toe: a separate 3x3 board, minimax, and the engine. ---- */
+
+#define TTT_PLAYOUTS 3000
+
+static const int ttt_lines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
+                                    {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+
+/* Board cells: 0 empty, 1 X, 2 O; cell = row * 3 + column, a1 = 0. */
+static int ttt_winner(const int *b)
+{
+    for (int i = 0; i < 8; i++)
+        if (b[ttt_lines[i][0]] && b[ttt_lines[i][0]] == b[ttt_lines[i][1]] &&
+            b[ttt_lines[i][1]] == b[ttt_lines[i][2]])
+            return b[ttt_lines[i][0]];
+    return 0;
+}
+
+static int ttt_code(const int *b)
+{
+    int c = 0;
+    for (int i = 8; i >= 0; i--)
+        c = c * 3 + b[i];
+    return c;
+}
+
+/* Minimax value for the player to move (who, 1 or 2): 1 win, 0 draw, -1
+ * loss; memoised by board code. */
+static signed char ttt_memo[19683];
+static int ttt_minimax(int *b, int who)
+{
+    int code = ttt_code(b);
+    if (ttt_memo[code])
+        return ttt_memo[code] - 2;
+    int w = ttt_winner(b), best = -2, empty = 0;
+    if (w)
+        best = w == who ? 1 : -1;
+    else {
+        for (int i = 0; i < 9; i++)
+            if (!b[i]) {
+                empty = 1;
+                b[i] = who;
+                int v = -ttt_minimax(b, 3 - who);
+                b[i] = 0;
+                if (v > best)
+                    best = v;
+            }
+        if (!empty)
+            best = 0;
+    }
+    ttt_memo[code] = (signed char)(best + 2);
+    return best;
+}
+
+/* The cell named by a move's notation ("b2" -> 4). */
+static int ttt_cell(const banyan_game *g, const void *s, banyan_move m)
+{
+    char buf[8];
+    g->format_move(s, m, buf, sizeof buf);
+    return (buf[1] - '1') * 3 + (buf[0] - 'a');
+}
+
+typedef struct ttt_walk {
+    banyan_engine *e;
+    const banyan_game *g;
+    unsigned char seen[19683];
+    int positions, wrong;
+} ttt_walk;
+
+/* The engine's move in the position reached by playing moves[0..n). */
+static banyan_move ttt_engine_move(ttt_walk *w, const banyan_move *moves, int n)
+{
+    banyan_limits lim = {.playouts = TTT_PLAYOUTS};
+    banyan_report r;
+    banyan_engine_setup(w->e, NULL);
+    for (int i = 0; i < n; i++)
+        banyan_engine_play(w->e, moves[i]);
+    banyan_engine_search(w->e, &lim, &r);
+    return r.best;
+}
+
+/* Visits every reachable position once; checks the engine's move in each
+ * non-terminal one against minimax. */
+static void ttt_visit(ttt_walk *w, int *b, int who, banyan_move *hist, int n, void *s)
+{
+    const banyan_game *g = w->g;
+    int code = ttt_code(b);
+    banyan_move moves[BANYAN_MAX_MOVES];
+    if (w->seen[code])
+        return;
+    w->seen[code] = 1;
+    int k = g->moves(s, moves);
+    if (k == 0)
+        return;
+    w->positions++;
+    int value = ttt_minimax(b, who);
+    banyan_move m = ttt_engine_move(w, hist, n);
+    int cell = ttt_cell(g, s, m);
+    b[cell] = who;
+    int after = -ttt_minimax(b, 3 - who);
+    b[cell] = 0;
+    if (after != value) {
+        w->wrong++;
+        if (w->wrong < 5)
+            fprintf(stderr, "tic-tac-toe: position %d, move %d loses value %d -> %d\n", code,
+                    cell, value, after);
+    }
+    unsigned char child[4096];
+    for (int i = 0; i < k; i++) {
+        memcpy(child, s, g->state_size);
+        g->play(child, moves[i]);
+        int c = ttt_cell(g, s, moves[i]);
+        b[c] = who;
+        hist[n] = moves[i];
+        ttt_visit(w, b, 3 - who, hist, n + 1, child);
+        b[c] = 0;
+    }
+}
+
+void test_strength_tictactoe_optimal(void)
+{
+    static ttt_walk w;
+    int b[9] = {0};
+    banyan_move hist[9];
+    unsigned char s[4096];
+    banyan_config cfg = {.seed = 1, .memory = 16 << 20};
+    memset(&w, 0, sizeof w);
+    w.g = &banyan_game_tictactoe;
+    T_TRUE(w.g->state_size <= sizeof s);
+    T_EQ(banyan_engine_new(w.g, NULL, &cfg, &w.e), BANYAN_OK);
+    T_EQ(w.g->setup(s, ""), BANYAN_OK);
+    ttt_visit(&w, b, 1, hist, 0, s);
+    T_EQ(w.positions, 4520); /* Reachable non-terminal positions. */
+    T_EQ(w.wrong, 0);
+    banyan_engine_free(w.e);
+}
+
+/* The engine plays side `engine` (1 or 2); the perfect player tries every
+ * optimal reply. Counts games lost by the engine. */
+static int ttt_against_perfect(ttt_walk *w, int *b, int who, int engine, banyan_move *hist, int n,
+                               void *s)
+{
+    const banyan_game *g = w->g;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    unsigned char child[4096];
+    int k = g->moves(s, moves), lost = 0;
+    if (k == 0)
+        return ttt_winner(b) == 3 - engine;
+    for (int i = 0; i < k; i++) {
+        banyan_move m = moves[i];
+        int c = ttt_cell(g, s, m);
+        if (who == engine) {
+            m = ttt_engine_move(w, hist, n);
+            c = ttt_cell(g, s, m);
+        } else {
+            b[c] = who;
+            int v = -ttt_minimax(b, 3 - who);
+            b[c] = 0;
+            if (v != ttt_minimax(b, who))
+                continue; /* Not a perfect move. */
+        }
+        memcpy(child, s, g->state_size);
+        g->play(child, m);
+        b[c] = who;
+        hist[n] = m;
+        lost += ttt_against_perfect(w, b, 3 - who, engine, hist, n + 1, child);
+        b[c] = 0;
+        if (who == engine)
+            break;
+    }
+    return lost;
+}
+
+void test_strength_tictactoe_never_loses(void)
+{
+    static ttt_walk w;
+    banyan_config cfg = {.seed = 1, .memory = 16 << 20};
+    unsigned char s[4096];
+    banyan_move hist[9];
+    memset(&w, 0, sizeof w);
+    w.g = &banyan_game_tictactoe;
+    T_EQ(banyan_engine_new(w.g, NULL, &cfg, &w.e), BANYAN_OK);
+    for (int engine = 1; engine <= 2; engine++) {
+        int b[9] = {0};
+        T_EQ(w.g->setup(s, ""), BANYAN_OK);
+        T_EQ(ttt_against_perfect(&w, b, 1, engine, hist, 0, s), 0);
+    }
+    banyan_engine_free(w.e);
+}
+
+/* ---- Connect Four: an independent bitboard alpha-beta solver. ---- */
+
+/* Bit (col * 7 + row); row 6 of each column is a sentinel. */
+typedef struct cf {
+    uint64_t mine, mask; /* Stones of the player to move; all stones. */
+    int moves;
+} cf;
+
+static int cf_won(uint64_t p)
+{
+    static const int dirs[4] = {1, 7, 6, 8};
+    for (int i = 0; i < 4; i++) {
+        uint64_t m = p & (p >> dirs[i]);
+        if (m & (m >> (2 * dirs[i])))
+            return 1;
+    }
+    return 0;
+}
+
+static int cf_can_play(const cf *c, int col)
+{
+    return !(c->mask & (1ULL << (col * 7 + 5)));
+}
+
+static void cf_play(cf *c, int col)
+{
+    c->mine ^= c->mask;
+    c->mask |= c->mask + (1ULL << (col * 7));
+    c->moves++;
+}
+
+static int cf_wins_now(const cf *c, int col)
+{
+    uint64_t p = c->mine | ((c->mask + (1ULL << (col * 7))) & (0x3fULL << (col * 7)));
+    return cf_won(p);
+}
+
+/* Sign of the value for the player to move: 1 win, 0 draw, -1 loss, by
+ * alpha-beta in the window (alpha, beta) on -1..1, centre columns first. */
+static int cf_solve(const cf *c, int alpha, int beta)
+{
+    static const int order[7] = {3, 2, 4, 1, 5, 0, 6};
+    if (c->moves == 42)
+        return 0;
+    for (int col = 0; col < 7; col++)
+        if (cf_can_play(c, col) && cf_wins_now(c, col))
+            return 1;
+    for (int i = 0; i < 7; i++) {
+        int col = order[i];
+        if (!cf_can_play(c, col))
+            continue;
+        cf next = *c;
+        cf_play(&next, col);
+        int v = -cf_solve(&next, -beta, -alpha);
+        if (v >= beta)
+            return v;
+        if (v > alpha)
+            alpha = v;
+    }
+    return alpha;
+}
+
+void test_strength_connect4_sample(void)
+{
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/connect4_L3_R1.txt", t_data_dir);
+    FILE *f = fopen(path, "r");
+    T_TRUE(f != NULL);
+    if (!f)
+        return;
+    banyan_engine *e;
+    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
+    banyan_limits lim = {.playouts = 20000};
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+    int tested = 0, wrong = 0, n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char moves[128];
+        int score;
+        if (n++ % 20 != 0 || sscanf(line, "%127s %d", moves, &score) != 2)
+            continue;
+        cf c = {0, 0, 0};
+        for (const char *p = moves; *p; p++)
+            cf_play(&c, *p - '1');
+        T_EQ(cf_solve(&c, -1, 1), score > 0 ? 1 : score < 0 ? -1 : 0);
+        banyan_report r;
+        T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        char buf[8];
+        banyan_game_connect4.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+        int col = buf[0] - 'a';
+        T_TRUE(col >= 0 && col < 7 && cf_can_play(&c, col));
+        int after;
+        if (cf_wins_now(&c, col))
+            after = 1;
+        else {
+            cf next = c;
+            cf_play(&next, col);
+            after = -cf_solve(&next, -1, 1);
+        }
+        int want = score > 0 ? 1 : score < 0 ? -1 : 0;
+        if (after < want) {
+            wrong++;
+            fprintf(stderr, "connect4: %s (score %d): %s drops the value to %d\n", moves, score,
+                    buf, after);
+        }
+        tested++;
+    }
+    fclose(f);
+    T_EQ(tested, 50);
+    T_EQ(wrong, 0);
+    banyan_engine_free(e);
+}
+
+/* Win in one, and a forced block, from several positions. */
+void test_strength_connect4_tactics(void)
+{
+    static const struct {
+        const char *position;
+        const char *answers; /* Columns that are correct. */
+    } cases[] = {
+        {"445566", "cg"},    /* X completes the bottom row. */
+        {"43516", "g"},      /* O blocks the only threat. */
+        {"1212123", "b"},    /* O completes column b (and X threatens a4). */
+        {"12121", "a"},      /* O blocks column a. */
+        {"4343434", ""},     /* X already won: no move. */
+    };
+    banyan_engine *e;
+    banyan_config cfg = {.seed = 1};
+    banyan_limits lim = {.playouts = 20000};
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        banyan_report r;
+        cf c = {0, 0, 0};
+        for (const char *p = cases[i].position; *p; p++)
+            cf_play(&c, *p - '1');
+        T_EQ(banyan_engine_load(e, cases[i].position), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        if (!cases[i].answers[0]) {
+            T_EQ(r.best, BANYAN_MOVE_NONE);
+            continue;
+        }
+        char buf[8];
+        banyan_game_connect4.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+        if (!strchr(cases[i].answers, buf[0]))
+            fprintf(stderr, "connect4 tactics %s: played %s, want one of %s\n",
+                    cases[i].position, buf, cases[i].answers);
+        T_TRUE(strchr(cases[i].answers, buf[0]) != NULL);
+    }
+    banyan_engine_free(e);
+}
