@@ -34,16 +34,19 @@ LDLIBS  += -lm
 LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c)
 TOOL_SRC  = $(wildcard tools/*.c)
 TEST_SRC  = $(wildcard tests/unit/*.c)
+FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
 
+FUZZ_TARGETS = game
+FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
 EXAMPLE   = $(B)/example-planner
 
-.PHONY: all debug test check unit perft bench-sig bench format format-check install \
-        uninstall clean help headers
+.PHONY: all debug test check unit bench format format-check install uninstall clean help \
+        headers fuzz
 
 all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
 
@@ -67,15 +70,40 @@ $(BANYAN): $(TOOL_OBJ) $(B)/libbanyan.a
 $(UNIT): $(TEST_OBJ) $(B)/libbanyan.a
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/libbanyan.a $(LDLIBS)
 
+# Fuzz targets: a replay binary for `make test`, and libFuzzer binaries for
+# `make fuzz` (clang). Saved inputs live in tests/fuzz/corpus/<target>/.
+$(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz:
+	@mkdir -p build/fuzz
+	for t in $(FUZZ_TARGETS); do \
+	  clang $(WARN) $(INCS) -pthread $(FUZZ_FLAGS) -o build/fuzz/fuzz-$$t tests/fuzz/fuzz_$$t.c \
+	    $(LIB_SRC) -lm || exit 1; done
+	@echo "run: build/fuzz/fuzz-game -max_total_time=600 tests/fuzz/corpus/game"
+
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 	$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
-# The test command of the README: every suite, then the sanitizer pass is
-# left to .ci/run (and `make sanitize=address,undefined check`).
+# The test command of the README: every suite in a release build, then all
+# of them again under AddressSanitizer and UndefinedBehaviorSanitizer when
+# the compiler can build with them (and a line saying why when it cannot).
+SAN_PROBE = echo 'int main(void){return 0;}' | $(CC) -fsanitize=address,undefined -x c - \
+            -o /tmp/banyan-san-probe.$$$$ >/dev/null 2>&1 && rm -f /tmp/banyan-san-probe.$$$$
+ifeq ($(sanitize),)
 test: check
+	@if $(SAN_PROBE); then \
+	  echo "== again under AddressSanitizer and UndefinedBehaviorSanitizer"; \
+	  $(MAKE) --no-print-directory sanitize=address,undefined check; \
+	else echo "SKIPPED: the ASan/UBSan pass: $(CC) cannot link -fsanitize=address,undefined"; fi
+else
+test: check
+endif
 
-check: all $(UNIT) headers
-	./tests/run.sh $(B)
+check: all $(UNIT) $(FUZZ_REPLAY) headers
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ./tests/run.sh $(B)
 
 unit: $(UNIT)
 	$(UNIT)
@@ -125,8 +153,9 @@ help:
 	@echo "make debug           -O0 -g -DBANYAN_DEBUG build in build/debug"
 	@echo "make sanitize=address,undefined check   all tests under ASan and UBSan"
 	@echo "make sanitize=thread check              all tests under TSan"
+	@echo "make fuzz            libFuzzer binaries in build/fuzz (clang)"
 	@echo "make format          clang-format the sources (format-check to verify)"
 	@echo "make install PREFIX=/usr/local          library, headers, banyan.pc, banyan"
 	@echo "Variables: CC=gcc|clang, WERROR=1 (warnings are errors)"
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d)

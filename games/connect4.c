@@ -13,13 +13,13 @@
 #include "banyan_game.h"
 #include "config.h"
 
-#define C4_WIDTH 7
-#define C4_HEIGHT 6
-#define C4_CELLS (C4_WIDTH * C4_HEIGHT)
-#define C4_BOTTOM 0x0040810204081ULL  /* Bit 0 of every column. */
-#define C4_BOARD (C4_BOTTOM * 0x3f)   /* Rows 0-5 of every column. */
-#define C4_SENTINEL (C4_BOTTOM << 6)  /* Row 6 of every column, always empty. */
-#define C4_NOBODY 2                   /* winner while nobody has won. */
+#define C4_WIDTH    7
+#define C4_HEIGHT   6
+#define C4_CELLS    (C4_WIDTH * C4_HEIGHT)
+#define C4_BOTTOM   0x0040810204081ULL /* Bit 0 of every column. */
+#define C4_BOARD    (C4_BOTTOM * 0x3f) /* Rows 0-5 of every column. */
+#define C4_SENTINEL (C4_BOTTOM << 6)   /* Row 6 of every column, always empty. */
+#define C4_NOBODY   2                  /* winner while nobody has won. */
 
 typedef struct c4 {
     uint64_t discs[2]; /* Discs of player 0 (X, moves first) and player 1 (O). */
@@ -108,32 +108,34 @@ static int c4_to_move(const void *s)
 static void c4_rollout(void *s, banyan_rng *rng)
 {
     c4 *t = s;
-    uint64_t b[2] = {t->discs[0], t->discs[1]};
-    uint64_t landing = (b[0] | b[1]) + C4_BOTTOM, next[C4_WIDTH];
-    uint32_t n_open = 0;
     int ply = t->ply, winner = C4_NOBODY;
+    /* Discs of the player to move and of the one who just moved, swapped
+     * every ply so that both stay in registers. */
+    uint64_t mover = t->discs[ply & 1], other = t->discs[~ply & 1];
+    uint64_t landing = (mover | other) + C4_BOTTOM, next[C4_WIDTH];
+    uint32_t n_open = 0;
 
     if (c4_is_over(t))
         return;
     for (int c = 0; c < C4_WIDTH; c++) {
-        next[n_open] = landing & (c4_column(c) | C4_SENTINEL);
+        next[n_open] = landing & ((uint64_t)0x7f << (7 * c)); /* With its sentinel. */
         n_open += !(next[n_open] & C4_SENTINEL);
     }
     while (n_open) {
         uint32_t i = banyan_rng_below(rng, n_open);
-        uint64_t bit = next[i];
-        int who = ply & 1;
-        b[who] |= bit;
-        if (++ply >= 7 && c4_won(b[who])) { /* A first four needs 7 discs. */
-            winner = who;
+        uint64_t bit = next[i], placed = mover | bit;
+        mover = other;
+        other = placed;
+        if (++ply >= 7 && c4_won(placed)) { /* A first four needs 7 discs. */
+            winner = (ply - 1) & 1;
             break;
         }
         next[i] = bit << 1;
         if (next[i] & C4_SENTINEL)
             next[i] = next[--n_open];
     }
-    t->discs[0] = b[0];
-    t->discs[1] = b[1];
+    t->discs[ply & 1] = mover;
+    t->discs[~ply & 1] = other;
     t->ply = (uint8_t)ply;
     t->winner = (uint8_t)winner;
 }

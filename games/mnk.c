@@ -15,9 +15,9 @@
 #include "banyan_game.h"
 #include "config.h"
 
-#define MNK_MAX_SIDE 19                                      /* Largest m and n. */
-#define MNK_WORDS ((MNK_MAX_SIDE * (MNK_MAX_SIDE + 1) + 63) / 64) /* 380 bits: 6 words. */
-#define MNK_NOBODY 2                                         /* winner while nobody has won. */
+#define MNK_MAX_SIDE 19                                              /* Largest m and n. */
+#define MNK_WORDS    ((MNK_MAX_SIDE * (MNK_MAX_SIDE + 1) + 63) / 64) /* 380 bits: 6 words. */
+#define MNK_NOBODY   2 /* winner while nobody has won. */
 
 /* The state. Everything but the stones and the counters is fixed by setup. */
 typedef struct mnk {
@@ -201,7 +201,7 @@ static void mnk_rollout_small(mnk *t, banyan_rng *rng)
     /* Branch-free listing: every bit is written, only empty ones are kept. */
     for (int p = 0, end = t->n * t->stride; p < end; p++) {
         cells[n_empty] = (uint8_t)p;
-        n_empty += (empty >> p) & 1;
+        n_empty += (uint32_t)((empty >> p) & 1);
     }
     while (n_empty) {
         uint32_t i = banyan_rng_below(rng, n_empty);
@@ -411,7 +411,7 @@ static int mnk_print(const void *s, banyan_move last, char *buf, size_t len)
         last_c = (int)(last % t->m);
     }
     for (int r = t->n - 1; r >= 0; r--) {
-        mnk_put(&o, r + 1 >= 10 ? (char)('0' + (r + 1) / 10) : ' ');
+        mnk_put(&o, (char)(r + 1 >= 10 ? '0' + (r + 1) / 10 : ' '));
         mnk_put(&o, (char)('0' + (r + 1) % 10));
         for (int c = 0; c <= t->m; c++) {
             bool here = r == last_r && c == last_c, before = r == last_r && c - 1 == last_c;

@@ -138,6 +138,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params,
     memset(e, 0, sizeof *e);
     e->game = g;
     e->cfg = c;
+    e->shared = c.threads > 1;
     atomic_init(&e->stop, 0);
     atomic_init(&e->started, 0);
 

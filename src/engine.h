@@ -37,6 +37,7 @@ struct banyan_engine {
     _Atomic uint64_t started;  /* Simulations started in the current search. */
     uint64_t budget;           /* Simulations allowed in the current search. */
     int root_player;           /* Player to move at the root. */
+    bool shared;               /* More than one thread: statistics need atomic RMW. */
     char errmsg[256];          /* banyan_errmsg() text. */
 };
 

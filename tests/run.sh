@@ -31,6 +31,13 @@ else
     bad "unit tests did not finish"
 fi
 
+# 1b. Saved fuzz inputs, replayed: every crash ever found stays a test.
+echo "== fuzz replay"
+for t in tests/fuzz/corpus/*/; do
+    name=$(basename "$t")
+    if "$B/fuzz-$name" "$t" > "$tmp/out" 2>&1; then ok "fuzz replay $name: $(grep -o '[0-9]* passed' "$tmp/out")"; else bad "fuzz replay $name"; fi
+done
+
 # 2. The bench signature: the node count of `banyan bench`.
 echo "== bench signature"
 want=$(cat tests/bench.sig)

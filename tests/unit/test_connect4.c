@@ -1,0 +1,425 @@
+/*
+ * test_connect4.c - the Connect Four module: perft, fours in every
+ * direction and at the edges, full columns, notation in and out, the
+ * reference positions of tests/data, and the fast rollout against plain
+ * uniform play through moves() and play().
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banyan_game.h"
+#include "t.h"
+
+#define T(name) void name(void);
+#include "list.h"
+#undef T
+
+#define G (&banyan_game_connect4)
+
+/* Room for the state, aligned for its words. */
+typedef struct c4_test_state {
+    uint64_t words[16]; /* 128 bytes, checked against state_size. */
+} c4_test_state;
+
+static void c4_test_setup(c4_test_state *s)
+{
+    T_TRUE(G->state_size <= sizeof *s);
+    memset(s, 0x5a, sizeof *s);
+    T_EQ(G->setup(s, NULL), BANYAN_OK);
+}
+
+/* -1 while the game goes on, else 0 (first player won), 1 or 2 (draw),
+ * after checking that moves() and outcome() agree and the state is valid. */
+static int c4_test_result(const c4_test_state *s)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    double ret[2];
+    int n = G->moves(s, moves);
+    bool over = G->outcome(s, ret);
+    T_TRUE(G->is_valid(s));
+    T_EQ(n == 0, over);
+    if (!over)
+        return -1;
+    return ret[0] == 1.0 ? 0 : ret[0] == 0.0 ? 1 : 2;
+}
+
+static int c4_test_game(const char *moves)
+{
+    c4_test_state s;
+    c4_test_setup(&s);
+    int rc = G->load(&s, moves);
+    if (rc != BANYAN_OK) {
+        T_FAIL_AT("load(\"%s\") gave %d", moves, rc);
+        return -2;
+    }
+    return c4_test_result(&s);
+}
+
+void test_c4_perft(void)
+{
+    static const uint64_t expected[] = {7, 49, 343, 2401, 16807, 117649, 823536};
+    c4_test_state s;
+    c4_test_setup(&s);
+    for (int d = 1; d <= 7; d++)
+        T_EQ(banyan_perft(G, &s, d), expected[d - 1]);
+    /* Column a full: six columns left for every ply. */
+    T_EQ(G->load(&s, "111111"), BANYAN_OK);
+    T_EQ(banyan_perft(G, &s, 1), 6);
+    T_EQ(banyan_perft(G, &s, 3), 216);
+}
+
+void test_c4_wins(void)
+{
+    T_EQ(c4_test_game(""), -1);
+    T_EQ(c4_test_game("1212121"), 0);      /* Up column a. */
+    T_EQ(c4_test_game("7171717"), 0);      /* Up column g. */
+    T_EQ(c4_test_game("3212121"), -1);     /* Three up column a. */
+    T_EQ(c4_test_game("1122334"), 0);      /* Along the bottom, from a. */
+    T_EQ(c4_test_game("7766554"), 0);      /* Along the bottom, to g. */
+    T_EQ(c4_test_game("111416223443"), 1); /* Along the second row, by O. */
+    T_EQ(c4_test_game("12234334744"), 0);  /* Diagonal a1-d4. */
+    T_EQ(c4_test_game("76654554144"), 0);  /* Diagonal g1-d4. */
+    T_EQ(c4_test_game("111222333"), -1);   /* Columns alternate: no four. */
+    /* Found by random play: a four along the top row, one at the top of
+     * column g, and one on the diagonal that ends in the corner g6. */
+    T_EQ(c4_test_game("676614462265236742417355557133345732274"), 0);
+    T_EQ(c4_test_game("71174461364432247572567562247"), 0);
+    T_EQ(c4_test_game("4146756655475516721424634176277"), 0);
+    /* A line that would wrap without the sentinel row: the top three of
+     * column a and the bottom disc of column b. */
+    T_EQ(c4_test_game("21717117161"), -1);
+    /* A full board without a four. */
+    T_EQ(c4_test_game("442761225377252342545563474175371666631311"), 2);
+}
+
+/* Full columns, moves after the end, malformed and off-board digits; the
+ * state is unchanged after every failure. */
+void test_c4_load_errors(void)
+{
+    static const struct {
+        const char *text;
+        int rc;
+    } cases[] = {
+        {"1111111", BANYAN_EILLEGAL},
+        {"12121212", BANYAN_EILLEGAL},
+        {"8", BANYAN_ERANGE},
+        {"0", BANYAN_ERANGE},
+        {"4459", BANYAN_ERANGE},
+        {"44a", BANYAN_EINVAL},
+        {"4,4", BANYAN_EINVAL},
+        {"4-4", BANYAN_EINVAL},
+        {"442761225377252342545563474175371666631311 1", BANYAN_EILLEGAL},
+    };
+    c4_test_state s, before;
+    c4_test_setup(&s);
+    T_EQ(G->load(&s, "4453"), BANYAN_OK);
+    before = s;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        T_EQ(G->load(&s, cases[i].text), cases[i].rc);
+        T_TRUE(memcmp(&s, &before, G->state_size) == 0);
+    }
+    T_EQ(G->load(&s, NULL), BANYAN_EINVAL);
+    T_TRUE(memcmp(&s, &before, G->state_size) == 0);
+}
+
+void test_c4_load_print(void)
+{
+    c4_test_state a, b, start;
+    char buf[256];
+    banyan_move m;
+    c4_test_setup(&a);
+    c4_test_setup(&b);
+    c4_test_setup(&start);
+    T_EQ(G->load(&a, "4453"), BANYAN_OK);
+    T_EQ(G->load(&b, " 4 4\t5 3 \n"), BANYAN_OK);
+    T_TRUE(memcmp(&a, &b, G->state_size) == 0);
+    T_EQ(G->to_move(&a), 0);
+    T_EQ(G->parse_move(&a, "c", &m), BANYAN_OK);
+    const char *want = " . . . . . . .\n"
+                       " . . . . . . .\n"
+                       " . . . . . . .\n"
+                       " . . . . . . .\n"
+                       " . . . O . . .\n"
+                       " . .(O)X X . .\n"
+                       " a b c d e f g\n";
+    T_EQ(G->print(&a, m, buf, sizeof buf), strlen(want));
+    T_STR(buf, want);
+    T_EQ(G->print(&a, m, NULL, 0), strlen(want));
+    T_EQ(G->print(&a, m, buf, 4), strlen(want));
+    T_STR(buf, " . ");
+    /* The marked disc is the top one of the column; g at the right edge. */
+    T_EQ(G->load(&a, "77"), BANYAN_OK);
+    G->print(&a, 6, buf, sizeof buf);
+    T_TRUE(strstr(buf, " . . . . . .(O)\n . . . . . . X\n a b") != NULL);
+    /* Load replaces the position rather than adding to it. */
+    T_EQ(G->load(&a, ""), BANYAN_OK);
+    T_TRUE(memcmp(&a, &start, G->state_size) == 0);
+    G->print(&a, BANYAN_MOVE_NONE, buf, sizeof buf);
+    T_TRUE(strchr(buf, 'X') == NULL && strchr(buf, '(') == NULL);
+}
+
+void test_c4_notation(void)
+{
+    static const struct {
+        const char *text;
+        int rc;
+        banyan_move m;
+    } cases[] = {
+        {"a", BANYAN_OK, 0},
+        {"G", BANYAN_OK, 6},
+        {"1", BANYAN_OK, 0},
+        {"7", BANYAN_OK, 6},
+        {" d ", BANYAN_OK, 3},
+        {"\t4\n", BANYAN_OK, 3},
+        {"h", BANYAN_ERANGE, 0},
+        {"H", BANYAN_ERANGE, 0},
+        {"z", BANYAN_ERANGE, 0},
+        {"8", BANYAN_ERANGE, 0},
+        {"0", BANYAN_ERANGE, 0},
+        {"10", BANYAN_ERANGE, 0},
+        {"99999999999999999999", BANYAN_ERANGE, 0},
+        {"", BANYAN_EINVAL, 0},
+        {"  ", BANYAN_EINVAL, 0},
+        {"ab", BANYAN_EINVAL, 0},
+        {"a1", BANYAN_EINVAL, 0},
+        {"1a", BANYAN_EINVAL, 0},
+        {"-1", BANYAN_EINVAL, 0},
+        {"+1", BANYAN_EINVAL, 0},
+        {"04", BANYAN_EINVAL, 0},
+        {"#", BANYAN_EINVAL, 0},
+        {"d d", BANYAN_EINVAL, 0},
+        {"a1b2", BANYAN_EINVAL, 0},
+        {"aa1", BANYAN_EINVAL, 0},
+        {"\xe4", BANYAN_EINVAL, 0},
+    };
+    c4_test_state s;
+    c4_test_setup(&s);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        banyan_move m = 12345;
+        int rc = G->parse_move(&s, cases[i].text, &m);
+        if (rc != cases[i].rc)
+            T_FAIL_AT("parse_move(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
+        T_EQ(m, rc == BANYAN_OK ? cases[i].m : 12345);
+    }
+    banyan_move m = 12345;
+    T_EQ(G->parse_move(&s, NULL, &m), BANYAN_EINVAL);
+    static char big[10001];
+    memset(big, '4', sizeof big - 1);
+    T_EQ(G->parse_move(&s, big, &m), BANYAN_ERANGE);
+    memset(big, 'd', sizeof big - 1);
+    T_EQ(G->parse_move(&s, big, &m), BANYAN_EINVAL);
+    memset(big, ' ', sizeof big - 1);
+    big[5000] = 'e';
+    T_EQ(G->parse_move(&s, big, &m), BANYAN_OK);
+    T_EQ(m, 4);
+    /* Every column formats to its letter and parses back, also full ones. */
+    T_EQ(G->load(&s, "444444"), BANYAN_OK);
+    for (banyan_move c = 0; c < 7; c++) {
+        char text[8], digit[4];
+        T_EQ(G->format_move(&s, c, text, sizeof text), 1);
+        T_EQ(text[0], 'a' + (int)c);
+        T_EQ(G->parse_move(&s, text, &m), BANYAN_OK);
+        T_EQ(m, c);
+        snprintf(digit, sizeof digit, "%d", (int)c + 1);
+        T_EQ(G->parse_move(&s, digit, &m), BANYAN_OK);
+        T_EQ(m, c);
+    }
+    char one[1];
+    T_EQ(G->format_move(&s, 2, one, sizeof one), 1);
+    T_EQ(one[0], 0);
+    /* moves() lists playable columns in order; the full column d is gone. */
+    banyan_move moves[BANYAN_MAX_MOVES];
+    T_EQ(G->moves(&s, moves), 6);
+    T_EQ(moves[2], 2);
+    T_EQ(moves[3], 4);
+}
+
+void test_c4_setup(void)
+{
+    static const char *const bad[] = {"w=7", "x", "=3", "a=", "width=8 height=7", "4"};
+    c4_test_state s;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (G->setup(&s, bad[i]) != BANYAN_EINVAL)
+            T_FAIL_AT("setup(\"%s\") accepted", bad[i]);
+    T_EQ(G->setup(&s, NULL), BANYAN_OK);
+    T_EQ(G->setup(&s, ""), BANYAN_OK);
+    T_EQ(G->setup(&s, " , "), BANYAN_OK);
+    T_TRUE(G->is_valid(&s));
+    T_EQ(G->to_move(&s), 0);
+}
+
+/* Plays n random games from s with the rollout or with a uniform choice
+ * among moves(), counting first-player wins, second-player wins and draws
+ * as fractions, and the mean number of discs at the end. */
+static void c4_test_random(const c4_test_state *s, int n, bool fast, uint64_t seed, double *results,
+                           double *len)
+{
+    banyan_rng rng;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    char buf[256];
+    banyan_rng_seed(&rng, seed, 0);
+    results[0] = results[1] = results[2] = *len = 0;
+    for (int i = 0; i < n; i++) {
+        c4_test_state t = *s;
+        int n_moves;
+        if (fast)
+            G->rollout(&t, &rng);
+        else
+            while ((n_moves = G->moves(&t, moves)) > 0)
+                G->play(&t, moves[banyan_rng_below(&rng, (uint32_t)n_moves)]);
+        int r = c4_test_result(&t);
+        if (r < 0) {
+            T_FAIL_AT("a random game did not end");
+            break;
+        }
+        results[r] += 1.0 / n;
+        if (i % 16 == 0) { /* Lengths from a sample: printing costs more than playing. */
+            G->print(&t, BANYAN_MOVE_NONE, buf, sizeof buf);
+            for (const char *p = buf; *p; p++)
+                *len += (*p == 'X' || *p == 'O') / (double)((n + 15) / 16);
+        }
+    }
+}
+
+/* The rollout against the published random-play figures (first player
+ * about 55.6%, draws about 0.25%, 21.3 discs) and against the generic
+ * default from the start and from a middle position. Five standard errors,
+ * plus the rounding of the published figure. */
+void test_c4_rollout_distribution(void)
+{
+    const int n = 200000;
+    double a[3], b[3], len_a, len_b;
+    c4_test_state s;
+    c4_test_setup(&s);
+    c4_test_random(&s, n, true, 1, a, &len_a);
+    c4_test_random(&s, n, false, 2, b, &len_b);
+    T_NEAR(a[0], 0.556, 5 * 0.0011 + 0.001);
+    T_NEAR(a[2], 0.0025, 5 * 0.00011 + 0.0003);
+    T_NEAR(len_a, 21.3, 0.15);
+    for (int r = 0; r < 3; r++) {
+        double p = (a[r] + b[r]) / 2;
+        T_NEAR(a[r], b[r], 5 * sqrt(p * (1 - p) * 2 / n) + 1e-12);
+    }
+    T_NEAR(len_a, len_b, 0.15);
+
+    double sums[2];
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 3, 0);
+    banyan_random_games(G, &s, (uint64_t)n, &rng, sums);
+    T_NEAR(sums[0] / n, 0.556 + 0.0025 / 2, 5 * 0.0011 + 0.001);
+
+    /* From a crowded middle game, where full columns matter. */
+    T_EQ(G->load(&s, "4444441111113333"), BANYAN_OK);
+    c4_test_random(&s, 100000, true, 4, a, &len_a);
+    c4_test_random(&s, 100000, false, 5, b, &len_b);
+    for (int r = 0; r < 3; r++) {
+        double p = (a[r] + b[r]) / 2;
+        T_NEAR(a[r], b[r], 5 * sqrt(p * (1 - p) * 2 / 100000) + 1e-12);
+    }
+    T_NEAR(len_a, len_b, 0.3);
+}
+
+/* One hashed position with its diagram, for comparing hashes and
+ * positions by sorting. */
+typedef struct c4_test_seen {
+    uint64_t hash;   /* G->hash of the position. */
+    char board[128]; /* Its diagram, which names the position. */
+} c4_test_seen;
+
+static int c4_test_by_hash(const void *a, const void *b)
+{
+    const c4_test_seen *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return strcmp(x->board, y->board);
+}
+
+static void c4_test_collect(const c4_test_state *s, int depth, c4_test_seen *out, int *n)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    out[*n].hash = G->hash(s);
+    G->print(s, BANYAN_MOVE_NONE, out[*n].board, sizeof out[*n].board);
+    (*n)++;
+    if (depth == 0)
+        return;
+    int n_moves = G->moves(s, moves);
+    for (int i = 0; i < n_moves; i++) {
+        c4_test_state child = *s;
+        G->play(&child, moves[i]);
+        c4_test_collect(&child, depth - 1, out, n);
+    }
+}
+
+/* Transpositions hash alike and every distinct position up to five plies
+ * hashes differently. */
+void test_c4_hash(void)
+{
+    c4_test_state a, b;
+    c4_test_setup(&a);
+    c4_test_setup(&b);
+    T_EQ(G->load(&a, "4453"), BANYAN_OK);
+    T_EQ(G->load(&b, "4354"), BANYAN_OK);
+    T_TRUE(memcmp(&a, &b, G->state_size) == 0);
+    T_EQ(G->hash(&a), G->hash(&b));
+    T_EQ(G->load(&b, "5443"), BANYAN_OK); /* Same squares, colours swapped on d. */
+    T_TRUE(G->hash(&a) != G->hash(&b));
+    T_EQ(G->load(&b, "4435"), BANYAN_OK);
+    T_TRUE(G->hash(&a) != G->hash(&b));
+
+    int n = 0, total = 1 + 7 + 49 + 343 + 2401 + 16807;
+    c4_test_seen *seen = malloc(sizeof *seen * (size_t)total);
+    T_TRUE(seen != NULL);
+    if (!seen)
+        return;
+    c4_test_setup(&a);
+    c4_test_collect(&a, 5, seen, &n);
+    T_EQ(n, total);
+    qsort(seen, (size_t)n, sizeof *seen, c4_test_by_hash);
+    for (int i = 1; i < n; i++) {
+        bool same_hash = seen[i].hash == seen[i - 1].hash;
+        bool same_board = strcmp(seen[i].board, seen[i - 1].board) == 0;
+        if (same_hash != same_board)
+            T_FAIL_AT("hash %llx: boards differ, or a board has two hashes",
+                      (unsigned long long)seen[i].hash);
+    }
+    /* Equal boards must be adjacent after sorting by hash: check the
+     * number of distinct boards sorted by text agrees. */
+    int distinct_by_hash = 1;
+    for (int i = 1; i < n; i++)
+        distinct_by_hash += seen[i].hash != seen[i - 1].hash;
+    T_EQ(distinct_by_hash, 1 + 7 + 49 + 238 + 1120 + 4263);
+    free(seen);
+}
+
+/* Every line of the solver's test set is "<moves> <score>"; the moves must
+ * load as a legal, unfinished position with as many discs as digits. */
+void test_c4_reference_positions(void)
+{
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/connect4_L3_R1.txt", t_data_dir);
+    FILE *f = fopen(path, "r");
+    T_TRUE(f != NULL);
+    if (!f)
+        return;
+    int n_lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *space = strchr(line, ' ');
+        T_TRUE(space != NULL);
+        if (!space)
+            continue;
+        *space = 0;
+        c4_test_state s;
+        c4_test_setup(&s);
+        int rc = G->load(&s, line);
+        if (rc != BANYAN_OK)
+            T_FAIL_AT("line %d: load(\"%s\") gave %d", n_lines + 1, line, rc);
+        T_EQ(c4_test_result(&s), -1);
+        T_EQ(G->to_move(&s), (int)strlen(line) % 2);
+        n_lines++;
+    }
+    fclose(f);
+    T_EQ(n_lines, 1000);
+}
