@@ -73,7 +73,7 @@ static inline void search_add_visit(const banyan_engine *e, node *x)
 static inline void search_add_value(const banyan_engine *e, node *x, int64_t v)
 {
     if (e->shared)
-        search_add_value(e, x, v);
+        atomic_fetch_add_explicit(&x->value, v, memory_order_relaxed);
     else
         atomic_store_explicit(&x->value, atomic_load_explicit(&x->value, memory_order_relaxed) + v,
                               memory_order_relaxed);

@@ -473,3 +473,32 @@ void test_engine_final_rules(void)
             banyan_engine_free(e);
         }
 }
+
+/* Tree parallelism: several threads share one tree. The playout budget is
+ * exact, the statistics add up (every simulation passes through a root
+ * child, except those that found the root's expansion claimed by another
+ * thread and rolled out from the root itself), and the answer is sensible. */
+void test_engine_threads(void)
+{
+    for (int threads = 2; threads <= 4; threads += 2) {
+        banyan_config cfg = {.threads = threads, .memory = 8 << 20};
+        banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+        banyan_limits lim = {.playouts = 20000};
+        banyan_report r;
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(r.playouts, 20000);
+        uint64_t sum = 0;
+        for (int i = 0; i < r.n_moves; i++)
+            sum += r.moves[i].visits;
+        if (!(sum >= 19800 && sum <= 20000))
+            fprintf(stderr, "threads %d: children visits %llu\n", threads, (unsigned long long)sum);
+        T_TRUE(sum >= 19800 && sum <= 20000);
+        T_TRUE(test_best_in(e, r.best, "cde"));
+        /* The solver still proves a win in one with threads. */
+        T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(r.proof, BANYAN_PROVEN_WIN);
+        T_TRUE(test_best_in(e, r.best, "cg"));
+        banyan_engine_free(e);
+    }
+}
