@@ -128,9 +128,11 @@ int cli_bench(int argc, char **argv)
     if (o.game)
         return bench_one(&o);
 
-    uint64_t nodes = 0, playouts = 0, allocs = 0, allocs_during = 0;
+    uint64_t nodes = 0, allocs = 0, allocs_during = 0;
     uint64_t sig = 0xcbf29ce484222325ULL;
-    double search_time = 0;
+    /* Search playouts and seconds per game of bench_raw, for the ratios. */
+    uint64_t game_playouts[sizeof bench_raw / sizeof bench_raw[0]] = {0};
+    double game_time[sizeof bench_raw / sizeof bench_raw[0]] = {0};
     for (size_t i = 0; i < sizeof bench_positions / sizeof bench_positions[0]; i++) {
         const struct bench_pos *b = &bench_positions[i];
         const banyan_game *g = banyan_game_find(b->game);
@@ -151,20 +153,26 @@ int cli_bench(int argc, char **argv)
                b->game, b->params[0] ? b->params : "-", b->position[0] ? b->position : "(start)",
                best, r.nodes, r.seconds > 0 ? (double)r.playouts / r.seconds / 1000 : 0.0);
         nodes += r.nodes;
-        playouts += r.playouts;
-        search_time += r.seconds;
+        for (size_t k = 0; k < sizeof bench_raw / sizeof bench_raw[0]; k++)
+            if (!strcmp(bench_raw[k].game, b->game)) {
+                game_playouts[k] += r.playouts;
+                game_time[k] += r.seconds;
+            }
         for (const char *c = best; *c; c++)
             sig = (sig ^ (unsigned char)*c) * 0x100000001b3ULL;
         banyan_engine_free(e);
     }
     printf("\n");
+    /* Raw rollouts from the start position beside the searches of the same
+     * game (whose positions vary): the cost of the tree, per game. */
     for (size_t i = 0; i < sizeof bench_raw / sizeof bench_raw[0]; i++) {
         const banyan_game *g = banyan_game_find(bench_raw[i].game);
-        double pps = bench_rollouts(g, "", "", bench_raw[i].playouts);
-        printf("raw rollouts %-10s: %10.0f playouts/s\n", g->name, pps);
+        double raw = bench_rollouts(g, "", "", bench_raw[i].playouts);
+        double search = game_time[i] > 0 ? (double)game_playouts[i] / game_time[i] : 0;
+        printf("%-10s raw rollouts: %10.0f playouts/s, searches: %9.0f playouts/s, "
+               "ratio %.3f\n",
+               g->name, raw, search, raw > 0 ? search / raw : 0.0);
     }
-    printf("search playouts/s      : %10.0f\n",
-           search_time > 0 ? (double)playouts / search_time : 0.0);
     printf("bytes per node         : %zu; per child edge: %zu\n", banyan_node_size(),
            banyan_node_size());
     printf("allocations in searches: %" PRIu64 "\n", allocs_during);
