@@ -35,6 +35,8 @@ LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c)
 TOOL_SRC  = $(wildcard tools/*.c)
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
+FORMAT_SRC = include/*.h src/*.[ch] games/*.c tools/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
+             examples/*.c
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
@@ -122,11 +124,10 @@ headers:
 	  echo "tools/, examples/ and fuzz targets may include only the public headers"; exit 1; fi
 
 format:
-	clang-format -i include/*.h src/*.[ch] games/*.c tools/*.[ch] tests/unit/*.[ch] examples/*.c
+	clang-format -i $(FORMAT_SRC)
 
 format-check:
-	clang-format --dry-run --Werror include/*.h src/*.[ch] games/*.c tools/*.[ch] \
-	  tests/unit/*.[ch] examples/*.c
+	clang-format --dry-run --Werror $(FORMAT_SRC)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \

@@ -12,9 +12,9 @@
 
 #include "banyan.h"
 
-#define N_ITEMS 12
+#define N_ITEMS  12
 #define CAPACITY 50
-#define STOP N_ITEMS /* The move that ends the plan. */
+#define STOP     N_ITEMS /* The move that ends the plan. */
 
 static const int weights[N_ITEMS] = {12, 7, 11, 8, 9, 6, 14, 5, 10, 3, 13, 4};
 static const int values[N_ITEMS] = {24, 13, 23, 15, 16, 11, 28, 7, 19, 4, 24, 6};
@@ -169,8 +169,8 @@ int main(void)
         banyan_engine_play(e, rep.best);
     } while (rep.best != STOP);
     const pack *p = banyan_engine_state(e);
-    printf("\nvalue %g (weight %d of %d); the optimum is %d\n", pack_value(p), p->weight,
-           CAPACITY, pack_optimum());
+    printf("\nvalue %g (weight %d of %d); the optimum is %d\n", pack_value(p), p->weight, CAPACITY,
+           pack_optimum());
     banyan_engine_free(e);
     return 0;
 }

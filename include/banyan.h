@@ -72,17 +72,17 @@ typedef enum banyan_final {
 /* Engine configuration. Zero means "default" for every field, and fields are
  * only ever appended:   banyan_config cfg = { .memory = 64 << 20 };   */
 typedef struct banyan_config {
-    size_t memory;            /* Node arena bytes; 0 = 256 MiB. At least 32 KiB. */
-    int threads;              /* Search threads; 0 = 1. Only 1 is supported for now. */
-    uint64_t seed;            /* RNG seed; 0 = a fixed default, never the clock. */
-    double c;                 /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). */
-    banyan_select select;     /* Selection formula. */
-    banyan_fpu fpu;           /* First-play urgency mode. */
-    double fpu_value;         /* Reduction (PARENT) or value (ABSOLUTE). */
-    banyan_final final;       /* Final-move rule. */
-    uint32_t expand_visits;   /* Visits a leaf needs before it is expanded; 0 = 1. */
-    banyan_alloc_fn *alloc;   /* NULL = the C library's realloc and free. */
-    void *alloc_ud;           /* Passed to alloc unchanged. */
+    size_t memory;          /* Node arena bytes; 0 = 256 MiB. At least 32 KiB. */
+    int threads;            /* Search threads; 0 = 1. Reproducible only with 1. */
+    uint64_t seed;          /* RNG seed; 0 = a fixed default, never the clock. */
+    double c;               /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). */
+    banyan_select select;   /* Selection formula. */
+    banyan_fpu fpu;         /* First-play urgency mode. */
+    double fpu_value;       /* Reduction (PARENT) or value (ABSOLUTE). */
+    banyan_final final;     /* Final-move rule. */
+    uint32_t expand_visits; /* Visits a leaf needs before it is expanded; 0 = 1. */
+    banyan_alloc_fn *alloc; /* NULL = the C library's realloc and free. */
+    void *alloc_ud;         /* Passed to alloc unchanged. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -95,12 +95,12 @@ typedef void banyan_progress_fn(void *ud, const banyan_report *rep);
  * is proven, or on banyan_engine_stop(). Zero means "no limit" for each
  * field; when all of playouts, time and nodes are zero, playouts = 10000. */
 typedef struct banyan_limits {
-    uint64_t playouts;          /* Simulations to run from the root. */
-    double time;                /* Wall-clock seconds. */
-    uint64_t nodes;             /* Stop when the tree holds this many nodes. */
+    uint64_t playouts;            /* Simulations to run from the root. */
+    double time;                  /* Wall-clock seconds. */
+    uint64_t nodes;               /* Stop when the tree holds this many nodes. */
     banyan_progress_fn *progress; /* Optional progress callback. */
     void *progress_ud;
-    double progress_interval;   /* Seconds between callbacks; 0 = 0.25. */
+    double progress_interval; /* Seconds between callbacks; 0 = 0.25. */
 } banyan_limits;
 
 /* Proven game-theoretic values, from the point of view of the player who
@@ -116,28 +116,28 @@ typedef enum banyan_proof {
 
 /* Statistics of one move from the root. */
 typedef struct banyan_move_stats {
-    banyan_move move;             /* The move. */
-    uint32_t visits;              /* Simulations through it. */
-    double value;                 /* Mean value in [0, 1] for the player making it. */
-    double prior;                 /* Prior probability given to it. */
-    banyan_proof proof;           /* Proven value for the player making it. */
-    int pv_len;                   /* Moves in pv, starting with move itself. */
+    banyan_move move;              /* The move. */
+    uint32_t visits;               /* Simulations through it. */
+    double value;                  /* Mean value in [0, 1] for the player making it. */
+    double prior;                  /* Prior probability given to it. */
+    banyan_proof proof;            /* Proven value for the player making it. */
+    int pv_len;                    /* Moves in pv, starting with move itself. */
     banyan_move pv[BANYAN_MAX_PV]; /* Principal variation: most visited path. */
 } banyan_move_stats;
 
 /* The result of a search. moves points into the engine and stays valid until
  * the next call on the engine. */
 struct banyan_report {
-    banyan_move best;        /* Move to play; BANYAN_MOVE_NONE if the game is over. */
-    double value;            /* Mean value of best for the player to move. */
-    banyan_proof proof;      /* Proven value of the root for the player to move. */
-    uint64_t playouts;       /* Simulations run by this search. */
-    uint64_t nodes;          /* Nodes in the tree, root included. */
-    uint64_t node_capacity;  /* Nodes the arena can hold. */
-    bool tree_full;          /* True when the arena filled and the tree stopped growing. */
-    double seconds;          /* Wall-clock time spent. */
-    int max_depth;           /* Deepest tree ply reached by selection. */
-    int n_moves;             /* Root moves, sorted best first by the final-move rule. */
+    banyan_move best;       /* Move to play; BANYAN_MOVE_NONE if the game is over. */
+    double value;           /* Mean value of best for the player to move. */
+    banyan_proof proof;     /* Proven value of the root for the player to move. */
+    uint64_t playouts;      /* Simulations run by this search. */
+    uint64_t nodes;         /* Nodes in the tree, root included. */
+    uint64_t node_capacity; /* Nodes the arena can hold. */
+    bool tree_full;         /* True when the arena filled and the tree stopped growing. */
+    double seconds;         /* Wall-clock time spent. */
+    int max_depth;          /* Deepest tree ply reached by selection. */
+    int n_moves;            /* Root moves, sorted best first by the final-move rule. */
     const banyan_move_stats *moves;
 };
 

@@ -24,16 +24,16 @@
 
 /* Status codes shared by the whole library. Every fallible function returns
  * BANYAN_OK or one of the negative codes; banyan_strerror() names them. */
-#define BANYAN_OK 0
-#define BANYAN_EINVAL (-1)   /* Bad argument, malformed text, bad parameter. */
-#define BANYAN_ENOMEM (-2)   /* Allocation failed while creating or resizing. */
+#define BANYAN_OK       0
+#define BANYAN_EINVAL   (-1) /* Bad argument, malformed text, bad parameter. */
+#define BANYAN_ENOMEM   (-2) /* Allocation failed while creating or resizing. */
 #define BANYAN_EILLEGAL (-3) /* A well-formed move that is not legal now. */
-#define BANYAN_ERANGE (-4)   /* A well-formed move or size outside the board. */
+#define BANYAN_ERANGE   (-4) /* A well-formed move or size outside the board. */
 
-typedef uint32_t banyan_move;     /* Game-defined encoding, below BANYAN_MAX_MOVES*8. */
-#define BANYAN_MOVE_NONE UINT32_MAX /* Never a legal move in any game. */
-#define BANYAN_MAX_MOVES 512        /* Bound on the number of legal moves in every game. */
-#define BANYAN_MAX_PLAYERS 4        /* Bound on n_players. */
+typedef uint32_t banyan_move;         /* Game-defined encoding, below BANYAN_MAX_MOVES*8. */
+#define BANYAN_MOVE_NONE   UINT32_MAX /* Never a legal move in any game. */
+#define BANYAN_MAX_MOVES   512        /* Bound on the number of legal moves in every game. */
+#define BANYAN_MAX_PLAYERS 4          /* Bound on n_players. */
 
 /* Random number generator state (xoshiro256**). Seed it with
  * banyan_rng_seed(); never share one between threads. */

@@ -18,8 +18,8 @@ typedef struct dump {
     uint32_t min_visits; /* Children with fewer visits are left out. */
     banyan_write_fn *write;
     void *ud;
-    int rc;              /* First non-zero return of write; stops the dump. */
-    size_t len;          /* Bytes pending in buf. */
+    int rc;     /* First non-zero return of write; stops the dump. */
+    size_t len; /* Bytes pending in buf. */
     char buf[4096];
     unsigned char *state; /* Position of the node being written. */
 } dump;
@@ -89,8 +89,9 @@ static void dump_node(dump *d, uint32_t xi, uint32_t parent, int depth, size_t s
     double value = tree_mean(x);
     const char *proof = dump_proof_name(tree_proof(x));
     if (d->format == BANYAN_DUMP_JSON)
-        dump_printf(d, "{\"move\":\"%s\",\"visits\":%u,\"value\":%.4f,\"prior\":%.4f,"
-                       "\"proof\":\"%s\"",
+        dump_printf(d,
+                    "{\"move\":\"%s\",\"visits\":%u,\"value\":%.4f,\"prior\":%.4f,"
+                    "\"proof\":\"%s\"",
                     mv, visits, value, (double)x->prior, proof);
     else {
         dump_printf(d, "  n%u [label=\"%s\\nN=%u Q=%.3f\\nP=%.3f %s\"];\n", xi, mv, visits, value,
@@ -100,15 +101,13 @@ static void dump_node(dump *d, uint32_t xi, uint32_t parent, int depth, size_t s
     }
 
     uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
-    bool deeper = first && (d->max_depth == 0 || depth < d->max_depth) &&
-                  depth < BANYAN_MAX_DEPTH;
+    bool deeper = first && (d->max_depth == 0 || depth < d->max_depth) && depth < BANYAN_MAX_DEPTH;
     if (d->format == BANYAN_DUMP_JSON)
         dump_printf(d, ",\"children\":[");
     int written = 0;
     for (int i = 0; deeper && i < x->n_children; i++) {
         uint32_t ci = first + (uint32_t)i;
-        if (atomic_load_explicit(&d->e->t.nodes[ci].visits, memory_order_relaxed) <
-            d->min_visits)
+        if (atomic_load_explicit(&d->e->t.nodes[ci].visits, memory_order_relaxed) < d->min_visits)
             continue;
         if (d->format == BANYAN_DUMP_JSON && written++)
             dump_printf(d, ",");

@@ -81,8 +81,9 @@ static bool engine_resolve(const banyan_config *in, banyan_config *out)
         out->alloc = engine_default_alloc;
     return out->memory >= BANYAN_MIN_MEMORY && out->threads >= 1 &&
            out->threads <= ENGINE_MAX_THREADS && isfinite(out->c) && out->c > 0 &&
-           (unsigned)out->select <= BANYAN_SELECT_PUCT && (unsigned)out->fpu <= BANYAN_FPU_ABSOLUTE &&
-           isfinite(out->fpu_value) && (unsigned)out->final <= BANYAN_FINAL_LCB;
+           (unsigned)out->select <= BANYAN_SELECT_PUCT &&
+           (unsigned)out->fpu <= BANYAN_FPU_ABSOLUTE && isfinite(out->fpu_value) &&
+           (unsigned)out->final <= BANYAN_FINAL_LCB;
 }
 
 /* Frees what banyan_engine_new() allocated; fields still NULL are skipped. */
@@ -122,8 +123,8 @@ static int engine_setup(banyan_engine *e, const char *params)
     return engine_ok(e);
 }
 
-BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params,
-                                 const banyan_config *cfg, banyan_engine **out)
+BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const banyan_config *cfg,
+                                 banyan_engine **out)
 {
     banyan_config c;
     if (!out)
@@ -267,8 +268,7 @@ BANYAN_API int banyan_engine_parse_move(banyan_engine *e, const char *text, bany
     if (rc == BANYAN_ERANGE)
         return engine_error(e, rc, "\"%.32s\" is off the board", text);
     if (rc != BANYAN_OK)
-        return engine_error(e, BANYAN_EINVAL, "\"%.32s\" is not a %s move", text,
-                            e->game->name);
+        return engine_error(e, BANYAN_EINVAL, "\"%.32s\" is not a %s move", text, e->game->name);
     if (!engine_is_legal(e, m))
         return engine_error(e, BANYAN_EILLEGAL, "\"%.32s\" is not legal here", text);
     *out = m;
@@ -289,8 +289,7 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     return engine_ok(e);
 }
 
-BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *lim,
-                                    banyan_report *out)
+BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 {
     if (!e)
         return BANYAN_EINVAL;

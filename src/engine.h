@@ -14,12 +14,12 @@
 
 /* One search thread's private state. */
 typedef struct worker {
-    struct banyan_engine *e;   /* The engine searched. */
-    int index;                 /* 0 for the calling thread. */
-    banyan_rng rng;            /* Seeded from (config.seed, index). */
-    unsigned char *state;      /* Scratch position, state_size bytes. */
-    uint64_t playouts;         /* Simulations this worker ran in the current search. */
-    int max_depth;             /* Deepest ply it reached. */
+    struct banyan_engine *e; /* The engine searched. */
+    int index;               /* 0 for the calling thread. */
+    banyan_rng rng;          /* Seeded from (config.seed, index). */
+    unsigned char *state;    /* Scratch position, state_size bytes. */
+    uint64_t playouts;       /* Simulations this worker ran in the current search. */
+    int max_depth;           /* Deepest ply it reached. */
 } worker;
 
 struct banyan_engine {

@@ -33,12 +33,12 @@ typedef struct step {
 
 /* Deadline and limits of the running search, shared read-only by workers. */
 typedef struct limits {
-    double start;          /* util_now() when the search began. */
-    double deadline;       /* Absolute stop time; 0 = none. */
-    uint64_t max_nodes;    /* Tree size limit; 0 = none. */
+    double start;       /* util_now() when the search began. */
+    double deadline;    /* Absolute stop time; 0 = none. */
+    uint64_t max_nodes; /* Tree size limit; 0 = none. */
     const banyan_limits *user;
-    double next_progress;  /* Worker 0 only: when to call progress next. */
-    _Atomic int halt;      /* A limit was reached: every worker stops. */
+    double next_progress; /* Worker 0 only: when to call progress next. */
+    _Atomic int halt;     /* A limit was reached: every worker stops. */
 } limits;
 
 /* The player who moved into the root: whoever moved last. Only the root's
@@ -316,8 +316,7 @@ static void search_simulate(worker *w)
             exact = tree_proof_value(proof);
             break;
         }
-        if (!atomic_load_explicit(&x->children, memory_order_acquire) ||
-            depth >= BANYAN_MAX_DEPTH)
+        if (!atomic_load_explicit(&x->children, memory_order_acquire) || depth >= BANYAN_MAX_DEPTH)
             break;
         int p = g->to_move(w->state);
         xi = search_select(e, x);
@@ -339,9 +338,8 @@ static void search_simulate(worker *w)
         exact = search_norm(e, ret[path[depth].mover]);
         proving = search_mark_terminal(e, &nodes[xi], exact);
     } else if (exact < 0 && depth < BANYAN_MAX_DEPTH &&
-               (depth == 0 ||
-                atomic_load_explicit(&nodes[xi].visits, memory_order_relaxed) >
-                    e->cfg.expand_visits) &&
+               (depth == 0 || atomic_load_explicit(&nodes[xi].visits, memory_order_relaxed) >
+                                  e->cfg.expand_visits) &&
                search_expand(w, xi)) {
         int p = g->to_move(w->state);
         xi = search_select(e, &nodes[xi]);
@@ -411,9 +409,8 @@ static bool search_should_stop(worker *w, limits *L)
             rep.playouts = atomic_load_explicit(&e->started, memory_order_relaxed);
             rep.seconds = now - L->start;
             L->user->progress(L->user->progress_ud, &rep);
-            L->next_progress = now + (L->user->progress_interval > 0
-                                          ? L->user->progress_interval
-                                          : 0.25);
+            L->next_progress =
+                now + (L->user->progress_interval > 0 ? L->user->progress_interval : 0.25);
         }
     }
     return false;
@@ -464,9 +461,9 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     L.user = u;
     L.next_progress = L.start + (u->progress_interval > 0 ? u->progress_interval : 0.25);
     atomic_init(&L.halt, 0);
-    e->budget = u->playouts ? u->playouts
+    e->budget = u->playouts                 ? u->playouts
                 : (u->time > 0 || u->nodes) ? UINT64_MAX
-                                           : BANYAN_DEFAULT_PLAYOUTS;
+                                            : BANYAN_DEFAULT_PLAYOUTS;
     atomic_store_explicit(&e->started, 0, memory_order_relaxed);
     for (int i = 0; i < e->cfg.threads; i++) {
         e->workers[i].playouts = 0;
@@ -513,8 +510,7 @@ static double search_lcb(const banyan_move_stats *s)
     return m - 2.0 * sqrt(m * (1 - m) / s->visits);
 }
 
-static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b,
-                          banyan_final rule)
+static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b, banyan_final rule)
 {
     int ra = search_rank(a), rb = search_rank(b);
     if (ra != rb)

@@ -26,9 +26,9 @@
 /* Bits of node.flags. The proof is the exact value for the player who made
  * the move into the node, once known. */
 enum {
-    NODE_PROOF_MASK = 3u, /* Two bits holding a banyan_proof. */
-    NODE_EXPANDING = 4u,  /* A thread has claimed the expansion. */
-    NODE_TERMINAL = 8u,   /* The game is over at this node. */
+    NODE_PROOF_MASK = 3u,    /* Two bits holding a banyan_proof. */
+    NODE_EXPANDING = 4u,     /* A thread has claimed the expansion. */
+    NODE_TERMINAL = 8u,      /* The game is over at this node. */
     NODE_PROVEN_CHILD = 16u, /* Some child is proven: selection must look at proofs. */
 };
 
@@ -47,12 +47,12 @@ _Static_assert(sizeof(node) == 32, "two nodes per cache line");
 
 /* The arena. Index 0 is never handed out, so 0 can mean "none". */
 typedef struct tree {
-    node *nodes;            /* capacity slots, 64-byte aligned. */
-    void *block;            /* The allocation holding nodes. */
-    uint32_t capacity;      /* Slots, the sentinel included. */
-    _Atomic uint32_t used;  /* Next free slot; may overshoot capacity after a failed take. */
-    _Atomic bool full;      /* A take failed: the tree has stopped growing. */
-    uint32_t root;          /* Index of the root node. */
+    node *nodes;           /* capacity slots, 64-byte aligned. */
+    void *block;           /* The allocation holding nodes. */
+    uint32_t capacity;     /* Slots, the sentinel included. */
+    _Atomic uint32_t used; /* Next free slot; may overshoot capacity after a failed take. */
+    _Atomic bool full;     /* A take failed: the tree has stopped growing. */
+    uint32_t root;         /* Index of the root node. */
 } tree;
 
 /* Empties the tree and makes a fresh, unexpanded root. */
@@ -67,8 +67,7 @@ BANYAN_INTERNAL uint32_t tree_size(const tree *t);
 
 static inline banyan_proof tree_proof(const node *x)
 {
-    return (banyan_proof)(atomic_load_explicit(&x->flags, memory_order_acquire) &
-                          NODE_PROOF_MASK);
+    return (banyan_proof)(atomic_load_explicit(&x->flags, memory_order_acquire) & NODE_PROOF_MASK);
 }
 
 static inline void tree_set_proof(node *x, banyan_proof p)
@@ -86,7 +85,7 @@ static inline double tree_proof_value(banyan_proof p)
  * other value. */
 static inline banyan_proof tree_proof_of(double v)
 {
-    return v == 1.0 ? BANYAN_PROVEN_WIN
+    return v == 1.0   ? BANYAN_PROVEN_WIN
            : v == 0.0 ? BANYAN_PROVEN_LOSS
            : v == 0.5 ? BANYAN_PROVEN_DRAW
                       : BANYAN_UNPROVEN;

@@ -18,12 +18,12 @@ BANYAN_INTERNAL void banyan_fail(const char *what, const char *file, int line);
  * graceful path in release builds:  if (NEVER(n > BANYAN_MAX_MOVES)) return; */
 #ifdef NDEBUG
 #define BANYAN_ASSERT(c) ((void)0)
-#define ALWAYS(c) (c)
-#define NEVER(c) (c)
+#define ALWAYS(c)        (c)
+#define NEVER(c)         (c)
 #else
 #define BANYAN_ASSERT(c) ((c) ? (void)0 : banyan_fail(#c, __FILE__, __LINE__))
-#define ALWAYS(c) ((c) ? 1 : (banyan_fail("ALWAYS(" #c ")", __FILE__, __LINE__), 0))
-#define NEVER(c) ((c) ? (banyan_fail("NEVER(" #c ")", __FILE__, __LINE__), 1) : 0)
+#define ALWAYS(c)        ((c) ? 1 : (banyan_fail("ALWAYS(" #c ")", __FILE__, __LINE__), 0))
+#define NEVER(c)         ((c) ? (banyan_fail("NEVER(" #c ")", __FILE__, __LINE__), 1) : 0)
 #endif
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))

@@ -14,33 +14,32 @@
 
 static void banyan_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: banyan <command> [options]\n"
-            "\n"
-            "commands:\n"
-            "  play <game>        play against the engine in the terminal\n"
-            "  analyze            search one position and print the statistics\n"
-            "  bench              fixed searches: the node-count signature and speeds\n"
-            "  perft <depth>      count the positions <depth> plies ahead\n"
-            "  show               print a position: diagram, side to move, legal moves\n"
-            "  games              list the games\n"
-            "\n"
-            "options:\n"
-            "  --game G           tictactoe (m,n,k-games) or connect4\n"
-            "  --param k=v        game parameter, repeatable (tictactoe: m=, n=, k=)\n"
-            "  --position P       a position in the game's notation (default: start)\n"
-            "  --playouts N       simulations per search\n"
-            "  --time S           seconds per search\n"
-            "  --nodes N          stop when the tree holds N nodes\n"
-            "  --seed S           random seed (default: a fixed seed)\n"
-            "  --threads T        search threads (default 1)\n"
-            "  --memory B         node arena, bytes with optional K, M or G (default 256M)\n"
-            "  --c X              exploration constant\n"
-            "  --select uct|puct  selection formula\n"
-            "  --final visits|value|lcb   rule for the move to play\n"
-            "  --human first|second|both|none   play: who the human plays\n"
-            "  --json             analyze: JSON lines instead of a table\n"
-            "  --help, --version\n");
+    fprintf(f, "usage: banyan <command> [options]\n"
+               "\n"
+               "commands:\n"
+               "  play <game>        play against the engine in the terminal\n"
+               "  analyze            search one position and print the statistics\n"
+               "  bench              fixed searches: the node-count signature and speeds\n"
+               "  perft <depth>      count the positions <depth> plies ahead\n"
+               "  show               print a position: diagram, side to move, legal moves\n"
+               "  games              list the games\n"
+               "\n"
+               "options:\n"
+               "  --game G           tictactoe (m,n,k-games) or connect4\n"
+               "  --param k=v        game parameter, repeatable (tictactoe: m=, n=, k=)\n"
+               "  --position P       a position in the game's notation (default: start)\n"
+               "  --playouts N       simulations per search\n"
+               "  --time S           seconds per search\n"
+               "  --nodes N          stop when the tree holds N nodes\n"
+               "  --seed S           random seed (default: a fixed seed)\n"
+               "  --threads T        search threads (default 1)\n"
+               "  --memory B         node arena, bytes with optional K, M or G (default 256M)\n"
+               "  --c X              exploration constant\n"
+               "  --select uct|puct  selection formula\n"
+               "  --final visits|value|lcb   rule for the move to play\n"
+               "  --human first|second|both|none   play: who the human plays\n"
+               "  --json             analyze: JSON lines instead of a table\n"
+               "  --help, --version\n");
 }
 
 /* Parses a byte count with an optional K, M or G suffix. */
@@ -290,8 +289,8 @@ static int banyan_analyze(int argc, char **argv)
     printf("%-6s %9s %8s %7s %6s  %s\n", "move", "visits", "winrate", "prior", "proof", "pv");
     for (int i = 0; i < r.n_moves; i++) {
         const banyan_move_stats *m = &r.moves[i];
-        printf("%-6s %9u %7.2f%% %7.4f %6s ", cli_move(g, s, m->move), m->visits,
-               100 * m->value, m->prior, cli_proof(m->proof));
+        printf("%-6s %9u %7.2f%% %7.4f %6s ", cli_move(g, s, m->move), m->visits, 100 * m->value,
+               m->prior, cli_proof(m->proof));
         banyan_print_pv(g, s, m, false);
         printf("\n");
     }

@@ -15,14 +15,14 @@
 
 /* Options common to every subcommand; each uses the ones it needs. */
 typedef struct cli_opts {
-    const banyan_game *game;  /* --game or the first positional argument. */
-    char params[256];         /* --param k=v, repeated, joined by spaces. */
-    const char *position;     /* --position. */
-    banyan_limits limits;     /* --playouts, --time, --nodes. */
-    banyan_config cfg;        /* --seed, --threads, --memory, --c, --select, --final... */
-    const char *human;        /* play: --human first|second|both|none. */
-    bool json;                /* analyze: --json. */
-    int n_args;               /* Positional arguments left over. */
+    const banyan_game *game; /* --game or the first positional argument. */
+    char params[256];        /* --param k=v, repeated, joined by spaces. */
+    const char *position;    /* --position. */
+    banyan_limits limits;    /* --playouts, --time, --nodes. */
+    banyan_config cfg;       /* --seed, --threads, --memory, --c, --select, --final... */
+    const char *human;       /* play: --human first|second|both|none. */
+    bool json;               /* analyze: --json. */
+    int n_args;              /* Positional arguments left over. */
     const char *args[CLI_MAX_ARGS];
 } cli_opts;
 

@@ -14,7 +14,7 @@
 #include "banyan.h"
 #include "cli.h"
 
-#define PLAY_MAX_PLIES 4096
+#define PLAY_MAX_PLIES        4096
 #define PLAY_DEFAULT_PLAYOUTS 200000
 
 typedef struct play {
@@ -23,7 +23,7 @@ typedef struct play {
     cli_opts o;
     banyan_move history[PLAY_MAX_PLIES]; /* Moves played from the start. */
     int n_history;
-    bool human[BANYAN_MAX_PLAYERS];      /* Which players the person plays. */
+    bool human[BANYAN_MAX_PLAYERS]; /* Which players the person plays. */
 } play;
 
 static const char *play_player_name(const banyan_game *g, int p)

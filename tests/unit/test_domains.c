@@ -87,11 +87,20 @@ static int puzzle_to_move(const void *s)
 }
 
 static const banyan_game puzzle = {
-    .name = "puzzle", .state_size = sizeof(dom), .n_players = 1,
-    .reward_min = -5, .reward_max = 10,
-    .setup = dom_setup, .moves = puzzle_moves, .play = dom_play, .outcome = puzzle_outcome,
-    .to_move = puzzle_to_move, .format_move = dom_format, .parse_move = dom_parse,
-    .load = dom_load, .print = dom_print,
+    .name = "puzzle",
+    .state_size = sizeof(dom),
+    .n_players = 1,
+    .reward_min = -5,
+    .reward_max = 10,
+    .setup = dom_setup,
+    .moves = puzzle_moves,
+    .play = dom_play,
+    .outcome = puzzle_outcome,
+    .to_move = puzzle_to_move,
+    .format_move = dom_format,
+    .parse_move = dom_parse,
+    .load = dom_load,
+    .print = dom_print,
 };
 
 void test_domain_single_player(void)
@@ -134,8 +143,7 @@ static int three_moves(const void *s, banyan_move *out)
 static bool three_outcome(const void *s, double *returns)
 {
     const dom *d = s;
-    static const double table[4][3] = {
-        {0.2, 0.8, 0}, {0.9, 0.1, 0}, {0.5, 0, 0.5}, {0, 0, 1}};
+    static const double table[4][3] = {{0.2, 0.8, 0}, {0.9, 0.1, 0}, {0.5, 0, 0.5}, {0, 0, 1}};
     if (d->depth < 2)
         return false;
     memcpy(returns, table[d->choices[0] * 2 + d->choices[1]], sizeof table[0]);
@@ -149,10 +157,18 @@ static int three_to_move(const void *s)
 }
 
 static const banyan_game three = {
-    .name = "three", .state_size = sizeof(dom), .n_players = 3,
-    .setup = dom_setup, .moves = three_moves, .play = dom_play, .outcome = three_outcome,
-    .to_move = three_to_move, .format_move = dom_format, .parse_move = dom_parse,
-    .load = dom_load, .print = dom_print,
+    .name = "three",
+    .state_size = sizeof(dom),
+    .n_players = 3,
+    .setup = dom_setup,
+    .moves = three_moves,
+    .play = dom_play,
+    .outcome = three_outcome,
+    .to_move = three_to_move,
+    .format_move = dom_format,
+    .parse_move = dom_parse,
+    .load = dom_load,
+    .print = dom_print,
 };
 
 void test_domain_three_players(void)

@@ -192,8 +192,8 @@ void test_engine_out_of_memory(void)
     int n;
     for (n = 1; n < 100; n++) {
         test_allocs a = {0, n, 0};
-        banyan_config cfg = {.memory = 1 << 20, .threads = 2, .alloc = test_failing_alloc,
-                             .alloc_ud = &a};
+        banyan_config cfg = {
+            .memory = 1 << 20, .threads = 2, .alloc = test_failing_alloc, .alloc_ud = &a};
         banyan_engine *e;
         int rc = banyan_engine_new(&banyan_game_tictactoe, NULL, &cfg, &e);
         if (rc == BANYAN_OK) {
@@ -449,8 +449,7 @@ void test_engine_dump(void)
 
 void test_engine_final_rules(void)
 {
-    static const banyan_final rules[] = {BANYAN_FINAL_VISITS, BANYAN_FINAL_VALUE,
-                                         BANYAN_FINAL_LCB};
+    static const banyan_final rules[] = {BANYAN_FINAL_VISITS, BANYAN_FINAL_VALUE, BANYAN_FINAL_LCB};
     static const banyan_select selects[] = {BANYAN_SELECT_UCT, BANYAN_SELECT_PUCT};
     for (size_t s = 0; s < 2; s++)
         for (size_t i = 0; i < 3; i++) {

@@ -118,8 +118,8 @@ static void ttt_visit(ttt_walk *w, int *b, int who, banyan_move *hist, int n, vo
     if (after != value) {
         w->wrong++;
         if (w->wrong < 5)
-            fprintf(stderr, "tic-tac-toe: position %d, move %d loses value %d -> %d\n", code,
-                    cell, value, after);
+            fprintf(stderr, "tic-tac-toe: position %d, move %d loses value %d -> %d\n", code, cell,
+                    value, after);
     }
     unsigned char child[4096];
     for (int i = 0; i < k; i++) {
@@ -324,11 +324,11 @@ void test_strength_connect4_tactics(void)
         const char *position;
         const char *answers; /* Columns that are correct. */
     } cases[] = {
-        {"445566", "cg"},    /* X completes the bottom row. */
-        {"43516", "g"},      /* O blocks the only threat. */
-        {"1212123", "b"},    /* O completes column b (and X threatens a4). */
-        {"12121", "a"},      /* O blocks column a. */
-        {"4343434", ""},     /* X already won: no move. */
+        {"445566", "cg"}, /* X completes the bottom row. */
+        {"43516", "g"},   /* O blocks the only threat. */
+        {"1212123", "b"}, /* O completes column b (and X threatens a4). */
+        {"12121", "a"},   /* O blocks column a. */
+        {"4343434", ""},  /* X already won: no move. */
     };
     banyan_engine *e;
     banyan_config cfg = {.seed = 1};
@@ -348,8 +348,8 @@ void test_strength_connect4_tactics(void)
         char buf[8];
         banyan_game_connect4.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
         if (!strchr(cases[i].answers, buf[0]))
-            fprintf(stderr, "connect4 tactics %s: played %s, want one of %s\n",
-                    cases[i].position, buf, cases[i].answers);
+            fprintf(stderr, "connect4 tactics %s: played %s, want one of %s\n", cases[i].position,
+                    buf, cases[i].answers);
         T_TRUE(strchr(cases[i].answers, buf[0]) != NULL);
     }
     banyan_engine_free(e);
