@@ -147,6 +147,14 @@ typedef struct banyan_game {
     /* Optional. Checks the state's internal invariants; used by debug builds
      * and tests. NULL means no check. */
     bool (*is_valid)(const void *s);
+
+    /* Optional. A fast exact prover for the player to move (in Gomoku, a
+     * victory-by-continuous-fours search), bounded by its own budget: returns
+     * true with *out set to a winning move only when the win is certain, and
+     * false when it proves nothing. The engine calls it on the root and on
+     * every node it expands, and turns each proof into an MCTS-Solver win.
+     * Two-player games only. NULL means none. */
+    bool (*prove_win)(const void *s, banyan_move *out);
 } banyan_game;
 
 /* The games built into libbanyan. */

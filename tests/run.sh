@@ -102,6 +102,14 @@ has "play: engine against itself draws tic-tac-toe" 'Game over: a draw'
 head -c 5000 /dev/urandom | tr '\0' 'x' | "$BANYAN" play connect4 --playouts 100 > "$tmp/out" 2>&1
 [ $? -eq 0 ] && ok "play: random bytes do not crash it" || bad "play: random bytes do not crash it"
 
+# Further checks of the program, one file per feature: each is sourced with
+# ok, bad, check and has defined, and BANYAN, B and tmp set.
+for f in tests/cli/*.sh; do
+    [ -f "$f" ] || continue
+    echo "== $(basename "$f")"
+    . "$f"
+done
+
 # 4. The embedding example finds the optimum.
 if [ -x "$B/example-planner" ]; then
     "$B/example-planner" > "$tmp/out" 2>&1
