@@ -11,7 +11,7 @@ sanitize ?=
 WARN    = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Wshadow \
           -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wwrite-strings \
           -Wconversion -Wno-sign-conversion $(if $(WERROR),-Werror)
-INCS    = -Iinclude -Isrc
+INCS    = -Iinclude -Isrc -Iproto
 
 ifneq ($(sanitize),)
   MODE  = san-$(subst $(comma),-,$(sanitize))
@@ -32,16 +32,18 @@ LDFLAGS += $(LDSAN) -pthread
 LDLIBS  += -lm
 
 LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c)
-TOOL_SRC  = $(wildcard tools/*.c)
+TOOL_SRC  = $(wildcard tools/*.c) $(wildcard proto/*.c)
+PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
-FORMAT_SRC = include/*.h src/*.[ch] games/*.c tools/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c \
+FORMAT_SRC = include/*.h src/*.[ch] games/*.c tools/*.[ch] proto/*.[ch] tests/unit/*.[ch] \
+             tests/fuzz/*.c \
              examples/*.c
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
 
-FUZZ_TARGETS = game
+FUZZ_TARGETS = game gtp
 FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
@@ -74,7 +76,7 @@ $(UNIT): $(TEST_OBJ) $(B)/libbanyan.a
 
 # Fuzz targets: a replay binary for `make test`, and libFuzzer binaries for
 # `make fuzz` (clang). Saved inputs live in tests/fuzz/corpus/<target>/.
-$(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(B)/libbanyan.a
+$(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(PROTO_OBJ) $(B)/libbanyan.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -82,8 +84,8 @@ fuzz:
 	@mkdir -p build/fuzz
 	for t in $(FUZZ_TARGETS); do \
 	  clang $(WARN) $(INCS) -pthread $(FUZZ_FLAGS) -o build/fuzz/fuzz-$$t tests/fuzz/fuzz_$$t.c \
-	    $(LIB_SRC) -lm || exit 1; done
-	@echo "run: build/fuzz/fuzz-game -max_total_time=600 tests/fuzz/corpus/game"
+	    $(LIB_SRC) $(wildcard proto/*.c) -lm || exit 1; done
+	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"
 
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 	$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
@@ -115,13 +117,14 @@ bench: $(BANYAN)
 
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
-	@for h in include/*.h src/*.h; do \
+	@for h in include/*.h src/*.h proto/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
-	    $(CC) $(WARN) -Iinclude -Isrc -fsyntax-only -x c - || exit 1; \
+	    $(CC) $(WARN) $(INCS) -fsyntax-only -x c - || exit 1; \
 	done
-	@if grep -h '#include "' tools/*.[ch] examples/*.c tests/fuzz/*.c \
-	    | grep -Ev '"(banyan|banyan_game|cli)\.h"'; then \
-	  echo "tools/, examples/ and fuzz targets may include only the public headers"; exit 1; fi
+	@if grep -h '#include "' tools/*.[ch] proto/*.[ch] examples/*.c tests/fuzz/*.c \
+	    | grep -Ev '"(banyan|banyan_game|cli|gtp|line)\.h"'; then \
+	  echo "tools/, proto/, examples/ and fuzz targets may include only the public headers"; \
+	  exit 1; fi
 
 format:
 	clang-format -i $(FORMAT_SRC)

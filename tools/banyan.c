@@ -11,6 +11,8 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "gtp.h"
+#include "line.h"
 
 static void banyan_usage(FILE *f)
 {
@@ -18,6 +20,7 @@ static void banyan_usage(FILE *f)
                "\n"
                "commands:\n"
                "  play <game>        play against the engine in the terminal\n"
+               "  gtp --game G       speak GTP version 2 on stdin/stdout (GUIs, referees)\n"
                "  analyze            search one position and print the statistics\n"
                "  bench              fixed searches: the node-count signature and speeds\n"
                "  perft <depth>      count the positions <depth> plies ahead\n"
@@ -39,6 +42,9 @@ static void banyan_usage(FILE *f)
                "  --final visits|value|lcb   rule for the move to play\n"
                "  --human first|second|both|none   play: who the human plays\n"
                "  --json             analyze: JSON lines instead of a table\n"
+               "  --tree-dump F      analyze: write the tree to F (.json, or .dot for Graphviz)\n"
+               "  --depth D          analyze: plies below the root in the dump (default all)\n"
+               "  --min-visits N     analyze: leave out nodes with fewer visits\n"
                "  --help, --version\n");
 }
 
@@ -159,6 +165,14 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o)
                            : !strcmp(v, "lcb")   ? BANYAN_FINAL_LCB
                                                  : BANYAN_FINAL_DEFAULT;
             ok = o->cfg.final != BANYAN_FINAL_DEFAULT;
+        } else if (!strcmp(a, "--tree-dump")) {
+            o->tree_dump = v;
+        } else if (!strcmp(a, "--depth")) {
+            ok = banyan_parse_u64(v, &u) && u <= 10000;
+            o->depth = (int)u;
+        } else if (!strcmp(a, "--min-visits")) {
+            ok = banyan_parse_u64(v, &u) && u <= UINT32_MAX;
+            o->min_visits = (uint32_t)u;
         } else if (!strcmp(a, "--human")) {
             o->human = v;
             ok = !strcmp(v, "first") || !strcmp(v, "second") || !strcmp(v, "both") ||
@@ -248,6 +262,31 @@ static void banyan_print_pv(const banyan_game *g, const void *s, const banyan_mo
     free(t);
 }
 
+static int banyan_write_file(void *ud, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, ud) == len ? 0 : 1;
+}
+
+/* Writes the engine's tree to path, as DOT when it ends in .dot and as JSON
+ * otherwise. Returns 0, or 1 after printing why. */
+static int banyan_tree_dump(banyan_engine *e, const cli_opts *o)
+{
+    size_t n = strlen(o->tree_dump);
+    banyan_dump_format f =
+        n > 4 && !strcmp(o->tree_dump + n - 4, ".dot") ? BANYAN_DUMP_DOT : BANYAN_DUMP_JSON;
+    FILE *out = fopen(o->tree_dump, "w");
+    if (!out) {
+        fprintf(stderr, "banyan: cannot write %s\n", o->tree_dump);
+        return 1;
+    }
+    int rc = banyan_engine_dump(e, f, o->depth, o->min_visits, banyan_write_file, out);
+    if (fclose(out) != 0 || rc != 0) {
+        fprintf(stderr, "banyan: writing %s failed\n", o->tree_dump);
+        return 1;
+    }
+    return 0;
+}
+
 /* analyze: search one position and print the statistics, best first. */
 static int banyan_analyze(int argc, char **argv)
 {
@@ -267,6 +306,17 @@ static int banyan_analyze(int argc, char **argv)
     const void *s = banyan_engine_state(e);
     banyan_report r;
     banyan_engine_search(e, &o.limits, &r);
+    if (o.tree_dump && banyan_tree_dump(e, &o) != 0) {
+        banyan_engine_free(e);
+        return 1;
+    }
+    /* The dump may reuse the engine's report buffer: read the statistics
+     * again, keeping what only the search knows. */
+    banyan_report searched = r;
+    banyan_engine_report(e, &r);
+    r.playouts = searched.playouts;
+    r.seconds = searched.seconds;
+    r.max_depth = searched.max_depth;
 
     if (o.json) {
         for (int i = 0; i < r.n_moves; i++) {
@@ -361,6 +411,29 @@ static int banyan_show(int argc, char **argv)
     return 0;
 }
 
+/* gtp: a GTP session on standard input and output. */
+static int banyan_gtp(int argc, char **argv)
+{
+    cli_opts o;
+    line_reader in;
+    char err[256];
+    if (!cli_parse(argc, argv, 2, &o))
+        return 2;
+    if (!o.game && o.n_args > 0)
+        o.game = banyan_game_find(o.args[0]);
+    if (!o.game)
+        o.game = &banyan_game_connect4;
+    line_init_fd(&in, 0);
+    gtp *ctx = gtp_new(o.game, o.params, &o.cfg, &o.limits, stdout, &in, err, sizeof err);
+    if (!ctx) {
+        fprintf(stderr, "banyan gtp: %s\n", err);
+        return 1;
+    }
+    gtp_run(ctx, &in);
+    gtp_free(ctx);
+    return 0;
+}
+
 static int banyan_games(void)
 {
     int n;
@@ -395,6 +468,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "play"))
         return cli_play(argc, argv);
+    if (!strcmp(cmd, "gtp"))
+        return banyan_gtp(argc, argv);
     if (!strcmp(cmd, "analyze"))
         return banyan_analyze(argc, argv);
     if (!strcmp(cmd, "bench"))

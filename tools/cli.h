@@ -22,6 +22,9 @@ typedef struct cli_opts {
     banyan_config cfg;       /* --seed, --threads, --memory, --c, --select, --final... */
     const char *human;       /* play: --human first|second|both|none. */
     bool json;               /* analyze: --json. */
+    const char *tree_dump;   /* analyze: --tree-dump FILE.json or FILE.dot. */
+    int depth;               /* analyze: --depth of the dump; 0 = all. */
+    uint32_t min_visits;     /* analyze: --min-visits of dumped nodes. */
     int n_args;              /* Positional arguments left over. */
     const char *args[CLI_MAX_ARGS];
 } cli_opts;

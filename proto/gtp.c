@@ -1,0 +1,672 @@
+/*
+ * gtp.c - the Go Text Protocol, version 2, for every game of the engine.
+ *
+ * A session owns one engine and the list of moves played since the start
+ * position; undo replays that list, since engines never undo. Commands are a
+ * table sorted by name. Every input line is cleaned as the specification
+ * says (control characters dropped, tabs to spaces, comments cut), an
+ * optional numeric id is echoed in the response, and every problem becomes
+ * a "? message" response: nothing a controller sends ends the session but
+ * quit and the end of input.
+ *
+ * Vertices: games played on points (m,n,k-games, Gomoku) use GTP's letters,
+ * A to Z without I, and rows from the bottom; other games (Connect Four
+ * columns) use their own notation. Uses only the public API.
+ */
+#include "gtp.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define GTP_MAX_HISTORY      2048
+#define GTP_DEFAULT_PLAYOUTS 50000
+#define GTP_OUT_MAX          65536 /* Longest response: a board diagram or a table. */
+
+/* How a game meets GTP: whether its moves are points, and how boardsize
+ * maps onto its parameters (a printf format of the size, or NULL). */
+static const struct gtp_game_info {
+    const char *name;
+    bool points;
+    const char *size_params;
+} gtp_games[] = {
+    {"tictactoe", true, "m=%d n=%d"},
+    {"gomoku", true, "size=%d"},
+    {"connect4", false, NULL},
+};
+
+struct gtp {
+    banyan_engine *e;
+    const banyan_game *g;
+    const struct gtp_game_info *info;     /* NULL: native notation, no boardsize. */
+    char params[256];                     /* Parameters of the current game. */
+    banyan_config cfg;                    /* Engine configuration. */
+    banyan_limits lim;                    /* Per-move limits without a clock. */
+    banyan_move history[GTP_MAX_HISTORY]; /* Moves since the start position. */
+    int n_history;
+    double komi;                /* Stored; used by games with a score. */
+    bool timed;                 /* time_settings with a main or byo-yomi time. */
+    double main_time, byo_time; /* Seconds, from time_settings. */
+    int byo_stones;
+    double time_left[BANYAN_MAX_PLAYERS]; /* Seconds, from time_left; < 0 unknown. */
+    int stones_left[BANYAN_MAX_PLAYERS];
+    FILE *out;
+    line_reader *in;        /* Polled by lz-analyze; may be NULL. */
+    const char *id;         /* Id of the command being answered. */
+    char resp[GTP_OUT_MAX]; /* The response being built. */
+    size_t resp_len;
+    bool stream_stop; /* lz-analyze: the next command arrived. */
+};
+
+/* ---- Responses ---- */
+
+static void gtp_append(gtp *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    size_t room = sizeof ctx->resp - ctx->resp_len;
+    va_start(ap, fmt);
+    int n = vsnprintf(ctx->resp + ctx->resp_len, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        ctx->resp_len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+/* Sends "=id text" or "?id text", then the empty line that ends it. */
+static void gtp_send(gtp *ctx, bool ok)
+{
+    fprintf(ctx->out, "%c%s%s%.*s\n\n", ok ? '=' : '?', ctx->id, ctx->resp_len ? " " : "",
+            (int)ctx->resp_len, ctx->resp);
+    fflush(ctx->out);
+}
+
+static int gtp_fail(gtp *ctx, const char *msg)
+{
+    ctx->resp_len = 0;
+    gtp_append(ctx, "%s", msg);
+    return -1;
+}
+
+/* ---- Vertices, colours and the engine ---- */
+
+static const char *gtp_move_text(gtp *ctx, const void *s, banyan_move m, char *buf, size_t len)
+{
+    char native[64];
+    ctx->g->format_move(s, m, native, sizeof native);
+    if (!ctx->info || !ctx->info->points || !islower((unsigned char)native[0]) ||
+        !isdigit((unsigned char)native[1])) {
+        snprintf(buf, len, "%s", native);
+        return buf;
+    }
+    int col = native[0] - 'a';
+    snprintf(buf, len, "%c%s", 'A' + col + (col >= 8), native + 1);
+    return buf;
+}
+
+/* Translates a GTP vertex into the game's notation and parses it. */
+static int gtp_parse_vertex(gtp *ctx, const char *text, banyan_move *out)
+{
+    char native[32];
+    const char *p = text;
+    if (ctx->info && ctx->info->points && isalpha((unsigned char)p[0]) &&
+        strcasecmp(p, "pass") != 0) {
+        int c = tolower((unsigned char)p[0]);
+        if (c == 'i')
+            return BANYAN_EINVAL; /* GTP has no column I. */
+        int col = c - 'a' - (c > 'i');
+        if (strlen(p + 1) > 8)
+            return BANYAN_EINVAL;
+        snprintf(native, sizeof native, "%c%s", 'a' + col, p + 1);
+        p = native;
+    }
+    return banyan_engine_parse_move(ctx->e, p, out);
+}
+
+/* "b", "black", "w", "white" in any case: player 0 or 1; -1 otherwise. */
+static int gtp_color(const char *s)
+{
+    static const char *const names[] = {"b", "black", "w", "white"};
+    for (int i = 0; i < 4; i++) {
+        const char *a = names[i], *b = s;
+        while (*a && tolower((unsigned char)*b) == *a)
+            a++, b++;
+        if (!*a && !*b)
+            return i / 2;
+    }
+    return -1;
+}
+
+static const void *gtp_state(gtp *ctx)
+{
+    return banyan_engine_state(ctx->e);
+}
+
+static bool gtp_over(gtp *ctx)
+{
+    double ret[BANYAN_MAX_PLAYERS];
+    return ctx->g->outcome(gtp_state(ctx), ret);
+}
+
+/* Rebuilds the engine's position from the start and the first n moves. */
+static void gtp_replay(gtp *ctx, int n)
+{
+    banyan_engine_setup(ctx->e, ctx->params);
+    for (int i = 0; i < n; i++)
+        banyan_engine_play(ctx->e, ctx->history[i]);
+    ctx->n_history = n;
+}
+
+/* Makes a new engine for game g with params; the old one stays on failure. */
+static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params)
+{
+    banyan_engine *e;
+    if (strlen(params) >= sizeof ctx->params)
+        return gtp_fail(ctx, "parameters too long");
+    if (banyan_engine_new(g, params, &ctx->cfg, &e) != BANYAN_OK)
+        return gtp_fail(ctx, "bad parameters");
+    banyan_engine_free(ctx->e);
+    ctx->e = e;
+    ctx->g = g;
+    snprintf(ctx->params, sizeof ctx->params, "%s", params);
+    ctx->n_history = 0;
+    ctx->info = NULL;
+    for (size_t i = 0; i < sizeof gtp_games / sizeof gtp_games[0]; i++)
+        if (!strcmp(gtp_games[i].name, g->name))
+            ctx->info = &gtp_games[i];
+    return 0;
+}
+
+/* Copies params without the keys named in drop (space-separated). */
+static void gtp_params_without(const char *params, const char *drop, char *out, size_t len)
+{
+    const char *cur = params;
+    char key[64], val[128];
+    size_t used = 0;
+    out[0] = 0;
+    while (banyan_params_next(&cur, key, sizeof key, val, sizeof val) == 1) {
+        char k[66];
+        snprintf(k, sizeof k, " %s ", key);
+        char d[256];
+        snprintf(d, sizeof d, " %s ", drop);
+        if (strstr(d, k))
+            continue;
+        int n = snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", key, val);
+        if (n < 0 || (size_t)n >= len - used)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* The limits of the next genmove: the command-line limits, or a share of
+ * the clock when the controller sent time settings. */
+static banyan_limits gtp_move_limits(gtp *ctx)
+{
+    banyan_limits lim = ctx->lim;
+    if (!lim.playouts && lim.time <= 0 && !lim.nodes)
+        lim.playouts = GTP_DEFAULT_PLAYOUTS;
+    if (!ctx->timed)
+        return lim;
+    int p = ctx->g->to_move(gtp_state(ctx));
+    double left = ctx->time_left[p] >= 0 ? ctx->time_left[p] : ctx->main_time;
+    int stones = ctx->stones_left[p];
+    double t;
+    if (stones > 0)
+        t = left / stones; /* In byo-yomi: this period's time per stone. */
+    else if (left > 0)
+        t = left / 20 + (ctx->byo_stones > 0 ? 0.5 * ctx->byo_time / ctx->byo_stones : 0);
+    else
+        t = ctx->byo_stones > 0 ? ctx->byo_time / ctx->byo_stones : 1;
+    /* Leave a margin for process and I/O lag. */
+    t = t * 0.9 - 0.05;
+    if (left > 0 && t > left - 0.5)
+        t = left - 0.5;
+    lim.time = t > 0.02 ? t : 0.02;
+    lim.playouts = ctx->lim.playouts; /* A playout cap still applies. */
+    return lim;
+}
+
+/* ---- Commands ---- */
+
+typedef int gtp_handler(gtp *ctx, int argc, char **argv);
+
+static int gtp_protocol_version(gtp *ctx, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    gtp_append(ctx, "2");
+    return 0;
+}
+
+static int gtp_name(gtp *ctx, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    gtp_append(ctx, "Banyan");
+    return 0;
+}
+
+static int gtp_version(gtp *ctx, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    gtp_append(ctx, "%s", banyan_version());
+    return 0;
+}
+
+static int gtp_quit(gtp *ctx, int argc, char **argv)
+{
+    (void)ctx, (void)argc, (void)argv;
+    return 0;
+}
+
+static int gtp_boardsize(gtp *ctx, int argc, char **argv)
+{
+    long n;
+    char rest[256], params[256];
+    if (argc != 1 || banyan_parse_int(argv[0], 0, 1000000, &n) != BANYAN_OK)
+        return gtp_fail(ctx, "syntax error");
+    if (!ctx->info || !ctx->info->size_params || n < 1 || n > 99)
+        return gtp_fail(ctx, "unacceptable size");
+    gtp_params_without(ctx->params, "m n size", rest, sizeof rest);
+    snprintf(params, sizeof params, ctx->info->size_params, (int)n, (int)n);
+    size_t len = strlen(params);
+    snprintf(params + len, sizeof params - len, "%s%s", rest[0] ? " " : "", rest);
+    if (gtp_switch(ctx, ctx->g, params) != 0)
+        return gtp_fail(ctx, "unacceptable size");
+    return 0;
+}
+
+static int gtp_clear_board(gtp *ctx, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    gtp_replay(ctx, 0);
+    return 0;
+}
+
+static int gtp_komi(gtp *ctx, int argc, char **argv)
+{
+    char *end;
+    double k = argc == 1 ? strtod(argv[0], &end) : NAN;
+    if (argc != 1 || *end || !isfinite(k))
+        return gtp_fail(ctx, "syntax error");
+    ctx->komi = k;
+    return 0;
+}
+
+static int gtp_play(gtp *ctx, int argc, char **argv)
+{
+    banyan_move m;
+    if (argc != 2)
+        return gtp_fail(ctx, "syntax error");
+    int color = gtp_color(argv[0]);
+    if (color < 0)
+        return gtp_fail(ctx, "syntax error");
+    if (ctx->n_history == GTP_MAX_HISTORY)
+        return gtp_fail(ctx, "game too long");
+    int rc = gtp_parse_vertex(ctx, argv[1], &m);
+    if (rc == BANYAN_EINVAL && strcasecmp(argv[1], "pass") != 0)
+        return gtp_fail(ctx, "syntax error");
+    if (rc != BANYAN_OK || color != ctx->g->to_move(gtp_state(ctx)))
+        return gtp_fail(ctx, "illegal move");
+    banyan_engine_play(ctx->e, m);
+    ctx->history[ctx->n_history++] = m;
+    return 0;
+}
+
+static int gtp_genmove(gtp *ctx, int argc, char **argv)
+{
+    banyan_report r;
+    char buf[64];
+    if (argc != 1)
+        return gtp_fail(ctx, "syntax error");
+    int color = gtp_color(argv[0]);
+    if (color < 0)
+        return gtp_fail(ctx, "syntax error");
+    if (gtp_over(ctx))
+        return gtp_fail(ctx, "game is over");
+    if (color != ctx->g->to_move(gtp_state(ctx)))
+        return gtp_fail(ctx, "it is the other colour's turn");
+    if (ctx->n_history == GTP_MAX_HISTORY)
+        return gtp_fail(ctx, "game too long");
+    banyan_limits lim = gtp_move_limits(ctx);
+    banyan_engine_search(ctx->e, &lim, &r);
+    gtp_append(ctx, "%s", gtp_move_text(ctx, gtp_state(ctx), r.best, buf, sizeof buf));
+    banyan_engine_play(ctx->e, r.best);
+    ctx->history[ctx->n_history++] = r.best;
+    return 0;
+}
+
+static int gtp_undo(gtp *ctx, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    if (ctx->n_history == 0)
+        return gtp_fail(ctx, "cannot undo");
+    gtp_replay(ctx, ctx->n_history - 1);
+    return 0;
+}
+
+static int gtp_showboard(gtp *ctx, int argc, char **argv)
+{
+    char buf[16384];
+    (void)argc, (void)argv;
+    ctx->g->print(gtp_state(ctx),
+                  ctx->n_history ? ctx->history[ctx->n_history - 1] : BANYAN_MOVE_NONE, buf,
+                  sizeof buf);
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '\n')
+        buf[n - 1] = 0; /* The response's own line end follows. */
+    gtp_append(ctx, "\n%s", buf);
+    return 0;
+}
+
+static int gtp_time_settings(gtp *ctx, int argc, char **argv)
+{
+    long main_time, byo_time, byo_stones;
+    if (argc != 3 || banyan_parse_int(argv[0], 0, 100000000, &main_time) != BANYAN_OK ||
+        banyan_parse_int(argv[1], 0, 100000000, &byo_time) != BANYAN_OK ||
+        banyan_parse_int(argv[2], 0, 100000000, &byo_stones) != BANYAN_OK)
+        return gtp_fail(ctx, "syntax error");
+    ctx->main_time = (double)main_time;
+    ctx->byo_time = (double)byo_time;
+    ctx->byo_stones = (int)byo_stones;
+    /* Byo-yomi time with no stones means no time limit (the specification). */
+    ctx->timed = main_time > 0 || (byo_time > 0 && byo_stones > 0);
+    for (int p = 0; p < BANYAN_MAX_PLAYERS; p++) {
+        ctx->time_left[p] = -1;
+        ctx->stones_left[p] = 0;
+    }
+    return 0;
+}
+
+static int gtp_time_left(gtp *ctx, int argc, char **argv)
+{
+    long t, stones;
+    int color = argc == 3 ? gtp_color(argv[0]) : -1;
+    if (color < 0 || banyan_parse_int(argv[1], 0, 100000000, &t) != BANYAN_OK ||
+        banyan_parse_int(argv[2], 0, 100000000, &stones) != BANYAN_OK)
+        return gtp_fail(ctx, "syntax error");
+    ctx->time_left[color] = (double)t;
+    ctx->stones_left[color] = (int)stones;
+    return 0;
+}
+
+static int gtp_banyan_game(gtp *ctx, int argc, char **argv)
+{
+    char params[256] = "";
+    size_t used = 0;
+    if (argc < 1)
+        return gtp_fail(ctx, "syntax error");
+    const banyan_game *g = banyan_game_find(argv[0]);
+    if (!g)
+        return gtp_fail(ctx, "unknown game");
+    for (int i = 1; i < argc; i++) {
+        int n = snprintf(params + used, sizeof params - used, "%s%s", used ? " " : "", argv[i]);
+        if (n < 0 || (size_t)n >= sizeof params - used)
+            return gtp_fail(ctx, "parameters too long");
+        used += (size_t)n;
+    }
+    return gtp_switch(ctx, g, params);
+}
+
+/* Writes one analysis update in the format of Leela Zero, which Sabaki and
+ * Lizzie read: every root move's "info move ... pv ..." on one line. */
+static void gtp_write_info(gtp *ctx, const banyan_report *r)
+{
+    const banyan_game *g = ctx->g;
+    const void *s = gtp_state(ctx);
+    char buf[64];
+    unsigned char scratch[1 << 16];
+    if (g->state_size > sizeof scratch)
+        return;
+    for (int i = 0; i < r->n_moves; i++) {
+        const banyan_move_stats *m = &r->moves[i];
+        if (!m->visits)
+            continue;
+        fprintf(ctx->out, "%sinfo move %s visits %u winrate %d prior %d order %d pv", i ? " " : "",
+                gtp_move_text(ctx, s, m->move, buf, sizeof buf), m->visits,
+                (int)lrint(m->value * 10000), (int)lrint(m->prior * 10000), i);
+        memcpy(scratch, s, g->state_size);
+        for (int k = 0; k < m->pv_len; k++) {
+            fprintf(ctx->out, " %s", gtp_move_text(ctx, scratch, m->pv[k], buf, sizeof buf));
+            g->play(scratch, m->pv[k]);
+        }
+    }
+    fprintf(ctx->out, "\n");
+    fflush(ctx->out);
+}
+
+/* Progress callback of lz-analyze: an update, and a stop when the next
+ * command is waiting (or at once without an input to watch). */
+static void gtp_analyze_progress(void *ud, const banyan_report *r)
+{
+    gtp *ctx = ud;
+    gtp_write_info(ctx, r);
+    if (!ctx->in || line_ready(ctx->in)) {
+        ctx->stream_stop = true;
+        banyan_engine_stop(ctx->e);
+    }
+}
+
+/* lz-analyze [colour] [interval]: streams updates every interval
+ * centiseconds until the next command arrives. The response is sent here
+ * (its "=" line, the updates, then the empty line). */
+static int gtp_lz_analyze(gtp *ctx, int argc, char **argv)
+{
+    long interval = 100;
+    for (int i = 0; i < argc; i++) {
+        long v;
+        if (gtp_color(argv[i]) >= 0)
+            continue;
+        if (!strcmp(argv[i], "interval") && i + 1 < argc)
+            i++;
+        if (banyan_parse_int(argv[i], 1, 100000, &v) != BANYAN_OK)
+            return gtp_fail(ctx, "syntax error");
+        interval = v;
+    }
+    fprintf(ctx->out, "=%s\n", ctx->id);
+    fflush(ctx->out);
+    if (!gtp_over(ctx)) {
+        banyan_limits lim = {.time = 1e6,
+                             .progress = gtp_analyze_progress,
+                             .progress_ud = ctx,
+                             .progress_interval = (double)interval / 100};
+        banyan_report r;
+        ctx->stream_stop = false;
+        banyan_engine_search(ctx->e, &lim, &r);
+        if (!ctx->stream_stop)
+            gtp_write_info(ctx, &r); /* Ended by itself (a proof): the last word. */
+    }
+    fprintf(ctx->out, "\n");
+    fflush(ctx->out);
+    return 1; /* Already sent. */
+}
+
+/* banyan-analyze [playouts]: the statistics table of `banyan analyze`. */
+static int gtp_banyan_analyze(gtp *ctx, int argc, char **argv)
+{
+    banyan_limits lim = gtp_move_limits(ctx);
+    banyan_report r;
+    char buf[64];
+    long n;
+    if (argc > 1 || (argc == 1 && banyan_parse_int(argv[0], 1, 100000000, &n) != BANYAN_OK))
+        return gtp_fail(ctx, "syntax error");
+    if (argc == 1) {
+        lim.playouts = (uint64_t)n;
+        lim.time = 0;
+    }
+    if (gtp_over(ctx))
+        return gtp_fail(ctx, "game is over");
+    banyan_engine_search(ctx->e, &lim, &r);
+    const void *s = gtp_state(ctx);
+    gtp_append(ctx, "bestmove %s\nmove visits winrate prior proof",
+               gtp_move_text(ctx, s, r.best, buf, sizeof buf));
+    for (int i = 0; i < r.n_moves; i++) {
+        const banyan_move_stats *m = &r.moves[i];
+        static const char *const proofs[] = {"-", "win", "loss", "draw"};
+        gtp_append(ctx, "\n%s %u %.4f %.4f %s", gtp_move_text(ctx, s, m->move, buf, sizeof buf),
+                   m->visits, m->value, m->prior, proofs[m->proof & 3]);
+    }
+    gtp_append(ctx, "\nplayouts %llu nodes %llu%s", (unsigned long long)r.playouts,
+               (unsigned long long)r.nodes, r.tree_full ? " tree-full" : "");
+    return 0;
+}
+
+static int gtp_known_command(gtp *ctx, int argc, char **argv);
+static int gtp_list_commands(gtp *ctx, int argc, char **argv);
+
+/* Sorted by name; list_commands prints them in this order. */
+static const struct gtp_command {
+    const char *name;
+    gtp_handler *run;
+} gtp_commands[] = {
+    {"banyan-analyze", gtp_banyan_analyze},
+    {"banyan-game", gtp_banyan_game},
+    {"boardsize", gtp_boardsize},
+    {"clear_board", gtp_clear_board},
+    {"genmove", gtp_genmove},
+    {"known_command", gtp_known_command},
+    {"komi", gtp_komi},
+    {"list_commands", gtp_list_commands},
+    {"lz-analyze", gtp_lz_analyze},
+    {"name", gtp_name},
+    {"play", gtp_play},
+    {"protocol_version", gtp_protocol_version},
+    {"quit", gtp_quit},
+    {"showboard", gtp_showboard},
+    {"time_left", gtp_time_left},
+    {"time_settings", gtp_time_settings},
+    {"undo", gtp_undo},
+    {"version", gtp_version},
+};
+
+static const struct gtp_command *gtp_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof gtp_commands / sizeof gtp_commands[0]; i++)
+        if (!strcmp(gtp_commands[i].name, name))
+            return &gtp_commands[i];
+    return NULL;
+}
+
+static int gtp_known_command(gtp *ctx, int argc, char **argv)
+{
+    if (argc != 1)
+        return gtp_fail(ctx, "syntax error");
+    gtp_append(ctx, "%s", gtp_find(argv[0]) ? "true" : "false");
+    return 0;
+}
+
+static int gtp_list_commands(gtp *ctx, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    for (size_t i = 0; i < sizeof gtp_commands / sizeof gtp_commands[0]; i++)
+        gtp_append(ctx, "%s%s", i ? "\n" : "", gtp_commands[i].name);
+    return 0;
+}
+
+/* ---- Sessions ---- */
+
+/* Cleans a line as GTP says: control characters other than HT and LF are
+ * removed, HT becomes a space, and a comment (from #) is cut off. */
+static void gtp_clean(char *line)
+{
+    char *w = line;
+    for (char *r = line; *r && *r != '#'; r++) {
+        unsigned char c = (unsigned char)*r;
+        if (c == '\t')
+            *w++ = ' ';
+        else if (c >= 32 && c != 127)
+            *w++ = (char)c;
+    }
+    *w = 0;
+}
+
+bool gtp_execute(gtp *ctx, char *line)
+{
+    char *argv[32];
+    int argc = 0;
+    char id[24] = "";
+    gtp_clean(line);
+
+    /* Split into words; an all-digit first word is the id. */
+    for (char *tok = strtok(line, " "); tok; tok = strtok(NULL, " ")) {
+        if (argc == 32) {
+            ctx->id = id;
+            ctx->resp_len = 0;
+            gtp_append(ctx, "too many arguments");
+            gtp_send(ctx, false);
+            return false;
+        }
+        argv[argc++] = tok;
+    }
+    if (argc == 0)
+        return false; /* Empty lines and comments get no response. */
+    int first = 0;
+    if (strspn(argv[0], "0123456789") == strlen(argv[0])) {
+        snprintf(id, sizeof id, "%.20s", argv[0]);
+        first = 1;
+    }
+    ctx->id = id;
+    ctx->resp_len = 0;
+    if (first == argc) {
+        gtp_append(ctx, "no command");
+        gtp_send(ctx, false);
+        return false;
+    }
+    const struct gtp_command *cmd = gtp_find(argv[first]);
+    if (!cmd) {
+        gtp_append(ctx, "unknown command");
+        gtp_send(ctx, false);
+        return false;
+    }
+    int rc = cmd->run(ctx, argc - first - 1, argv + first + 1);
+    if (rc <= 0)
+        gtp_send(ctx, rc == 0);
+    return cmd->run == gtp_quit;
+}
+
+gtp *gtp_new(const banyan_game *g, const char *params, const banyan_config *cfg,
+             const banyan_limits *lim, FILE *out, line_reader *in, char *err, size_t errlen)
+{
+    gtp *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    ctx->cfg = cfg ? *cfg : (banyan_config){0};
+    ctx->lim = lim ? *lim : (banyan_limits){0};
+    ctx->lim.progress = NULL;
+    ctx->out = out;
+    ctx->in = in;
+    ctx->id = "";
+    ctx->komi = 0;
+    if (gtp_switch(ctx, g, params ? params : "") != 0) {
+        snprintf(err, errlen, "cannot start %s with \"%s\": %.*s", g->name, params ? params : "",
+                 (int)ctx->resp_len, ctx->resp);
+        free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+void gtp_free(gtp *ctx)
+{
+    if (ctx) {
+        banyan_engine_free(ctx->e);
+        free(ctx);
+    }
+}
+
+int gtp_run(gtp *ctx, line_reader *in)
+{
+    char line[LINE_BUF];
+    bool too_long;
+    while (line_next(in, line, sizeof line, &too_long)) {
+        if (too_long) {
+            fprintf(ctx->out, "? line too long\n\n");
+            fflush(ctx->out);
+            continue;
+        }
+        if (gtp_execute(ctx, line))
+            break;
+    }
+    return 0;
+}

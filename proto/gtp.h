@@ -1,0 +1,34 @@
+/*
+ * gtp.h - the Go Text Protocol (version 2) front-end, for every game. It
+ * uses only the public API of libbanyan.
+ */
+#ifndef BANYAN_GTP_H
+#define BANYAN_GTP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "banyan.h"
+#include "line.h"
+
+typedef struct gtp gtp;
+
+/* Creates a GTP session for game g with params (NULL for defaults), the
+ * engine config cfg and the per-move limits lim (both borrowed), writing
+ * responses to out. in, when not NULL, is polled during lz-analyze so that
+ * the next command stops the analysis; without it, lz-analyze sends one
+ * update and stops. Returns NULL with a message in err[errlen] on failure. */
+gtp *gtp_new(const banyan_game *g, const char *params, const banyan_config *cfg,
+             const banyan_limits *lim, FILE *out, line_reader *in, char *err, size_t errlen);
+
+void gtp_free(gtp *ctx);
+
+/* Executes one input line (modified in place) and writes its response.
+ * Returns true when the session should end (quit). Bad input of any kind
+ * becomes a "?" response. */
+bool gtp_execute(gtp *ctx, char *line);
+
+/* Runs a session over in until quit or the end of input. Returns 0. */
+int gtp_run(gtp *ctx, line_reader *in);
+
+#endif /* BANYAN_GTP_H */

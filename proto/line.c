@@ -1,0 +1,93 @@
+/*
+ * line.c - bounded line input over a descriptor or memory (see line.h).
+ */
+#include "line.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+
+void line_init_fd(line_reader *r, int fd)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+}
+
+void line_init_mem(line_reader *r, const char *data, size_t len)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    r->mem = data;
+    r->mem_len = len;
+}
+
+/* Moves the unread bytes to the front and reads more after them. Returns
+ * false at the end of input or on an error (both end the input). */
+static bool line_fill(line_reader *r)
+{
+    if (r->eof)
+        return false;
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    size_t room = sizeof r->buf - r->end;
+    if (room == 0)
+        return true; /* Full: the caller consumes before reading more. */
+    if (r->fd < 0) {
+        size_t n = r->mem_len - r->mem_pos < room ? r->mem_len - r->mem_pos : room;
+        memcpy(r->buf + r->end, r->mem + r->mem_pos, n);
+        r->mem_pos += n;
+        r->end += n;
+        if (n == 0)
+            r->eof = true;
+        return n > 0;
+    }
+    for (;;) {
+        ssize_t n = read(r->fd, r->buf + r->end, room);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            r->eof = true;
+            return false;
+        }
+        r->end += (size_t)n;
+        return true;
+    }
+}
+
+int line_next(line_reader *r, char *out, size_t len, bool *too_long)
+{
+    size_t copied = 0;
+    *too_long = false;
+    for (;;) {
+        char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+        size_t avail = (nl ? (size_t)(nl - r->buf) : r->end) - r->start;
+        /* Copy what fits; the rest of an over-long line is dropped. */
+        size_t take = avail < len - 1 - copied ? avail : len - 1 - copied;
+        memcpy(out + copied, r->buf + r->start, take);
+        copied += take;
+        if (take < avail)
+            *too_long = true;
+        r->start += avail;
+        if (nl) {
+            r->start++; /* The LF. */
+            out[copied] = 0;
+            return 1;
+        }
+        if (!line_fill(r)) {
+            out[copied] = 0;
+            return copied > 0 || *too_long; /* A last line without LF. */
+        }
+    }
+}
+
+bool line_ready(line_reader *r)
+{
+    if (memchr(r->buf + r->start, '\n', r->end - r->start) || r->eof || r->fd < 0)
+        return true;
+    struct pollfd p = {.fd = r->fd, .events = POLLIN};
+    return poll(&p, 1, 0) > 0;
+}

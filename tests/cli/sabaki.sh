@@ -1,0 +1,15 @@
+# tests/cli/sabaki.sh - a real GTP client: Sabaki's controller (@sabaki/gtp,
+# from npm) drives banyan gtp through whole games. Sourced by tests/run.sh.
+# Needs node and `npm ci --prefix tests/node` (which .ci/run does).
+if ! command -v node > /dev/null 2>&1; then
+    echo "SKIPPED: @sabaki/gtp game test: node is not installed (apt-get install nodejs npm)"
+elif [ ! -d tests/node/node_modules/@sabaki/gtp ]; then
+    echo "SKIPPED: @sabaki/gtp game test: run 'npm ci --prefix tests/node' first"
+else
+    if node tests/node/gtp_game.mjs "$BANYAN" > "$tmp/out" 2>&1; then
+        ok "@sabaki/gtp drives whole games"
+    else
+        bad "@sabaki/gtp drives whole games"
+    fi
+    grep -E '^(ok|FAIL)' "$tmp/out" | sed 's/^/     /'
+fi
