@@ -91,11 +91,20 @@ static int gtp_fail(gtp *ctx, const char *msg)
 
 /* ---- Vertices, colours and the engine ---- */
 
-static const char *gtp_move_text(gtp *ctx, const void *s, banyan_move m, char *buf, size_t len)
+static const struct gtp_game_info *gtp_info(const banyan_game *g)
+{
+    for (size_t i = 0; i < sizeof gtp_games / sizeof gtp_games[0]; i++)
+        if (!strcmp(gtp_games[i].name, g->name))
+            return &gtp_games[i];
+    return NULL;
+}
+
+const char *gtp_vertex(const banyan_game *g, const void *s, banyan_move m, char *buf, size_t len)
 {
     char native[64];
-    ctx->g->format_move(s, m, native, sizeof native);
-    if (!ctx->info || !ctx->info->points || !islower((unsigned char)native[0]) ||
+    const struct gtp_game_info *info = gtp_info(g);
+    g->format_move(s, m, native, sizeof native);
+    if (!info || !info->points || !islower((unsigned char)native[0]) ||
         !isdigit((unsigned char)native[1])) {
         snprintf(buf, len, "%s", native);
         return buf;
@@ -105,23 +114,33 @@ static const char *gtp_move_text(gtp *ctx, const void *s, banyan_move m, char *b
     return buf;
 }
 
+bool gtp_vertex_native(const banyan_game *g, const char *vertex, char *native, size_t len)
+{
+    const struct gtp_game_info *info = gtp_info(g);
+    if (!info || !info->points || !isalpha((unsigned char)vertex[0]) ||
+        strcasecmp(vertex, "pass") == 0) {
+        snprintf(native, len, "%s", vertex);
+        return true;
+    }
+    int c = tolower((unsigned char)vertex[0]);
+    if (c == 'i' || strlen(vertex + 1) > 8)
+        return false; /* GTP has no column I. */
+    snprintf(native, len, "%c%s", 'a' + (c - 'a' - (c > 'i')), vertex + 1);
+    return true;
+}
+
+static const char *gtp_move_text(gtp *ctx, const void *s, banyan_move m, char *buf, size_t len)
+{
+    return gtp_vertex(ctx->g, s, m, buf, len);
+}
+
 /* Translates a GTP vertex into the game's notation and parses it. */
 static int gtp_parse_vertex(gtp *ctx, const char *text, banyan_move *out)
 {
     char native[32];
-    const char *p = text;
-    if (ctx->info && ctx->info->points && isalpha((unsigned char)p[0]) &&
-        strcasecmp(p, "pass") != 0) {
-        int c = tolower((unsigned char)p[0]);
-        if (c == 'i')
-            return BANYAN_EINVAL; /* GTP has no column I. */
-        int col = c - 'a' - (c > 'i');
-        if (strlen(p + 1) > 8)
-            return BANYAN_EINVAL;
-        snprintf(native, sizeof native, "%c%s", 'a' + col, p + 1);
-        p = native;
-    }
-    return banyan_engine_parse_move(ctx->e, p, out);
+    if (!gtp_vertex_native(ctx->g, text, native, sizeof native))
+        return BANYAN_EINVAL;
+    return banyan_engine_parse_move(ctx->e, native, out);
 }
 
 /* "b", "black", "w", "white" in any case: player 0 or 1; -1 otherwise. */
@@ -171,10 +190,7 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params)
     ctx->g = g;
     snprintf(ctx->params, sizeof ctx->params, "%s", params);
     ctx->n_history = 0;
-    ctx->info = NULL;
-    for (size_t i = 0; i < sizeof gtp_games / sizeof gtp_games[0]; i++)
-        if (!strcmp(gtp_games[i].name, g->name))
-            ctx->info = &gtp_games[i];
+    ctx->info = gtp_info(g);
     return 0;
 }
 

@@ -31,4 +31,13 @@ bool gtp_execute(gtp *ctx, char *line);
 /* Runs a session over in until quit or the end of input. Returns 0. */
 int gtp_run(gtp *ctx, line_reader *in);
 
+/* The GTP text of move m in state s of game g into buf: games played on
+ * points use GTP's letters (A-Z without I, rows from the bottom); other
+ * games their own notation. */
+const char *gtp_vertex(const banyan_game *g, const void *s, banyan_move m, char *buf, size_t len);
+
+/* Translates a GTP vertex into g's own notation, into native[len]. Returns
+ * false for text that cannot be a vertex (column I). */
+bool gtp_vertex_native(const banyan_game *g, const char *vertex, char *native, size_t len);
+
 #endif /* BANYAN_GTP_H */

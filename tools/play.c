@@ -1,36 +1,71 @@
 /*
  * play.c - `banyan play <game>`: a person against the engine in the
  * terminal. The board is drawn after every move; the prompt takes a move or
- * a command (undo, hint, help, quit). Nothing typed can crash it: every bad
- * line gets one line saying why and the prompt again, and end of input ends
- * the game quietly. Undo replays the game from the start, since states are
- * plain bytes and engines never undo.
+ * a command (undo, hint, swap, new, save, load, help, quit). Nothing typed
+ * can crash it: every bad line gets one line saying why and the prompt
+ * again, and end of input ends the program quietly. The game is kept as a
+ * start position plus the moves played since, so undo and load simply
+ * replay it: states are plain bytes and engines never undo. Escape codes
+ * (the live status line) are written only when stdout is a terminal.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "banyan.h"
 #include "cli.h"
 
 #define PLAY_MAX_PLIES        4096
 #define PLAY_DEFAULT_PLAYOUTS 200000
+#define PLAY_LINE_MAX         1024 /* Bytes of one input line, newline excluded. */
+#define PLAY_TOP              3    /* Candidate moves shown after a search. */
 
 typedef struct play {
     banyan_engine *e;
     const banyan_game *g;
     cli_opts o;
+    char params[256];                    /* Game parameters now in use. */
+    char *position;                      /* Start position text (malloc), or NULL. */
+    unsigned char *start;                /* The start position's state (malloc). */
+    unsigned char *scratch;              /* A state to replay or format moves on (malloc). */
     banyan_move history[PLAY_MAX_PLIES]; /* Moves played from the start. */
     int n_history;
     bool human[BANYAN_MAX_PLAYERS]; /* Which players the person plays. */
+    bool announced;                 /* The end of this game was announced. */
+    bool tty;                       /* stdout is a terminal: draw the status line. */
+    bool echo;                      /* stdin is not a terminal: echo each line read. */
 } play;
+
+/* One command of the prompt: its name, whether it takes the rest of the
+ * line as an argument (a file name), and what it does. A handler returns
+ * false to end the program. arg is the argument as typed (for fopen), shown
+ * the same text made printable (for messages). */
+typedef struct play_command {
+    const char *name;
+    bool takes_arg;
+    bool (*run)(play *P, const char *arg, const char *shown);
+} play_command;
+
+typedef enum play_line { PLAY_LINE_OK, PLAY_LINE_LONG, PLAY_LINE_EOF } play_line;
 
 static const char *play_player_name(const banyan_game *g, int p)
 {
     static const char *two[] = {"X", "O"};
     static const char *many[] = {"player 1", "player 2", "player 3", "player 4"};
     return g->n_players == 2 ? two[p] : many[p];
+}
+
+/* Who plays player p, for messages: "you", "Banyan", or NULL when the
+ * person plays every side (then naming the player is enough). */
+static const char *play_who(const play *P, int p)
+{
+    bool all = true;
+    for (int i = 0; i < P->g->n_players; i++)
+        all = all && P->human[i];
+    return all ? NULL : P->human[p] ? "you" : "Banyan";
 }
 
 /* Trims spaces at both ends, in place, and returns the start. */
@@ -44,118 +79,237 @@ static char *play_trim(char *s)
     return s;
 }
 
-/* Rebuilds the engine's position from the start and the first n moves. */
+static void play_lower(char *s)
+{
+    for (; *s; s++)
+        *s = (char)tolower((unsigned char)*s);
+}
+
+/* Reads one line from f into buf (size bytes) without its newline. A longer
+ * line is read to its end all the same and reported as PLAY_LINE_LONG, so
+ * that its tail is never taken for the next line. A NUL byte is stored as a
+ * control character, which the line is then refused for, rather than
+ * silently cutting the line short. A last line without a newline counts;
+ * PLAY_LINE_EOF means there was nothing left to read. */
+static play_line play_read_line(FILE *f, char *buf, size_t size)
+{
+    size_t n = 0;
+    bool too_long = false;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (n + 1 < size)
+            buf[n++] = c ? (char)c : '\x01';
+        else
+            too_long = true;
+    }
+    buf[n] = 0;
+    if (c == EOF && n == 0 && !too_long)
+        return PLAY_LINE_EOF;
+    return too_long ? PLAY_LINE_LONG : PLAY_LINE_OK;
+}
+
+/* Length of the valid UTF-8 character at p, or 0 when p does not start
+ * one. Only the structure is checked (lead byte, continuation bytes), which
+ * is all that is needed to step over a character as a whole. */
+static int play_utf8_length(const unsigned char *p)
+{
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf   ? 2
+            : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+            : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4
+                                           : 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Rewrites s in place as printable ASCII. Full-width forms U+FF01..U+FF5E
+ * become their ASCII twins (the code point minus 0xFEE0), the ideographic
+ * space U+3000, tabs and carriage returns become spaces, and anything else
+ * that is not printable ASCII (control characters, other characters,
+ * invalid UTF-8) becomes one '?', so the line is safe to echo and is
+ * refused as gibberish. The text never grows. */
+static void play_normalise(char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    char *q = s;
+    while (*p) {
+        if (p[0] == 0xef && p[1] == 0xbc && p[2] >= 0x81 && p[2] <= 0xbf) {
+            *q++ = (char)(p[2] - 0x60); /* U+FF01..U+FF3F: '!' .. '_'. */
+            p += 3;
+        } else if (p[0] == 0xef && p[1] == 0xbd && p[2] >= 0x80 && p[2] <= 0x9e) {
+            *q++ = (char)(p[2] - 0x20); /* U+FF40..U+FF5E: '`' .. '~'. */
+            p += 3;
+        } else if (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80) {
+            *q++ = ' ';
+            p += 3;
+        } else if (p[0] == '\t' || p[0] == '\r') {
+            *q++ = ' ';
+            p++;
+        } else if (p[0] >= 0x20 && p[0] < 0x7f) {
+            *q++ = (char)*p++;
+        } else {
+            int n = p[0] >= 0x80 ? play_utf8_length(p) : 0;
+            *q++ = '?';
+            p += n ? n : 1;
+        }
+    }
+    *q = 0;
+}
+
+/* The argument of a command in the raw line: everything after the first
+ * word, trimmed, so file names may hold spaces. Points into line. */
+static char *play_raw_arg(char *line)
+{
+    char *p = line;
+    while (isspace((unsigned char)*p))
+        p++;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    return play_trim(p);
+}
+
+/* Rebuilds the engine's position: the start position of the current
+ * parameters and start text, then the first n moves of the history. The
+ * start state is kept in P->start for formatting moves and undo. */
 static void play_replay(play *P, int n)
 {
-    banyan_engine_setup(P->e, P->o.params);
-    if (P->o.position)
-        banyan_engine_load(P->e, P->o.position);
+    banyan_engine_setup(P->e, P->params);
+    if (P->position)
+        banyan_engine_load(P->e, P->position);
+    memcpy(P->start, banyan_engine_state(P->e), P->g->state_size);
     for (int i = 0; i < n; i++)
         banyan_engine_play(P->e, P->history[i]);
     P->n_history = n;
+    P->announced = false;
 }
 
-static void play_help(const play *P)
+/* The state after the first n moves of the history, in P->scratch. */
+static const void *play_state_after(play *P, int n)
+{
+    memcpy(P->scratch, P->start, P->g->state_size);
+    for (int i = 0; i < n; i++)
+        P->g->play(P->scratch, P->history[i]);
+    return P->scratch;
+}
+
+static bool play_is_over(const play *P)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    return P->g->moves(banyan_engine_state(P->e), moves) == 0;
+}
+
+/* Draws the board with the last move marked, and says whose turn it is. */
+static void play_show(const play *P)
+{
+    const void *s = banyan_engine_state(P->e);
+    cli_print_board(stdout, P->g, s,
+                    P->n_history ? P->history[P->n_history - 1] : BANYAN_MOVE_NONE);
+    if (!play_is_over(P)) {
+        int p = P->g->to_move(s);
+        const char *who = play_who(P, p);
+        printf("%s to move%s%s%s\n", play_player_name(P->g, p), who ? " (" : "", who ? who : "",
+               who ? ")" : "");
+    }
+}
+
+/* A short reminder with an example move, used by help and after gibberish. */
+static const char *play_example(const play *P)
 {
     banyan_move moves[BANYAN_MAX_MOVES];
     const void *s = banyan_engine_state(P->e);
     int n = P->g->moves(s, moves);
-    printf("Type a move (for example %s), or: undo, hint, help, quit.\n",
-           n ? cli_move(P->g, s, moves[n / 2]) : "-");
+    return n ? cli_move(P->g, s, moves[n / 2]) : "-";
 }
 
-/* Searches the root and returns the report; the moves stay valid until the
- * next engine call. */
-static void play_think(play *P, banyan_report *r)
+static bool play_help(play *P, const char *arg, const char *shown)
 {
-    banyan_limits lim = P->o.limits;
-    if (!lim.playouts && lim.time <= 0 && !lim.nodes)
-        lim.playouts = PLAY_DEFAULT_PLAYOUTS;
-    banyan_engine_search(P->e, &lim, r);
-}
-
-static void play_show_search(const play *P, const banyan_report *r)
-{
-    const void *s = banyan_engine_state(P->e);
-    for (int i = 0; i < r->n_moves && i < 3; i++) {
-        const banyan_move_stats *m = &r->moves[i];
-        printf("  %-5s %5.1f%%  %8u visits%s%s\n", cli_move(P->g, s, m->move), 100 * m->value,
-               m->visits, m->proof ? "  proven " : "", m->proof ? cli_proof(m->proof) : "");
-    }
-}
-
-/* Reads and carries out one line from the person. Returns false at the end
- * of input or on quit. */
-static bool play_human_turn(play *P)
-{
-    char line[1024];
-    const void *s = banyan_engine_state(P->e);
-    printf("%s to move> ", play_player_name(P->g, P->g->to_move(s)));
-    fflush(stdout);
-    if (!fgets(line, sizeof line, stdin)) {
-        printf("\n");
-        return false;
-    }
-    if (!strchr(line, '\n') && !feof(stdin)) {
-        int c;
-        while ((c = getchar()) != EOF && c != '\n')
-            ;
-        printf("That line is too long; type a move, or help.\n");
-        return true;
-    }
-    char *t = play_trim(line);
-    for (char *c = t; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    if (!*t) {
-        printf("Empty line: type a move, or help.\n");
-        return true;
-    }
-    if (!strcmp(t, "quit") || !strcmp(t, "exit"))
-        return false;
-    if (!strcmp(t, "help") || !strcmp(t, "?")) {
-        play_help(P);
-        return true;
-    }
-    if (!strcmp(t, "undo")) {
-        /* Take back to the person's previous turn. */
-        int n = P->n_history;
-        do {
-            n--;
-            play_replay(P, n < 0 ? 0 : n);
-        } while (n > 0 && !P->human[P->g->to_move(banyan_engine_state(P->e))]);
-        if (n < 0)
-            printf("Nothing to undo.\n");
-        cli_print_board(stdout, P->g, banyan_engine_state(P->e),
-                        P->n_history ? P->history[P->n_history - 1] : BANYAN_MOVE_NONE);
-        return true;
-    }
-    if (!strcmp(t, "hint")) {
-        banyan_report r;
-        play_think(P, &r);
-        printf("Hint: %s\n", cli_move(P->g, s, r.best));
-        play_show_search(P, &r);
-        return true;
-    }
-    banyan_move m;
-    int rc = banyan_engine_parse_move(P->e, t, &m);
-    if (rc == BANYAN_ERANGE) {
-        printf("%s is off the board.\n", t);
-    } else if (rc == BANYAN_EILLEGAL) {
-        printf("%s is not legal here (taken or full).\n", t);
-    } else if (rc != BANYAN_OK) {
-        printf("\"%s\" is not a move. ", t);
-        play_help(P);
-    } else if (P->n_history == PLAY_MAX_PLIES) {
-        printf("The game is too long to go on.\n");
-        return false;
-    } else {
-        banyan_engine_play(P->e, m);
-        P->history[P->n_history++] = m;
-        cli_print_board(stdout, P->g, banyan_engine_state(P->e), m);
-    }
+    (void)arg, (void)shown;
+    printf("Type a move (for example %s; 8h, H8 and h 8 work too) or a command:\n"
+           "  undo        take back your last move and Banyan's reply\n"
+           "  hint        show the move Banyan would play, without playing it\n"
+           "  swap        Banyan takes over the side to move; you play the other\n"
+           "  new         start a new game\n"
+           "  save FILE   write the game to FILE\n"
+           "  load FILE   read a game written by save\n"
+           "  help        this list\n"
+           "  quit        leave (end of input does too)\n",
+           play_example(P));
     return true;
 }
 
+/* What the status line needs: the game and the root state, which the
+ * search reads but never changes. */
+typedef struct play_watch {
+    const banyan_game *g;
+    const void *s;
+} play_watch;
+
+/* Called by the searching thread a few times a second while stdout is a
+ * terminal: redraws one status line in place. */
+static void play_progress(void *ud, const banyan_report *r)
+{
+    const play_watch *w = ud;
+    printf("\r\033[K  %.1f s  %llu playouts  %.0f/s  best %s %.1f%%", r->seconds,
+           (unsigned long long)r->playouts, r->seconds > 0 ? (double)r->playouts / r->seconds : 0.0,
+           r->best == BANYAN_MOVE_NONE ? "-" : cli_move(w->g, w->s, r->best), 100 * r->value);
+    fflush(stdout);
+}
+
+/* Searches the root within the options' limits (200000 playouts when none
+ * is given) and fills *r, whose moves stay valid until the next engine
+ * call. On a terminal the status line is drawn meanwhile and cleared after. */
+static void play_think(play *P, banyan_report *r)
+{
+    banyan_limits lim = P->o.limits;
+    play_watch w = {P->g, banyan_engine_state(P->e)};
+    if (!lim.playouts && lim.time <= 0 && !lim.nodes)
+        lim.playouts = PLAY_DEFAULT_PLAYOUTS;
+    if (P->tty) {
+        lim.progress = play_progress;
+        lim.progress_ud = &w;
+        lim.progress_interval = 0.2;
+    }
+    banyan_engine_search(P->e, &lim, r);
+    if (P->tty) {
+        printf("\r\033[K");
+        fflush(stdout);
+    }
+}
+
+/* Prints the principal variation of m from s, each move formatted in the
+ * position where it is played (on a scratch copy), since notation may
+ * depend on it. */
+static void play_print_pv(play *P, const void *s, const banyan_move_stats *m)
+{
+    memcpy(P->scratch, s, P->g->state_size);
+    printf("  line:");
+    for (int k = 0; k < m->pv_len; k++) {
+        printf(" %s", cli_move(P->g, P->scratch, m->pv[k]));
+        P->g->play(P->scratch, m->pv[k]);
+    }
+    printf("\n");
+}
+
+/* The best candidates of a search from s with visits, win rates and
+ * proofs, then the principal variation of the move to play. s is taken
+ * before the search: r's moves are valid only until the next engine call. */
+static void play_show_search(play *P, const void *s, const banyan_report *r)
+{
+    const banyan_move_stats *best = NULL;
+    for (int i = 0; i < r->n_moves && i < PLAY_TOP; i++) {
+        const banyan_move_stats *m = &r->moves[i];
+        printf("  %-5s %9u visits  %5.1f%%%s%s\n", cli_move(P->g, s, m->move), m->visits,
+               100 * m->value, m->proof ? "  proven " : "", m->proof ? cli_proof(m->proof) : "");
+    }
+    for (int i = 0; i < r->n_moves; i++)
+        if (r->moves[i].move == r->best)
+            best = &r->moves[i];
+    if (best)
+        play_print_pv(P, s, best);
+}
+
+/* The engine's turn: search, report, play. */
 static void play_engine_turn(play *P)
 {
     banyan_report r;
@@ -166,29 +320,395 @@ static void play_engine_turn(play *P)
     printf("Banyan plays %s (win rate %.1f%%, %llu playouts, %.2f s%s%s)\n",
            cli_move(P->g, s, r.best), 100 * r.value, (unsigned long long)r.playouts, r.seconds,
            r.proof ? ", proven " : "", r.proof ? cli_proof(r.proof) : "");
-    play_show_search(P, &r);
+    play_show_search(P, s, &r);
     banyan_engine_play(P->e, r.best);
     P->history[P->n_history++] = r.best;
-    cli_print_board(stdout, P->g, banyan_engine_state(P->e), r.best);
+    play_show(P);
 }
 
-static void play_announce_end(const play *P)
+/* Announces the result once per game: the winner and whether that was the
+ * person or Banyan, then what can still be typed. */
+static void play_announce_end(play *P)
 {
     double ret[BANYAN_MAX_PLAYERS];
-    const void *s = banyan_engine_state(P->e);
-    P->g->outcome(s, ret);
-    if (P->g->n_players == 2 && ret[0] == ret[1])
-        printf("Game over: a draw.\n");
-    else if (P->g->n_players == 2)
-        printf("Game over: %s wins (%s).\n", play_player_name(P->g, ret[0] > ret[1] ? 0 : 1),
-               P->human[ret[0] > ret[1] ? 0 : 1] ? "you" : "Banyan");
-    else
+    P->announced = true;
+    if (!P->g->outcome(banyan_engine_state(P->e), ret)) {
         printf("Game over.\n");
+    } else if (P->g->n_players == 2 && ret[0] == ret[1]) {
+        printf("Game over: a draw.\n");
+    } else if (P->g->n_players == 2) {
+        int w = ret[0] > ret[1] ? 0 : 1;
+        const char *who = play_who(P, w);
+        printf("Game over: %s wins%s%s%s.\n", play_player_name(P->g, w), who ? " (" : "",
+               who ? who : "", who ? ")" : "");
+    } else {
+        printf("Game over.\n");
+    }
+    printf("Type new for another game, undo, save FILE, or quit.\n");
+}
+
+/* Takes back to the person's previous turn: the latest earlier position in
+ * which a side the person plays is to move (so the person's last move and
+ * Banyan's reply go, or just the last move when it ended the game). */
+static bool play_undo(play *P, const char *arg, const char *shown)
+{
+    (void)arg, (void)shown;
+    int n = P->n_history - 1;
+    while (n >= 0 && !P->human[P->g->to_move(play_state_after(P, n))])
+        n--;
+    if (n < 0) {
+        printf("Nothing to undo.\n");
+        return true;
+    }
+    play_replay(P, n);
+    play_show(P);
+    return true;
+}
+
+static bool play_hint(play *P, const char *arg, const char *shown)
+{
+    (void)arg, (void)shown;
+    banyan_report r;
+    const void *s = banyan_engine_state(P->e);
+    if (play_is_over(P)) {
+        printf("The game is over: there is no move to hint.\n");
+        return true;
+    }
+    play_think(P, &r);
+    printf("Hint: %s (win rate %.1f%%)\n", cli_move(P->g, s, r.best), 100 * r.value);
+    play_show_search(P, s, &r);
+    return true;
+}
+
+/* Banyan takes over the side to move and the person every other side. */
+static bool play_swap(play *P, const char *arg, const char *shown)
+{
+    (void)arg, (void)shown;
+    int humans = 0, p = P->g->to_move(banyan_engine_state(P->e));
+    for (int i = 0; i < P->g->n_players; i++)
+        humans += P->human[i];
+    if (humans == 0 || humans == P->g->n_players) {
+        printf("swap does not apply: %s.\n",
+               humans ? "you play every side" : "Banyan plays every side");
+        return true;
+    }
+    for (int i = 0; i < P->g->n_players; i++)
+        P->human[i] = i != p;
+    printf("Swapped: Banyan plays %s, you play the other side.\n", play_player_name(P->g, p));
+    return true;
+}
+
+static bool play_new(play *P, const char *arg, const char *shown)
+{
+    (void)arg, (void)shown;
+    play_replay(P, 0);
+    printf("New game.\n");
+    play_show(P);
+    return true;
+}
+
+/* Writes the record: a header naming the game, its parameters and start
+ * position when there are any, then one move per line in the game's
+ * notation, each formatted in the position where it was played. */
+static bool play_save(play *P, const char *arg, const char *shown)
+{
+    FILE *f = fopen(arg, "w");
+    if (!f) {
+        printf("Cannot write \"%s\": %s.\n", shown, strerror(errno));
+        return true;
+    }
+    fprintf(f, "# banyan game %s\n", P->g->name);
+    if (P->params[0])
+        fprintf(f, "# params %s\n", P->params);
+    if (P->position)
+        fprintf(f, "# position %s\n", P->position);
+    memcpy(P->scratch, P->start, P->g->state_size);
+    for (int i = 0; i < P->n_history; i++) {
+        fprintf(f, "%s\n", cli_move(P->g, P->scratch, P->history[i]));
+        P->g->play(P->scratch, P->history[i]);
+    }
+    bool failed = ferror(f) != 0;
+    int err = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = true;
+        err = errno;
+    }
+    if (failed)
+        printf("Cannot write \"%s\": %s.\n", shown, strerror(err));
+    else
+        printf("Saved %d moves to \"%s\".\n", P->n_history, shown);
+    return true;
+}
+
+/* What a record read so far asks for, before it replaces the game. */
+typedef struct play_record {
+    char params[256];                  /* From "# params", empty for the defaults. */
+    char position[PLAY_LINE_MAX];      /* From "# position", empty for none. */
+    bool started;                      /* The engine was set up from the header. */
+    int n;                             /* Moves read. */
+    banyan_move moves[PLAY_MAX_PLIES]; /* The moves, legal in turn. */
+} play_record;
+
+/* Reads the header comment in line (normalised) into rec. Returns false
+ * with a message when the record is for another game or a value does not
+ * fit; other comments are ignored. */
+static bool play_load_header(play *P, play_record *rec, const char *line, const char *shown)
+{
+    const char *v;
+    if (!strncmp(line, "# banyan game ", 14)) {
+        v = line + 14;
+        if (banyan_game_find(v) != P->g) {
+            printf("\"%s\" holds a game of %s, not %s; the game goes on.\n", shown, v, P->g->name);
+            return false;
+        }
+    } else if (!strncmp(line, "# params ", 9)) {
+        v = line + 9;
+        if (strlen(v) >= sizeof rec->params) {
+            printf("\"%s\": the parameters are too long; the game goes on.\n", shown);
+            return false;
+        }
+        strcpy(rec->params, v);
+    } else if (!strncmp(line, "# position ", 11)) {
+        strcpy(rec->position, line + 11); /* Both buffers hold a line. */
+    }
+    return true;
+}
+
+/* Sets the engine up from the header read so far, before the first move.
+ * Returns false with a message when the file's parameters or start position
+ * are bad. */
+static bool play_load_start(play *P, play_record *rec, int line_no, const char *shown)
+{
+    rec->started = true;
+    if (banyan_engine_setup(P->e, rec->params) != BANYAN_OK) {
+        printf("\"%s\": bad parameters \"%s\" for %s; the game goes on.\n", shown, rec->params,
+               P->g->name);
+        return false;
+    }
+    if (rec->position[0] && banyan_engine_load(P->e, rec->position) != BANYAN_OK) {
+        printf("\"%s\" line %d: bad start position; the game goes on.\n", shown, line_no);
+        return false;
+    }
+    return true;
+}
+
+/* Plays the move on line line_no (normalised text) on the engine. Returns
+ * false with a message naming the line when it is not a legal move. */
+static bool play_load_move(play *P, play_record *rec, char *text, int line_no, const char *shown)
+{
+    banyan_move m;
+    int rc = banyan_engine_parse_move(P->e, text, &m);
+    if (rc == BANYAN_OK && rec->n == PLAY_MAX_PLIES) {
+        printf("\"%s\" line %d: the game is too long; the game goes on.\n", shown, line_no);
+        return false;
+    }
+    if (rc == BANYAN_OK)
+        rc = banyan_engine_play(P->e, m);
+    if (rc != BANYAN_OK) {
+        printf("\"%s\" line %d: %s %s; the game goes on.\n", shown, line_no, text,
+               rc == BANYAN_EILLEGAL ? "is not legal there"
+               : rc == BANYAN_ERANGE ? "is off the board"
+                                     : "is not a move");
+        return false;
+    }
+    rec->moves[rec->n++] = m;
+    return true;
+}
+
+/* Reads every line of f into rec, playing the moves on the engine as it
+ * goes. Returns false (with a message) at the first bad line. */
+static bool play_load_lines(play *P, play_record *rec, FILE *f, const char *shown)
+{
+    char line[PLAY_LINE_MAX];
+    play_line status;
+    for (int line_no = 1; (status = play_read_line(f, line, sizeof line)) != PLAY_LINE_EOF;
+         line_no++) {
+        if (status == PLAY_LINE_LONG) {
+            printf("\"%s\" line %d is too long; the game goes on.\n", shown, line_no);
+            return false;
+        }
+        play_normalise(line);
+        char *t = play_trim(line);
+        if (!*t)
+            continue;
+        if (*t == '#') {
+            /* After the first move, headers are only comments. */
+            if (rec->started || play_load_header(P, rec, t, shown))
+                continue;
+            return false;
+        }
+        play_lower(t);
+        if (!rec->started && !play_load_start(P, rec, line_no, shown))
+            return false;
+        if (!play_load_move(P, rec, t, line_no, shown))
+            return false;
+    }
+    if (ferror(f)) {
+        printf("Cannot read \"%s\": %s; the game goes on.\n", shown, strerror(errno));
+        return false;
+    }
+    return rec->started || play_load_start(P, rec, 0, shown);
+}
+
+/* Replaces the game by the record in a file written by save. The whole
+ * file is checked first, on the engine: on any error the message names the
+ * line, and the game is rebuilt as it was. */
+static bool play_load(play *P, const char *arg, const char *shown)
+{
+    play_record rec; /* About 18 KB. */
+    bool announced = P->announced;
+    FILE *f = fopen(arg, "r");
+    if (!f) {
+        printf("Cannot open \"%s\": %s.\n", shown, strerror(errno));
+        return true;
+    }
+    memset(&rec, 0, sizeof rec);
+    bool ok = play_load_lines(P, &rec, f, shown);
+    fclose(f);
+    char *position = ok && rec.position[0] ? strdup(rec.position) : NULL;
+    if (!ok || (rec.position[0] && !position)) {
+        play_replay(P, P->n_history); /* The game as it was. */
+        P->announced = announced;
+        return true;
+    }
+    strcpy(P->params, rec.params);
+    free(P->position);
+    P->position = position;
+    memcpy(P->history, rec.moves, rec.n * sizeof rec.moves[0]);
+    play_replay(P, rec.n);
+    printf("Loaded %d moves from \"%s\".\n", rec.n, shown);
+    play_show(P);
+    return true;
+}
+
+static bool play_quit(play *P, const char *arg, const char *shown)
+{
+    (void)P, (void)arg, (void)shown;
+    return false;
+}
+
+/* The prompt's commands; "?" and "exit" are aliases of help and quit. */
+static const play_command play_commands[] = {
+    {"?", false, play_help},    {"exit", false, play_quit}, {"help", false, play_help},
+    {"hint", false, play_hint}, {"load", true, play_load},  {"new", false, play_new},
+    {"quit", false, play_quit}, {"save", true, play_save},  {"swap", false, play_swap},
+    {"undo", false, play_undo},
+};
+
+static const play_command *play_find_command(const char *word, size_t len)
+{
+    for (size_t i = 0; i < sizeof play_commands / sizeof play_commands[0]; i++)
+        if (strlen(play_commands[i].name) == len && !strncmp(play_commands[i].name, word, len))
+            return &play_commands[i];
+    return NULL;
+}
+
+/* Plays the person's move t (normalised, lower case), or says in one line
+ * why it cannot be played. A word of three or more letters that is no move
+ * is taken for a mistyped command. */
+static void play_try_move(play *P, const char *t)
+{
+    banyan_move m;
+    if (play_is_over(P)) {
+        printf("The game is over: type new, undo, or quit.\n");
+        return;
+    }
+    int rc = banyan_engine_parse_move(P->e, t, &m);
+    size_t letters = strspn(t, "abcdefghijklmnopqrstuvwxyz");
+    if (rc == BANYAN_ERANGE)
+        printf("%s is off the board.\n", t);
+    else if (rc == BANYAN_EILLEGAL)
+        printf("%s is not legal here (occupied, or the column is full).\n", t);
+    else if (rc != BANYAN_OK && letters >= 3 && (!t[letters] || t[letters] == ' '))
+        printf("Unknown command \"%.*s\": type help for the commands.\n", (int)letters, t);
+    else if (rc != BANYAN_OK)
+        printf("\"%s\" is not a move: type a move (for example %s), or help.\n", t,
+               play_example(P));
+    else if (P->n_history == PLAY_MAX_PLIES)
+        printf("The game is too long to go on: type new, or quit.\n");
+    else {
+        banyan_engine_play(P->e, m);
+        P->history[P->n_history++] = m;
+        play_show(P);
+    }
+}
+
+/* Reads and carries out one line from the person. Returns false at the end
+ * of input or on quit. */
+static bool play_prompt(play *P)
+{
+    char raw[PLAY_LINE_MAX], text[PLAY_LINE_MAX], shown[PLAY_LINE_MAX];
+    const void *s = banyan_engine_state(P->e);
+    if (play_is_over(P))
+        printf("> ");
+    else
+        printf("%s> ", play_player_name(P->g, P->g->to_move(s)));
+    fflush(stdout);
+    play_line status = play_read_line(stdin, raw, sizeof raw);
+    if (status == PLAY_LINE_EOF) {
+        printf("\n");
+        return false;
+    }
+    if (status == PLAY_LINE_LONG) {
+        printf("%sThat line is too long (over %d characters): type a move, or help.\n",
+               P->echo ? "\n" : "", PLAY_LINE_MAX - 1);
+        return true;
+    }
+    strcpy(text, raw);
+    play_normalise(text);
+    char *t = play_trim(text);
+    if (P->echo)
+        printf("%s\n", t); /* A transcript of scripted input reads like a session. */
+    play_lower(t);
+    if (!*t) {
+        printf("Empty line: type a move, or help.\n");
+        return true;
+    }
+    size_t word = strcspn(t, " ");
+    const play_command *c = play_find_command(t, word);
+    if (!c) {
+        play_try_move(P, t);
+        return true;
+    }
+    char *arg = play_raw_arg(raw);
+    if (c->takes_arg && !*arg) {
+        printf("%s needs a file name, as in: %s game.txt\n", c->name, c->name);
+        return true;
+    }
+    if (!c->takes_arg && *arg) {
+        printf("%s takes nothing after it: type just %s.\n", c->name, c->name);
+        return true;
+    }
+    strcpy(shown, arg);
+    play_normalise(shown);
+    return c->run(P, arg, shown);
+}
+
+/* Sets the sides from --human (first by default) and the start position
+ * from the options; prints a message and returns false on failure. */
+static bool play_init(play *P)
+{
+    const char *h = P->o.human ? P->o.human : "first";
+    P->human[0] = !strcmp(h, "first") || !strcmp(h, "both");
+    P->human[1] = !strcmp(h, "second") || !strcmp(h, "both");
+    P->tty = isatty(STDOUT_FILENO) != 0;
+    P->echo = !isatty(STDIN_FILENO);
+    strcpy(P->params, P->o.params); /* Same size. */
+    P->position = P->o.position ? strdup(P->o.position) : NULL;
+    P->start = malloc(P->g->state_size);
+    P->scratch = malloc(P->g->state_size);
+    if (!P->start || !P->scratch || (P->o.position && !P->position)) {
+        fprintf(stderr, "banyan: out of memory\n");
+        return false;
+    }
+    play_replay(P, 0);
+    return true;
 }
 
 int cli_play(int argc, char **argv)
 {
     static play P; /* Large history; one game per process. */
+    int rc = 0;
     if (!cli_parse(argc, argv, 2, &P.o))
         return 2;
     if (!P.o.game && P.o.n_args > 0)
@@ -201,31 +721,31 @@ int cli_play(int argc, char **argv)
     P.e = cli_engine(&P.o);
     if (!P.e)
         return 1;
-    const char *h = P.o.human ? P.o.human : "first";
-    P.human[0] = !strcmp(h, "first") || !strcmp(h, "both");
-    P.human[1] = !strcmp(h, "second") || !strcmp(h, "both");
-
+    if (!play_init(&P)) {
+        rc = 1;
+        goto done;
+    }
     printf("Banyan %s: %s. You play %s. Type help for commands.\n", banyan_version(), P.g->name,
            P.human[0] && P.human[1] ? "both sides"
            : P.human[0]             ? "first (X)"
            : P.human[1]             ? "second (O)"
                                     : "no side");
-    cli_print_board(stdout, P.g, banyan_engine_state(P.e), BANYAN_MOVE_NONE);
+    play_show(&P);
     for (;;) {
-        const void *s = banyan_engine_state(P.e);
-        banyan_move moves[BANYAN_MAX_MOVES];
-        if (P.g->moves(s, moves) == 0) {
+        bool over = play_is_over(&P);
+        if (over && !P.announced)
             play_announce_end(&P);
-            break;
-        }
-        if (P.human[P.g->to_move(s)]) {
-            if (!play_human_turn(&P))
-                break;
-        } else {
+        if (!over && !P.human[P.g->to_move(banyan_engine_state(P.e))] &&
+            P.n_history < PLAY_MAX_PLIES)
             play_engine_turn(&P);
-        }
+        else if (!play_prompt(&P))
+            break;
         fflush(stdout);
     }
+done:
     banyan_engine_free(P.e);
-    return 0;
+    free(P.position);
+    free(P.start);
+    free(P.scratch);
+    return rc;
 }

@@ -1,0 +1,122 @@
+# tests/cli/play.sh - `banyan play` driven through stdin: every command,
+# forgiving move input, one answer per bad line, game records saved and
+# loaded, and end of input anywhere. Sourced by tests/run.sh (ok, bad,
+# check, has; BANYAN, tmp), so it must not exit.
+
+# play_run INPUT ARGS...: feeds INPUT (printf format) to banyan play ARGS,
+# output in $tmp/out; passes the exit status on.
+play_run() { local in=$1; shift; printf "$in" | "$BANYAN" play "$@" > "$tmp/out" 2>&1; }
+# play_exit0 NAME INPUT ARGS...: the run exits 0.
+play_exit0() { local name=$1; shift; if play_run "$@"; then ok "$name"; else bad "$name"; fi; }
+# play_count NAME N PATTERN: the last output has exactly N lines matching.
+play_count() {
+    local n; n=$(grep -Ec -- "$3" "$tmp/out")
+    if [ "$n" -eq "$2" ]; then ok "$1"; else echo "     ($n lines match, want $2)"; bad "$1"; fi
+}
+# play_board FILE: the last tic-tac-toe-style board in FILE, last-move marks removed.
+play_board() { grep -E '^( ?[0-9]+[ (]|  ( [a-z])+$)' "$1" | tail -"${2:-4}" | sed 's/[()]/ /g; s/ *$//'; }
+
+T="tictactoe --playouts 300"
+C="connect4 --playouts 300"
+
+# Commands.
+play_exit0 "play: help exits 0" 'help\nquit\n' $T
+has "play: help lists the commands" 'save FILE'
+has "play: help lists swap" '^  swap '
+play_exit0 "play: quit" 'quit\nb2\n' $T
+play_count "play: nothing after quit" 0 '^Banyan plays'
+play_exit0 "play: swap" 'd\nswap\nquit\n' $C
+has "play: swap announced" '^Swapped: Banyan plays X'
+play_count "play: after swap Banyan moves for X" 2 '^Banyan plays'
+has "play: after swap you play O" '^O to move \(you\)'
+play_run 'swap\nquit\n' $T --human both
+has "play: swap with both sides explained" 'swap does not apply'
+play_run 'swap\nquit\n' $T --human none
+has "play: swap with no side explained" 'swap does not apply: Banyan plays every side'
+play_exit0 "play: new" 'b2\nnew\nquit\n' $T
+has "play: new announced" '^New game'
+if [ "$(play_board "$tmp/out")" = "$(printf ' 3 . . .\n 2 . . .\n 1 . . .\n   a b c')" ]; then
+    ok "play: new clears the board"; else bad "play: new clears the board"; fi
+play_run 'undo\nquit\n' $T --human second
+has "play: nothing to undo before your first move" 'Nothing to undo'
+play_exit0 "play: undo" 'b2\nundo\nquit\n' $T
+if [ "$(play_board "$tmp/out")" = "$(printf ' 3 . . .\n 2 . . .\n 1 . . .\n   a b c')" ]; then
+    ok "play: undo takes back your move and the reply"; else bad "play: undo takes back your move and the reply"; fi
+play_exit0 "play: hint" 'b2\nhint\nquit\n' $T
+has "play: hint names a move" '^Hint: [a-c][1-3] \(win rate'
+has "play: hint shows the line" '^  line:( [a-c][1-3])+$'
+play_count "play: hint plays nothing" 1 '^Banyan plays'
+has "play: engine shows its candidates" '^  [a-c][1-3] +[0-9]+ visits +[0-9.]+%'
+play_exit0 "play: game over, then new" 'new\nquit\n' tictactoe --human none --playouts 2000
+play_count "play: commands still work after the game ends" 2 '^Game over: a draw'
+play_run 'a1\nb1\na2\nb2\na3\nc3\nundo\nb3\nquit\n' $T --human both
+has "play: the winner announced" '^Game over: X wins\.$'
+has "play: no moves after the end" '^The game is over: type new'
+has "play: undo after the end" '^ 3 \.\(X\)\.$'
+
+# Forgiving move input: the 8x8 board shows X on h8 for each spelling.
+for mv in 'h8' 'H8' '8h' ' h 8 ' '\xef\xbd\x88\xef\xbc\x98' '\xe3\x80\x80H8'; do
+    play_run "$mv\nquit\n" tictactoe --param m=8 --param n=8 --param k=5 --human both
+    if grep -Eq '^ 8( \.){7}\(X\)$' "$tmp/out"; then ok "play: move $mv"; else bad "play: move $mv"; fi
+done
+play_run '\xef\xbd\x84\nquit\n' connect4 --human both
+has "play: full-width d" '^ \. \. \.\(X\)\. \. \.$'
+
+# Every bad line: one line saying why, then the prompt again.
+play_exit0 "play: bad lines" 'z9\nb2\nb2\nzz\nfoo bar\n\n   \nundo now\nsave\n\xff\xfe\x80\n\x1b[31m\nquit\n' $T
+play_count "play: off the board" 1 '^z9 is off the board\.$'
+play_count "play: occupied" 1 '^b2 is not legal here'
+play_count "play: gibberish" 1 '^"zz" is not a move'
+play_count "play: unknown command" 1 '^Unknown command "foo"'
+play_count "play: empty line" 2 '^Empty line'
+has "play: argument refused" '^undo takes nothing after it'
+has "play: save needs a file" '^save needs a file name'
+play_count "play: invalid UTF-8 is gibberish" 1 '^"\?\?\?" is not a move'
+play_count "play: control characters are gibberish" 1 '^"\?\[31m" is not a move'
+play_count "play: one prompt per line" 12 'X> '
+if grep -q "$(printf '\033')" "$tmp/out"; then bad "play: no escape codes off a terminal"; else
+    ok "play: no escape codes off a terminal"; fi
+{ head -c 5000 /dev/zero | tr '\0' 'a'; printf '\nb2\nquit\n'; } | "$BANYAN" play $T > "$tmp/out" 2>&1
+[ $? -eq 0 ] && ok "play: over-long line" || bad "play: over-long line"
+play_count "play: over-long line refused once" 1 'too long'
+play_count "play: the line after it counts" 1 '^Banyan plays'
+{ printf 'b\000'; printf '2\nquit\n'; } | "$BANYAN" play $T > "$tmp/out" 2>&1
+has "play: a NUL byte is gibberish" '^"b\?2" is not a move'
+
+# End of input anywhere: a clean exit.
+play_exit0 "play: EOF at the prompt" 'b2\n' $T
+play_exit0 "play: EOF inside a line" 'b2\nc' $T
+has "play: a last line without newline counts" '^c is not a move|^"c" is not a move'
+play_exit0 "play: EOF at once" '' $T
+
+# Game records: save in one process, load in another, same position.
+play_exit0 "play: save" "b2\nc3\nsave $tmp/g 1.txt\nquit\n" $T --param m=4 --param n=4 --param k=3
+has "play: save reported" '^Saved 4 moves'
+play_board "$tmp/out" 5 > "$tmp/board1"
+if grep -qx '# banyan game tictactoe' "$tmp/g 1.txt" && grep -qx '# params m=4 n=4 k=3' "$tmp/g 1.txt" &&
+    [ "$(grep -vc '^#' "$tmp/g 1.txt")" -eq 4 ]; then ok "play: record format"; else bad "play: record format"; fi
+play_exit0 "play: load" "load  $tmp/g 1.txt \nsave $tmp/g2.txt\nquit\n" $T
+has "play: load reported" '^Loaded 4 moves'
+play_board "$tmp/out" 5 > "$tmp/board2"
+"$BANYAN" show --game tictactoe --param m=4 --param n=4 --param k=3 \
+    --position "$(grep -v '^#' "$tmp/g 1.txt" | tr '\n' ' ')" > "$tmp/show" 2>&1
+play_board "$tmp/show" 5 > "$tmp/board3"
+if cmp -s "$tmp/board1" "$tmp/board2" && cmp -s "$tmp/board1" "$tmp/board3" &&
+    [ -s "$tmp/board1" ]; then ok "play: load gives the saved position"; else
+    bad "play: load gives the saved position"; fi
+if cmp -s "$tmp/g 1.txt" "$tmp/g2.txt"; then ok "play: save, load, save round trip"; else
+    bad "play: save, load, save round trip"; fi
+play_run "load $tmp/nothing-here.txt\nquit\n" $T
+has "play: load of a missing file" '^Cannot open ".*nothing-here.txt": '
+play_run "save $tmp/no/such/dir.txt\nquit\n" $T
+has "play: save to a bad path" '^Cannot write ".*dir.txt": '
+printf '# banyan game connect4\nd\n' > "$tmp/c4.txt"
+play_run "load $tmp/c4.txt\nquit\n" $T
+has "play: load of another game refused" 'holds a game of connect4, not tictactoe; the game goes on'
+printf '# banyan game tictactoe\n# a comment\n\nb2\nb2\n' > "$tmp/bad.txt"
+play_run "a1\nload $tmp/bad.txt\na1\nquit\n" $T --human both
+has "play: illegal move in a file" 'line 5: b2 is not legal there; the game goes on'
+has "play: the game goes on after a bad load" '^a1 is not legal here'
+printf '# banyan game tictactoe\na1\nzz\n' > "$tmp/bad2.txt"
+play_run "load $tmp/bad2.txt\nquit\n" $T
+has "play: gibberish in a file" 'line 3: zz is not a move'
