@@ -71,8 +71,9 @@ $(B)/libbanyan.so: $(LIB_OBJ)
 $(BANYAN): $(TOOL_OBJ) $(B)/libbanyan.a
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan.a $(LDLIBS)
 
-$(UNIT): $(TEST_OBJ) $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/libbanyan.a $(LDLIBS)
+# The unit tests also cover the match statistics of tools/stats.c.
+$(UNIT): $(TEST_OBJ) $(B)/tools/stats.o $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/tools/stats.o $(B)/libbanyan.a $(LDLIBS)
 
 # Fuzz targets: a replay binary for `make test`, and libFuzzer binaries for
 # `make fuzz` (clang). Saved inputs live in tests/fuzz/corpus/<target>/.

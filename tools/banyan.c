@@ -23,6 +23,7 @@ static void banyan_usage(FILE *f)
                "  gtp --game G       speak GTP version 2 on stdin/stdout (GUIs, referees)\n"
                "  analyze            search one position and print the statistics\n"
                "  bench              fixed searches: the node-count signature and speeds\n"
+            "  match A B          play two engines against each other (banyan match --help)\n"
                "  perft <depth>      count the positions <depth> plies ahead\n"
                "  show               print a position: diagram, side to move, legal moves\n"
                "  games              list the games\n"
@@ -474,6 +475,8 @@ int main(int argc, char **argv)
         return banyan_analyze(argc, argv);
     if (!strcmp(cmd, "bench"))
         return cli_bench(argc, argv);
+    if (!strcmp(cmd, "match"))
+        return cli_match(argc, argv);
     if (!strcmp(cmd, "perft"))
         return banyan_perft_cmd(argc, argv);
     if (!strcmp(cmd, "show"))

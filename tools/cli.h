@@ -49,5 +49,6 @@ const char *cli_proof(banyan_proof p);
 /* Subcommands. Each returns the process exit status. */
 int cli_play(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_match(int argc, char **argv);
 
 #endif /* BANYAN_CLI_H */

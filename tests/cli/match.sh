@@ -1,0 +1,70 @@
+# tests/cli/match.sh - banyan match: internal and external players, openings,
+# records, resuming, SPRT, and engines that crash, hang or play illegal
+# moves. Sourced by tests/run.sh.
+M="$BANYAN match --game connect4"
+
+# Two internal configurations: the stronger wins most games.
+check "match: internal players" $M banyan:playouts=3000 banyan:playouts=30 --games 10 -j 2
+has "match: table" '^A total +[0-9]+ +[0-9]+ +[0-9]+$'
+has "match: Elo with its interval" '^games 10, score [0-9.]+%, Elo [-+0-9.inf]+ \[[-+0-9.inf]+, [-+0-9.inf]+\] \(95%\), LOS [0-9.]+%$'
+wins=$(sed -n 's/^A total *\([0-9]*\).*/\1/p' "$tmp/out")
+[ "${wins:-0}" -ge 7 ] && ok "match: 3000 playouts beat 30 ($wins of 10)" || bad "match: 3000 playouts beat 30 ($wins of 10)"
+has "match: a progress line per game" '^\[10/10\] A '
+
+# Openings, each played twice with colours swapped; records; a results file.
+rm -rf "$tmp/rec" "$tmp/res"
+check "match: openings and records" $M banyan:playouts=500 banyan:playouts=500,c=0.7 \
+    --openings tests/data/connect4_openings.txt --records "$tmp/rec" --results "$tmp/res"
+has "match: two games per opening" '^games 10,'
+[ "$(ls "$tmp/rec" | wc -l)" -eq 10 ] && ok "match: ten records" || bad "match: ten records"
+head -8 "$tmp/rec/game-00003.txt" > "$tmp/out"
+has "match: record header" '^# banyan game connect4$'
+has "match: record starts with its opening" '^d$'
+[ "$(grep -c '^[0-9]' "$tmp/res")" -eq 10 ] && ok "match: results file, a line per game" || bad "match: results file"
+# A record is a game `banyan play` can load.
+printf 'load %s\nquit\n' "$tmp/rec/game-00001.txt" | "$BANYAN" play connect4 --human both > "$tmp/out" 2>&1
+has "match: records load in banyan play" '[Ll]oaded'
+
+# Resuming: the ten games played are kept, two more are played.
+check "match: resume" $M banyan:playouts=500 banyan:playouts=500,c=0.7 \
+    --openings tests/data/connect4_openings.txt --results "$tmp/res" --games 12
+has "match: resumes" '^resuming: 10 of 12 games already played$'
+has "match: twelve games in the table" '^games 12,'
+[ "$(grep -c '^[0-9]' "$tmp/res")" -eq 12 ] && ok "match: results file grew by two" || bad "match: results file grew by two"
+
+# SPRT: a clear difference is decided long before 400 games.
+check "match: sprt" $M banyan:playouts=3000 banyan:playouts=20 --games 400 --sprt 0,100,0.05,0.05
+has "match: sprt accepts H1" 'H1 accepted'
+n=$(sed -n 's/^games \([0-9]*\),.*/\1/p' "$tmp/out")
+[ "${n:-400}" -lt 100 ] && ok "match: sprt stopped after $n games" || bad "match: sprt stopped after $n games"
+
+# External GTP players: banyan gtp in its own process against an internal one.
+check "match: external gtp player" $M "gtp:$BANYAN gtp --game connect4 --playouts 300" \
+    banyan:playouts=300 --games 4 -j 2
+has "match: external games finish" '^games 4,'
+if grep -Eq 'crash|hang|illegal' "$tmp/out"; then bad "match: no forfeits with banyan gtp"; else ok "match: no forfeits with banyan gtp"; fi
+# gtp@DIR: the command runs in DIR.
+check "match: gtp@DIR" $M "gtp@tests/engines:./illegal.sh" banyan:playouts=100 --games 2
+has "match: illegal moves recorded" '^illegal move: A 2, B 0$'
+
+# Engines that crash or hang lose, are recorded, and never stop the referee.
+check "match: crashing engine" $M "gtp:tests/engines/crash.sh" banyan:playouts=100 --games 2
+has "match: crash recorded" '^crash: A 2, B 0$'
+t0=$(date +%s)
+check "match: hanging engine" $M banyan:playouts=100 "gtp:tests/engines/hang.sh" --games 2 --move-timeout 1
+has "match: hang recorded" '^hang: A 0, B 2$'
+[ $(( $(date +%s) - t0 )) -lt 15 ] && ok "match: hangs cost only the timeout" || bad "match: hangs cost only the timeout"
+pgrep -f 'tests/engines/hang.sh' > /dev/null && bad "match: hung engines are killed" || ok "match: hung engines are killed"
+
+# A total time control: games end without time forfeits at 2 s + 0.1 s.
+check "match: time control" $M banyan banyan:c=1 --tc 2+0.1 --games 2 -j 2
+if grep -q 'time forfeit' "$tmp/out"; then bad "match: no time forfeits"; else ok "match: no time forfeits"; fi
+
+# Bad command lines.
+$M banyan:playouts=10 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "match: one player is refused" || bad "match: one player is refused"
+$M banyan:bogus=1 banyan > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "match: bad option refused" || bad "match: bad option refused"
+has "match: bad option named" 'bad option bogus=1'
+$M banyan banyan --openings /nonexistent > "$tmp/out" 2>&1; [ $? -eq 1 ] && ok "match: missing openings file" || bad "match: missing openings file"
+printf '44\n4x\n' > "$tmp/bad_openings"
+$M banyan banyan --openings "$tmp/bad_openings" > "$tmp/out" 2>&1
+has "match: bad opening line named" 'bad_openings:2:'

@@ -1,0 +1,691 @@
+/*
+ * match.c - `banyan match`: a referee that plays two players against each
+ * other and says with error bars which is stronger.
+ *
+ * Games are numbered; game i plays opening i / 2 with the first player A
+ * when i is even and B when it is odd, so every opening is played twice with
+ * colours swapped. Worker threads (-j) take the next number; each game owns
+ * its players (a fresh engine or process per game). The referee keeps the
+ * position itself and checks every move; an illegal move, a crash, a hang
+ * or a lost clock loses the game and is recorded as such. Results go to a
+ * file line by line as games end, so a match started again with the same
+ * file skips the games already played. The final table gives wins, draws
+ * and losses per colour, the score, the Elo difference with its 95%
+ * interval and the likelihood of superiority; --sprt stops once decided.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "banyan.h"
+#include "cli.h"
+#include "player.h"
+#include "stats.h"
+
+#define MATCH_MAX_GAMES    100000
+#define MATCH_MAX_OPENINGS 10000
+#define MATCH_MAX_PLIES    2048
+
+typedef struct match_opts {
+    const banyan_game *g;
+    char params[256];
+    player_spec players[2]; /* A and B. */
+    int games;              /* 0: two per opening, or 10. */
+    const char *openings_file;
+    int random_plies;
+    int jobs;
+    banyan_limits lim;      /* Per-move limits for internal players without their own. */
+    double tc_main, tc_inc; /* Total time control in seconds; main 0 = none. */
+    double move_timeout;    /* Longest wait for an external player's answer. */
+    double resign;          /* Internal players resign below this value; 0 = never. */
+    int resign_moves;
+    int draw_after; /* Plies; 0 = never. */
+    bool sprt;
+    double elo0, elo1, alpha, beta;
+    const char *records; /* Directory for game records. */
+    const char *results; /* Results file, for resuming. */
+    uint64_t seed;
+} match_opts;
+
+/* One opening: moves from the start position. */
+typedef struct match_opening {
+    banyan_move moves[64];
+    int n;
+} match_opening;
+
+typedef struct match_game {
+    int result;      /* +1: A won, 0: draw, -1: B won. */
+    int a_first;     /* A played first. */
+    char reason[32]; /* How it ended. */
+    int plies;
+    bool done;
+} match_game;
+
+typedef struct match {
+    match_opts o;
+    match_opening *openings;
+    int n_openings;
+    match_game *games;
+    pthread_mutex_t lock;
+    int next;     /* Next game to start. */
+    int finished; /* Games finished, resumed ones included. */
+    bool stop;    /* SPRT decided: start no more games. */
+    FILE *results;
+    bool tty;
+    double start;
+    char sprt_verdict[64];
+} match;
+
+static double match_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- Openings ---- */
+
+/* Parses one opening line: moves separated by spaces or commas; a word
+ * that is not one move may be a run of one-character moves ("4453"). */
+static bool match_parse_opening(const banyan_game *g, const char *params, char *line,
+                                match_opening *out, char *err, size_t errlen)
+{
+    unsigned char s[1 << 16];
+    banyan_move moves[BANYAN_MAX_MOVES];
+    out->n = 0;
+    if (g->state_size > sizeof s || g->setup(s, params) != BANYAN_OK) {
+        snprintf(err, errlen, "bad game parameters");
+        return false;
+    }
+    for (char *w = strtok(line, " ,\t\r\n"); w; w = strtok(NULL, " ,\t\r\n")) {
+        char one[2] = {0, 0};
+        size_t len = strlen(w), k = 0;
+        banyan_move m;
+        bool whole = g->parse_move(s, w, &m) == BANYAN_OK;
+        do {
+            if (!whole) {
+                one[0] = w[k];
+                if (g->parse_move(s, one, &m) != BANYAN_OK) {
+                    snprintf(err, errlen, "\"%s\" is not a move", w);
+                    return false;
+                }
+            }
+            int n = g->moves(s, moves), legal = 0;
+            for (int i = 0; i < n; i++)
+                legal |= moves[i] == m;
+            if (!legal || out->n == (int)(sizeof out->moves / sizeof out->moves[0])) {
+                snprintf(err, errlen, "\"%s\" is not legal there", w);
+                return false;
+            }
+            out->moves[out->n++] = m;
+            g->play(s, m);
+        } while (!whole && ++k < len);
+    }
+    return true;
+}
+
+static bool match_load_openings(match *M, char *err, size_t errlen)
+{
+    char line[4096];
+    M->openings = calloc(MATCH_MAX_OPENINGS, sizeof *M->openings);
+    if (!M->openings)
+        return false;
+    if (!M->o.openings_file) {
+        M->n_openings = 1; /* The start position. */
+        return true;
+    }
+    FILE *f = fopen(M->o.openings_file, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot read %s", M->o.openings_file);
+        return false;
+    }
+    int line_no = 0;
+    while (fgets(line, sizeof line, f) && M->n_openings < MATCH_MAX_OPENINGS) {
+        char msg[128];
+        line_no++;
+        char *t = line;
+        while (isspace((unsigned char)*t))
+            t++;
+        if (!*t || *t == '#')
+            continue;
+        if (!match_parse_opening(M->o.g, M->o.params, t, &M->openings[M->n_openings], msg,
+                                 sizeof msg)) {
+            snprintf(err, errlen, "%s:%d: %s", M->o.openings_file, line_no, msg);
+            fclose(f);
+            return false;
+        }
+        M->n_openings++;
+    }
+    fclose(f);
+    if (M->n_openings == 0) {
+        snprintf(err, errlen, "%s has no openings", M->o.openings_file);
+        return false;
+    }
+    return true;
+}
+
+/* ---- One game ---- */
+
+static const char *match_status_name(player_status st)
+{
+    static const char *const names[] = {"ok", "resign", "illegal move", "crash", "hang"};
+    return names[st];
+}
+
+/* Writes a game record: the game, its parameters and players, then one
+ * move per line (the format `banyan play` loads). */
+static void match_record(match *M, int index, const void *start, const banyan_move *moves, int n,
+                         const match_game *r)
+{
+    char path[1024], buf[64];
+    const banyan_game *g = M->o.g;
+    unsigned char s[1 << 16];
+    snprintf(path, sizeof path, "%s/game-%05d.txt", M->o.records, index + 1);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "# banyan game %s\n", g->name);
+    if (M->o.params[0])
+        fprintf(f, "# params %s\n", M->o.params);
+    fprintf(f, "# first %s\n# second %s\n# result %s (%s)\n", M->o.players[r->a_first ? 0 : 1].text,
+            M->o.players[r->a_first ? 1 : 0].text,
+            r->result == 0                         ? "1/2-1/2"
+            : (r->result > 0) == (r->a_first != 0) ? "1-0"
+                                                   : "0-1",
+            r->reason);
+    memcpy(s, start, g->state_size);
+    for (int i = 0; i < n; i++) {
+        g->format_move(s, moves[i], buf, sizeof buf);
+        fprintf(f, "%s\n", buf);
+        g->play(s, moves[i]);
+    }
+    fclose(f);
+}
+
+/* The per-move limits of an internal player: its own, else the match's,
+ * and with a clock a share of what is left. */
+static banyan_limits match_limits(const match *M, const player_spec *spec, double clock)
+{
+    banyan_limits lim = spec->lim;
+    if (!lim.playouts && lim.time <= 0)
+        lim = M->o.lim;
+    if (clock >= 0) {
+        double t = clock / 20 + 0.8 * M->o.tc_inc;
+        if (t > clock * 0.5)
+            t = clock * 0.5;
+        lim.time = t > 0.01 ? t : 0.01;
+    }
+    if (!lim.playouts && lim.time <= 0)
+        lim.playouts = 10000;
+    return lim;
+}
+
+/* Plays game `index` and fills *r. */
+static void match_play(match *M, int index, match_game *r)
+{
+    const match_opts *o = &M->o;
+    const banyan_game *g = o->g;
+    unsigned char *s = malloc(g->state_size), *start = malloc(g->state_size);
+    banyan_move moves[MATCH_MAX_PLIES];
+    player p[2];
+    int n = 0, low[2] = {0, 0};
+    double clock[2] = {-1, -1};
+    memset(r, 0, sizeof *r);
+    memset(p, 0, sizeof p);
+    r->a_first = index % 2 == 0;
+    const player_spec *spec[2] = {&o->players[r->a_first ? 0 : 1], &o->players[r->a_first ? 1 : 0]};
+    int loser = -1; /* Side that lost by forfeit. */
+    snprintf(r->reason, sizeof r->reason, "normal");
+    if (!s || !start)
+        goto out;
+    g->setup(s, o->params);
+    double timeout = o->move_timeout;
+
+    /* Step 1. Start both players. Internal players get a seed of their own
+     * per game (their seed plus the game number): deterministic engines
+     * would otherwise play the same game again and again. */
+    player_spec seeded[2];
+    for (int side = 0; side < 2; side++) {
+        seeded[side] = *spec[side];
+        seeded[side].cfg.seed = (spec[side]->cfg.seed ? spec[side]->cfg.seed : 1) + (uint64_t)index;
+        spec[side] = &seeded[side];
+        player_status st = player_start(&p[side], spec[side], g, o->params, timeout);
+        if (st != PLAYER_OK) {
+            loser = side;
+            snprintf(r->reason, sizeof r->reason, "%s at start", match_status_name(st));
+            goto end;
+        }
+    }
+    memcpy(start, s, g->state_size);
+
+    /* Step 2. The opening, then the random plies (the same for both games
+     * of a pair: the generator is seeded by the pair). */
+    const match_opening *op = &M->openings[(index / 2) % M->n_openings];
+    banyan_rng rng;
+    banyan_rng_seed(&rng, o->seed, (uint64_t)(index / 2));
+    for (int i = 0; i < op->n + o->random_plies; i++) {
+        banyan_move m, legal[BANYAN_MAX_MOVES];
+        int k = g->moves(s, legal);
+        if (k == 0)
+            break;
+        m = i < op->n ? op->moves[i] : legal[banyan_rng_below(&rng, (uint32_t)k)];
+        for (int side = 0; side < 2; side++) {
+            player_status st = player_play(&p[side], s, m, timeout);
+            if (st != PLAYER_OK) {
+                loser = side;
+                snprintf(r->reason, sizeof r->reason, "%s in the opening", match_status_name(st));
+                goto end;
+            }
+        }
+        g->play(s, m);
+        moves[n++] = m;
+    }
+    if (o->tc_main > 0)
+        clock[0] = clock[1] = o->tc_main;
+
+    /* Step 3. Moves until the game ends, a forfeit or adjudication. */
+    banyan_move legal[BANYAN_MAX_MOVES];
+    while (g->moves(s, legal) > 0) {
+        int side = g->to_move(s) % 2;
+        banyan_move m;
+        double value;
+        if (o->draw_after && n >= o->draw_after) {
+            snprintf(r->reason, sizeof r->reason, "draw by move limit");
+            r->result = 0;
+            goto stop;
+        }
+        if (n == MATCH_MAX_PLIES)
+            break;
+        banyan_limits lim = match_limits(M, spec[side], clock[side]);
+        double t0 = match_now();
+        double wait = clock[side] >= 0 ? clock[side] + timeout : timeout + lim.time;
+        player_status st = player_genmove(&p[side], s, &lim, clock[side], wait, &m, &value);
+        double spent = match_now() - t0;
+        if (st != PLAYER_OK) {
+            loser = side;
+            snprintf(r->reason, sizeof r->reason, "%s", match_status_name(st));
+            goto end;
+        }
+        if (clock[side] >= 0) {
+            clock[side] -= spent;
+            if (clock[side] < 0) {
+                loser = side;
+                snprintf(r->reason, sizeof r->reason, "time forfeit");
+                goto end;
+            }
+            clock[side] += o->tc_inc;
+        }
+        /* Resignation of internal players, after several low values. */
+        low[side] = value >= 0 && value < o->resign ? low[side] + 1 : 0;
+        if (o->resign > 0 && low[side] >= o->resign_moves) {
+            loser = side;
+            snprintf(r->reason, sizeof r->reason, "resigned");
+            goto end;
+        }
+        st = player_play(&p[1 - side], s, m, timeout);
+        if (st != PLAYER_OK) {
+            loser = 1 - side;
+            snprintf(r->reason, sizeof r->reason, "%s", match_status_name(st));
+            goto end;
+        }
+        g->play(s, m);
+        moves[n++] = m;
+    }
+end:
+    if (loser >= 0) {
+        int winner_side = 1 - loser;
+        bool a_won = (winner_side == 0) == (r->a_first != 0);
+        r->result = a_won ? 1 : -1;
+    } else {
+        double ret[BANYAN_MAX_PLAYERS];
+        if (g->outcome(s, ret)) {
+            double first = ret[0], second = ret[1];
+            int first_result = first > second ? 1 : first < second ? -1 : 0;
+            r->result = r->a_first ? first_result : -first_result;
+        } else {
+            r->result = 0;
+            snprintf(r->reason, sizeof r->reason, "draw by game length");
+        }
+    }
+stop:
+    r->plies = n;
+    for (int side = 0; side < 2; side++)
+        player_stop(&p[side]);
+    if (o->records)
+        match_record(M, index, start, moves, n, r);
+out:
+    free(s);
+    free(start);
+}
+
+/* ---- Results, progress and the table ---- */
+
+static void match_tally(const match *M, int wld[2][3])
+{
+    memset(wld, 0, 6 * sizeof(int));
+    for (int i = 0; i < M->o.games; i++) {
+        const match_game *r = &M->games[i];
+        if (r->done)
+            wld[r->a_first ? 0 : 1][r->result > 0 ? 0 : r->result == 0 ? 1 : 2]++;
+    }
+}
+
+static void match_progress(match *M)
+{
+    int t[2][3];
+    match_tally(M, t);
+    int w = t[0][0] + t[1][0], d = t[0][1] + t[1][1], l = t[0][2] + t[1][2];
+    stats_result s = stats_compute(w, d, l);
+    printf("%s[%d/%d] A %d wins, %d draws, %d losses: score %.1f%%, Elo %+.0f%s",
+           M->tty ? "\r" : "", M->finished, M->o.games, w, d, l, 100 * s.score, s.elo,
+           M->tty ? "   " : "\n");
+    fflush(stdout);
+}
+
+/* Reads a results file of an interrupted match: its finished games count
+ * and will not be played again. */
+static void match_resume(match *M)
+{
+    char line[512];
+    FILE *f = fopen(M->o.results, "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        int index, a_first, result, plies;
+        char reason[32];
+        if (line[0] == '#' ||
+            sscanf(line, "%d %d %d %d %31[^\n]", &index, &a_first, &result, &plies, reason) != 5 ||
+            index < 1 || index > M->o.games || result < -1 || result > 1)
+            continue;
+        match_game *r = &M->games[index - 1];
+        if (r->done)
+            continue;
+        r->done = true;
+        r->a_first = a_first != 0;
+        r->result = result;
+        r->plies = plies;
+        snprintf(r->reason, sizeof r->reason, "%s", reason);
+        M->finished++;
+    }
+    fclose(f);
+}
+
+/* Whether the SPRT is decided; writes the verdict. */
+static bool match_sprt_decided(match *M)
+{
+    int t[2][3];
+    double lower, upper;
+    if (!M->o.sprt)
+        return false;
+    match_tally(M, t);
+    double llr =
+        stats_llr(t[0][0] + t[1][0], t[0][1] + t[1][1], t[0][2] + t[1][2], M->o.elo0, M->o.elo1);
+    stats_sprt_bounds(M->o.alpha, M->o.beta, &lower, &upper);
+    if (llr >= upper)
+        snprintf(M->sprt_verdict, sizeof M->sprt_verdict, "H1 accepted (LLR %.2f >= %.2f)", llr,
+                 upper);
+    else if (llr <= lower)
+        snprintf(M->sprt_verdict, sizeof M->sprt_verdict, "H0 accepted (LLR %.2f <= %.2f)", llr,
+                 lower);
+    else
+        snprintf(M->sprt_verdict, sizeof M->sprt_verdict, "undecided (LLR %.2f in [%.2f, %.2f])",
+                 llr, lower, upper);
+    return llr >= upper || llr <= lower;
+}
+
+static void *match_worker(void *arg)
+{
+    match *M = arg;
+    for (;;) {
+        pthread_mutex_lock(&M->lock);
+        while (M->next < M->o.games && M->games[M->next].done)
+            M->next++;
+        if (M->stop || M->next >= M->o.games) {
+            pthread_mutex_unlock(&M->lock);
+            return NULL;
+        }
+        int index = M->next++;
+        pthread_mutex_unlock(&M->lock);
+
+        match_game r;
+        match_play(M, index, &r);
+
+        pthread_mutex_lock(&M->lock);
+        r.done = true;
+        M->games[index] = r;
+        M->finished++;
+        if (M->results) {
+            fprintf(M->results, "%d %d %d %d %s\n", index + 1, r.a_first, r.result, r.plies,
+                    r.reason);
+            fflush(M->results);
+        }
+        match_progress(M);
+        if (match_sprt_decided(M))
+            M->stop = true;
+        pthread_mutex_unlock(&M->lock);
+    }
+}
+
+static void match_table(match *M)
+{
+    int t[2][3];
+    match_tally(M, t);
+    int w = t[0][0] + t[1][0], d = t[0][1] + t[1][1], l = t[0][2] + t[1][2];
+    stats_result s = stats_compute(w, d, l);
+    const char *kinds[] = {"illegal move", "crash", "hang", "time forfeit", "resigned"};
+    printf("%s\nA: %s\nB: %s\ngame: %s %s\n\n", M->tty ? "" : "", M->o.players[0].text,
+           M->o.players[1].text, M->o.g->name, M->o.params);
+    printf("               wins  draws  losses\n");
+    printf("A first     %7d %6d %7d\n", t[0][0], t[0][1], t[0][2]);
+    printf("A second    %7d %6d %7d\n", t[1][0], t[1][1], t[1][2]);
+    printf("A total     %7d %6d %7d\n\n", w, d, l);
+    printf("games %d, score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", s.games,
+           100 * s.score, s.elo, s.elo_lo, s.elo_hi, 100 * s.los);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        int a = 0, b = 0;
+        for (int i = 0; i < M->o.games; i++) {
+            const match_game *r = &M->games[i];
+            if (r->done && strstr(r->reason, kinds[k])) {
+                /* The side that lost is the one that forfeited. */
+                if (r->result < 0)
+                    a++;
+                else
+                    b++;
+            }
+        }
+        if (a || b)
+            printf("%s: A %d, B %d\n", kinds[k], a, b);
+    }
+    if (M->o.sprt)
+        printf("SPRT elo0 %g elo1 %g alpha %g beta %g: %s\n", M->o.elo0, M->o.elo1, M->o.alpha,
+               M->o.beta, M->sprt_verdict);
+    printf("time %.1f s\n", match_now() - M->start);
+}
+
+/* ---- The command line ---- */
+
+static void match_usage(FILE *f)
+{
+    fprintf(f, "usage: banyan match --game G [--param k=v ...] A B [options]\n"
+               "  A, B              banyan:key=value,... (in this process: playouts, time, seed,\n"
+               "                    threads, memory, c, select, final, expand, policy=textbook,\n"
+               "                    params=k=v;k=v) or gtp[@DIR]:COMMAND LINE\n"
+               "  --games N         games to play (default: two per opening, at least 10)\n"
+               "  --openings FILE   one opening per line, moves in the game's notation\n"
+               "  --random-plies K  random moves after the opening (the same in both games)\n"
+               "  -j, --jobs N      games played at once (default 1)\n"
+               "  --playouts N, --time S   per move, for internal players without their own\n"
+               "  --tc MAIN[+INC]   total time control in seconds, with increment\n"
+               "  --move-timeout S  longest wait for an external player's answer (default 30)\n"
+               "  --resign V        internal players resign when their value stays below V\n"
+               "  --draw-after N    adjudicate a draw after N plies\n"
+               "  --sprt E0,E1,A,B  stop when the SPRT of elo0 E0 against elo1 E1 is decided\n"
+               "  --records DIR     write each game's moves to DIR/game-NNNNN.txt\n"
+               "  --results FILE    results game by game; a match run again resumes from it\n"
+               "  --seed S          seed of the random opening plies\n");
+}
+
+static bool match_number(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = s ? strtod(s, &end) : NAN;
+    if (!s || end == s || *end || !(v >= lo && v <= hi))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool match_parse(int argc, char **argv, match_opts *o)
+{
+    int n_players = 0;
+    char err[256];
+    double v;
+    memset(o, 0, sizeof *o);
+    o->jobs = 1;
+    o->move_timeout = 30;
+    o->resign_moves = 3;
+    o->seed = 1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true;
+        if (a[0] != '-') {
+            if (n_players == 2 || !player_parse(a, &o->players[n_players], err, sizeof err)) {
+                fprintf(stderr, "banyan match: %s\n",
+                        n_players == 2 ? "more than two players" : err);
+                return false;
+            }
+            n_players++;
+            continue;
+        }
+        if (!val) {
+            fprintf(stderr, "banyan match: %s needs a value\n", a);
+            return false;
+        }
+        if (!strcmp(a, "--game"))
+            ok = (o->g = banyan_game_find(val)) != NULL;
+        else if (!strcmp(a, "--param")) {
+            size_t len = strlen(o->params);
+            ok = len + strlen(val) + 2 < sizeof o->params;
+            if (ok)
+                snprintf(o->params + len, sizeof o->params - len, "%s%s", len ? " " : "", val);
+        } else if (!strcmp(a, "--games") && (ok = match_number(val, 1, MATCH_MAX_GAMES, &v)))
+            o->games = (int)v;
+        else if (!strcmp(a, "--openings"))
+            o->openings_file = val;
+        else if (!strcmp(a, "--random-plies") && (ok = match_number(val, 0, 100, &v)))
+            o->random_plies = (int)v;
+        else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && (ok = match_number(val, 1, 64, &v)))
+            o->jobs = (int)v;
+        else if (!strcmp(a, "--playouts") && (ok = match_number(val, 1, 1e12, &v)))
+            o->lim.playouts = (uint64_t)v;
+        else if (!strcmp(a, "--time") && (ok = match_number(val, 0.001, 1e6, &v)))
+            o->lim.time = v;
+        else if (!strcmp(a, "--tc")) {
+            char *plus;
+            o->tc_main = strtod(val, &plus);
+            o->tc_inc = *plus == '+' ? strtod(plus + 1, &plus) : 0;
+            ok = !*plus && o->tc_main > 0 && o->tc_inc >= 0;
+        } else if (!strcmp(a, "--move-timeout") && (ok = match_number(val, 0.01, 1e6, &v)))
+            o->move_timeout = v;
+        else if (!strcmp(a, "--resign") && (ok = match_number(val, 0, 1, &v)))
+            o->resign = v;
+        else if (!strcmp(a, "--draw-after") && (ok = match_number(val, 1, MATCH_MAX_PLIES, &v)))
+            o->draw_after = (int)v;
+        else if (!strcmp(a, "--sprt")) {
+            ok = sscanf(val, "%lf,%lf,%lf,%lf", &o->elo0, &o->elo1, &o->alpha, &o->beta) == 4 &&
+                 o->elo1 > o->elo0 && o->alpha > 0 && o->alpha < 0.5 && o->beta > 0 &&
+                 o->beta < 0.5;
+            o->sprt = ok;
+        } else if (!strcmp(a, "--records"))
+            o->records = val;
+        else if (!strcmp(a, "--results"))
+            o->results = val;
+        else if (!strcmp(a, "--seed") && (ok = match_number(val, 0, 1e18, &v)))
+            o->seed = (uint64_t)v;
+        else {
+            fprintf(stderr, "banyan match: unknown option %s\n", a);
+            match_usage(stderr);
+            return false;
+        }
+        if (!ok) {
+            fprintf(stderr, "banyan match: bad value for %s: \"%s\"\n", a, val);
+            return false;
+        }
+        i++;
+    }
+    if (!o->g || n_players != 2) {
+        match_usage(stderr);
+        return false;
+    }
+    /* Internal players default to a smaller arena: several run at once. */
+    for (int k = 0; k < 2; k++)
+        if (o->players[k].kind == PLAYER_INTERNAL && !o->players[k].cfg.memory)
+            o->players[k].cfg.memory = (size_t)64 << 20;
+    return true;
+}
+
+int cli_match(int argc, char **argv)
+{
+    static match M;
+    char err[512];
+    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        match_usage(stdout);
+        return 0;
+    }
+    if (!match_parse(argc, argv, &M.o))
+        return 2;
+    signal(SIGPIPE, SIG_IGN); /* A dead engine's pipe must not end the referee. */
+    if (!match_load_openings(&M, err, sizeof err)) {
+        fprintf(stderr, "banyan match: %s\n", err);
+        return 1;
+    }
+    if (!M.o.games)
+        M.o.games = M.n_openings * 2 > 10 ? M.n_openings * 2 : 10;
+    M.games = calloc((size_t)M.o.games, sizeof *M.games);
+    if (!M.games)
+        return 1;
+    pthread_mutex_init(&M.lock, NULL);
+    M.tty = isatty(STDOUT_FILENO);
+    M.start = match_now();
+    if (M.o.records && mkdir(M.o.records, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "banyan match: cannot create %s\n", M.o.records);
+        return 1;
+    }
+    if (M.o.results) {
+        match_resume(&M);
+        if (M.finished)
+            printf("resuming: %d of %d games already played\n", M.finished, M.o.games);
+        M.results = fopen(M.o.results, "a");
+        if (!M.results) {
+            fprintf(stderr, "banyan match: cannot write %s\n", M.o.results);
+            return 1;
+        }
+    }
+    if (match_sprt_decided(&M))
+        M.stop = true;
+
+    pthread_t threads[64];
+    int started = 0;
+    for (int i = 1; i < M.o.jobs; i++)
+        if (pthread_create(&threads[started], NULL, match_worker, &M) == 0)
+            started++;
+    match_worker(&M);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    if (M.tty)
+        printf("\n");
+    match_table(&M);
+    if (M.results)
+        fclose(M.results);
+    free(M.games);
+    free(M.openings);
+    return 0;
+}

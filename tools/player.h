@@ -1,0 +1,78 @@
+/*
+ * player.h - the players of `banyan match`: an engine configuration run in
+ * this process, or an external program spoken to over GTP, each behind the
+ * same few calls. External programs run in their own process group with
+ * pipes for stdin and stdout; every wait has a deadline, so nothing an
+ * engine does (crash, hang, garbage, an illegal move) can stop the referee.
+ */
+#ifndef BANYAN_PLAYER_H
+#define BANYAN_PLAYER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "banyan.h"
+#include "line.h"
+
+typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP } player_kind;
+
+/* A player as given on the command line:
+ *   banyan:key=value,...   an engine configuration in this process; keys:
+ *       playouts, time, seed, threads, memory, c, select (uct|puct),
+ *       final (visits|value|lcb), expand, params (extra game parameters,
+ *       ';'-separated), policy=textbook (UCB1 with c = 1.4, every empty
+ *       cell a candidate and uniform rollouts where the game has them)
+ *   gtp[@DIR]:COMMAND LINE   an external GTP program, run by /bin/sh in DIR. */
+typedef struct player_spec {
+    player_kind kind;
+    char text[1024];   /* The spec as given, for tables and records. */
+    char cmd[1024];    /* External: the command line. */
+    char dir[512];     /* External: working directory ("" = current). */
+    banyan_config cfg; /* Internal: engine configuration. */
+    banyan_limits lim; /* Internal: per-move limits (may be overridden). */
+    char params[256];  /* Internal: game parameters added to the match's. */
+    bool textbook;     /* Internal: policy=textbook. */
+} player_spec;
+
+/* Parses a spec. Returns false with a message in err. */
+bool player_parse(const char *text, player_spec *out, char *err, size_t errlen);
+
+/* Outcomes of a request to a player. */
+typedef enum player_status {
+    PLAYER_OK = 0,
+    PLAYER_RESIGN,  /* genmove answered resign. */
+    PLAYER_ILLEGAL, /* An answer that is not a legal move, or a refused command. */
+    PLAYER_CRASH,   /* The process ended or closed its pipes. */
+    PLAYER_TIMEOUT  /* No answer before the deadline. */
+} player_status;
+
+typedef struct player {
+    const player_spec *spec;
+    const banyan_game *g;
+    banyan_engine *e; /* Internal engine. */
+    pid_t pid;        /* External process, 0 when none. */
+    int to_fd;        /* Its stdin. */
+    line_reader from; /* Its stdout. */
+    bool banyan_game; /* It understands banyan-game. */
+    char last[256];   /* The last answer, for messages. */
+} player;
+
+/* Starts a player for game g with the match's params and a fresh game. A
+ * timeout or crash while starting is reported like one during play. */
+player_status player_start(player *p, const player_spec *spec, const banyan_game *g,
+                           const char *params, double timeout);
+
+/* Tells the player that m was played in state s (the position before m). */
+player_status player_play(player *p, const void *s, banyan_move m, double timeout);
+
+/* Asks the player for a move in state s, with per-move limits lim for an
+ * internal player and clock (seconds left, < 0 for none) for an external
+ * one. Returns PLAYER_OK with a legal move in *m; *value receives the
+ * mover's estimated value in [0, 1] when known, else -1. */
+player_status player_genmove(player *p, const void *s, const banyan_limits *lim, double clock,
+                             double timeout, banyan_move *m, double *value);
+
+/* Ends the player: quit, then kill if needed; always reaps the process. */
+void player_stop(player *p);
+
+#endif /* BANYAN_PLAYER_H */
