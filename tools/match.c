@@ -488,7 +488,7 @@ static void match_table(match *M)
     printf("A second    %7d %6d %7d\n", t[1][0], t[1][1], t[1][2]);
     printf("A total     %7d %6d %7d\n\n", w, d, l);
     printf("games %d, score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", s.games,
-           100 * s.score, s.elo, s.elo_lo, s.elo_hi, 100 * s.los);
+           100 * s.score, s.elo + 0.0 == 0 ? 0.0 : s.elo, s.elo_lo, s.elo_hi, 100 * s.los);
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         int a = 0, b = 0;
         for (int i = 0; i < M->o.games; i++) {

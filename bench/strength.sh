@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# bench/strength.sh [NAME] - the strength results of docs/STRENGTH.md, each an
+# exact `banyan match` command. With a NAME, runs only that match. Results
+# are deterministic for playout-limited players (seeds are per game), so a
+# rerun on any machine gives the same table; time-limited ones vary.
+set -eu
+B=${BANYAN:-build/release/banyan}
+[ -x "$B" ] || make -s
+run() {
+    local name=$1; shift
+    [ $# -gt 0 ] || return 0
+    if [ -z "${ONLY:-}" ] || [ "$ONLY" = "$name" ]; then
+        echo "### $name"
+        echo "\$ banyan match $*"
+        "$B" match "$@" | grep -v '^\['
+        echo
+    fi
+}
+ONLY=${1:-}
+echo "date: $(date -u +%Y-%m-%d), machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+echo
+run c4-playouts --game connect4 banyan:playouts=20000 banyan:playouts=2000 \
+    --openings tests/data/connect4_openings.txt --games 100 -j 2
+run c4-select --game connect4 banyan:playouts=20000 banyan:playouts=20000,select=puct \
+    --openings tests/data/connect4_openings.txt --games 100 -j 2
+run ttt-perfect --game tictactoe banyan:playouts=3000 banyan:playouts=3000,c=0.7 --games 100 -j 2
