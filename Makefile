@@ -123,7 +123,7 @@ headers:
 	    $(CC) $(WARN) $(INCS) -fsyntax-only -x c - || exit 1; \
 	done
 	@if grep -h '#include "' tools/*.[ch] proto/*.[ch] examples/*.c tests/fuzz/*.c \
-	    | grep -Ev '"(banyan|banyan_game|cli|gtp|line)\.h"'; then \
+	    | grep -Ev '"(banyan|banyan_game|cli|gtp|line|player|stats)\.h"'; then \
 	  echo "tools/, proto/, examples/ and fuzz targets may include only the public headers"; \
 	  exit 1; fi
 
@@ -167,4 +167,5 @@ help:
 # Keep the objects of pattern-built binaries (fuzz replay) between runs.
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d)
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
+         $(B)/examples/planner.d

@@ -10,6 +10,7 @@
 static const banyan_game *const games_all[] = {
     &banyan_game_tictactoe,
     &banyan_game_connect4,
+    &banyan_game_gomoku,
 };
 
 static const struct {

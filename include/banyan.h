@@ -83,6 +83,9 @@ typedef struct banyan_config {
     uint32_t expand_visits; /* Visits a leaf needs before it is expanded; 0 = 1. */
     banyan_alloc_fn *alloc; /* NULL = the C library's realloc and free. */
     void *alloc_ud;         /* Passed to alloc unchanged. */
+    double widening;        /* Progressive widening: a node with N visits considers its first
+                               max(2, widening * sqrt(N)) children, by prior; 0 = 2 for
+                               games with priors and none for others; < 0 = none. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;

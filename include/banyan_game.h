@@ -148,6 +148,14 @@ typedef struct banyan_game {
      * and tests. NULL means no check. */
     bool (*is_valid)(const void *s);
 
+    /* Optional. Writes to out the moves the search should consider in s and
+     * returns their number: a subset of moves(), in the same fixed order,
+     * never empty while the game goes on (Gomoku: empty cells near stones).
+     * Legality is always moves(); NULL means the search considers every
+     * legal move. When the candidates are fewer than the legal moves, the
+     * solver never concludes that every move loses. */
+    int (*candidates)(const void *s, banyan_move *out);
+
     /* Optional. A fast exact prover for the player to move (in Gomoku, a
      * victory-by-continuous-fours search), bounded by its own budget: returns
      * true with *out set to a winning move only when the win is certain, and
@@ -160,6 +168,7 @@ typedef struct banyan_game {
 /* The games built into libbanyan. */
 extern const banyan_game banyan_game_tictactoe; /* m,n,k-games; 3,3,3 by default. */
 extern const banyan_game banyan_game_connect4;  /* Connect Four, 7 wide, 6 high. */
+extern const banyan_game banyan_game_gomoku;    /* Gomoku, 15x15 freestyle by default. */
 
 /* Looks a built-in game up by name ("tictactoe", also "mnk"; "connect4",
  * also "c4"), case-insensitively. Returns NULL when there is none. name is

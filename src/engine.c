@@ -92,9 +92,12 @@ static void engine_release(banyan_engine *e)
     banyan_alloc_fn *a = e->cfg.alloc;
     void *ud = e->cfg.alloc_ud;
     if (e->workers) {
-        for (int i = 0; i < e->cfg.threads; i++)
+        for (int i = 0; i < e->cfg.threads; i++) {
             if (e->workers[i].state)
                 a(ud, e->workers[i].state, 0);
+            if (e->workers[i].scratch)
+                a(ud, e->workers[i].scratch, 0);
+        }
         a(ud, e->workers, 0);
     }
     if (e->stats)
@@ -137,6 +140,9 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     if (!e)
         return BANYAN_ENOMEM;
     memset(e, 0, sizeof *e);
+    /* Widening pays where priors order the children. */
+    if (c.widening == 0)
+        c.widening = g->priors ? 2.0 : -1.0;
     e->game = g;
     e->cfg = c;
     e->shared = c.threads > 1;
@@ -168,7 +174,8 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         w->index = i;
         banyan_rng_seed(&w->rng, c.seed, (uint64_t)i);
         w->state = c.alloc(c.alloc_ud, NULL, g->state_size);
-        if (!w->state) {
+        w->scratch = c.alloc(c.alloc_ud, NULL, g->state_size);
+        if (!w->state || !w->scratch) {
             engine_release(e);
             return BANYAN_ENOMEM;
         }

@@ -18,6 +18,7 @@ typedef struct worker {
     int index;               /* 0 for the calling thread. */
     banyan_rng rng;          /* Seeded from (config.seed, index). */
     unsigned char *state;    /* Scratch position, state_size bytes. */
+    unsigned char *scratch;  /* A second one, for re-playing a path. */
     uint64_t playouts;       /* Simulations this worker ran in the current search. */
     int max_depth;           /* Deepest ply it reached. */
 } worker;

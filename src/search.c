@@ -115,6 +115,15 @@ static uint32_t search_select(const banyan_engine *e, const node *x)
     int n = x->n_children;
     const banyan_config *cfg = &e->cfg;
     uint32_t parent_n = atomic_load_explicit(&x->visits, memory_order_relaxed);
+    if (cfg->widening > 0) {
+        /* Progressive widening: only the first children by prior compete,
+         * more of them as the node is visited more. */
+        int k = (int)(cfg->widening * sqrtf((float)parent_n));
+        if (k < 2)
+            k = 2;
+        if (k < n)
+            n = k;
+    }
     bool puct = cfg->select == BANYAN_SELECT_PUCT;
     float c = (float)cfg->c;
     float explore = puct ? (float)(cfg->c * sqrt((double)parent_n)) : 0;
@@ -200,13 +209,21 @@ static void search_sort_by_prior(banyan_move *moves, float *priors, int n)
     }
 }
 
+/* What an expansion did. */
+typedef enum expansion {
+    EXPAND_NONE = 0, /* Another thread holds the claim, or the arena is full. */
+    EXPAND_DONE,     /* The children are there. */
+    EXPAND_PROVEN    /* The game's prover found a win for the player to move. */
+} expansion;
+
 /*
  * Expands node xi, whose position is w->state and which is not over: one
- * block of children, ordered by prior, published with a release store.
- * Returns false when another thread holds the claim or the arena is full;
- * the simulation then evaluates the leaf itself.
+ * block of children (the game's candidates, or every legal move), ordered
+ * by prior, published with a release store. Before that, with prove is
+ * true, the game's prover may prove a win for the player to move, which
+ * makes children unnecessary: the node is proven instead.
  */
-static bool search_expand(worker *w, uint32_t xi)
+static expansion search_expand(worker *w, uint32_t xi, int mover, bool prove)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
@@ -217,13 +234,21 @@ static bool search_expand(worker *w, uint32_t xi)
     if ((atomic_load_explicit(&x->flags, memory_order_relaxed) & NODE_EXPANDING) ||
         (atomic_fetch_or_explicit(&x->flags, NODE_EXPANDING, memory_order_acq_rel) &
          NODE_EXPANDING))
-        return false;
-    int n = g->moves(w->state, moves);
+        return EXPAND_NONE;
+    if (prove && g->prove_win && g->n_players == 2) {
+        banyan_move win;
+        if (g->prove_win(w->state, &win)) {
+            int p = g->to_move(w->state);
+            tree_set_proof(x, mover == p ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
+            return EXPAND_PROVEN;
+        }
+    }
+    int n = g->candidates ? g->candidates(w->state, moves) : g->moves(w->state, moves);
     if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
-        return false;
+        return EXPAND_NONE;
     uint32_t first = tree_take(&e->t, (uint32_t)n);
     if (!first)
-        return false; /* The claim stays: nobody can expand into a full arena. */
+        return EXPAND_NONE; /* The claim stays: nobody can expand into a full arena. */
 
     if (g->priors) {
         g->priors(w->state, moves, n, priors);
@@ -244,34 +269,50 @@ static bool search_expand(worker *w, uint32_t xi)
         atomic_init(&c->value, 0);
     }
     x->n_children = (uint16_t)n;
+    if (g->candidates)
+        atomic_fetch_or_explicit(&x->flags, NODE_CANDIDATES, memory_order_relaxed);
     atomic_store_explicit(&x->children, first, memory_order_release);
-    return true;
+    return EXPAND_DONE;
 }
 
 /*
- * Tries to prove node x, whose child on the path was just proven. mover is
- * the player who moved into x and p the player to move at x (the mover of
- * its children). x is proven when a child wins for p, or when every child is
- * proven; its value is then the best child's. Two-player games only, where
+ * Tries to prove node path[i], whose child path[i + 1] was just proven (or
+ * the root, i = 0, with mover and p given). x is proven when a child wins
+ * for the player p to move at x, or when every child is proven, the best
+ * one deciding. When the children are the game's candidates, "every child"
+ * means every move only if the game has no other legal move there: the
+ * position is rebuilt from the root along the path to count them, which is
+ * rare (only when every candidate is proven). Two-player games only, where
  * a value for one player is 1 minus the value for the other.
  */
-static bool search_prove(banyan_engine *e, node *x, int mover, int p)
+static bool search_prove(worker *w, const step *path, int i, int mover, int p)
 {
-    const node *nodes = e->t.nodes;
+    banyan_engine *e = w->e;
+    const banyan_game *g = e->game;
+    node *nodes = e->t.nodes;
+    node *x = &nodes[path[i].node];
     uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
     double best = -1;
     bool all = true;
     if (!first)
         return false;
-    for (int i = 0; i < x->n_children && best < 1.0; i++) {
-        banyan_proof proof = tree_proof(&nodes[first + i]);
+    for (int k = 0; k < x->n_children && best < 1.0; k++) {
+        banyan_proof proof = tree_proof(&nodes[first + k]);
         if (proof == BANYAN_UNPROVEN)
             all = false;
         else if (tree_proof_value(proof) > best)
             best = tree_proof_value(proof);
     }
-    if (!all && best < 1.0)
+    if (best < 1.0 && !all)
         return false;
+    if (best < 1.0 && (atomic_load_explicit(&x->flags, memory_order_relaxed) & NODE_CANDIDATES)) {
+        banyan_move legal[BANYAN_MAX_MOVES];
+        memcpy(w->scratch, e->root_state, g->state_size);
+        for (int k = 1; k <= i; k++)
+            g->play(w->scratch, nodes[path[k].node].move);
+        if (g->moves(w->scratch, legal) > x->n_children)
+            return false;
+    }
     tree_set_proof(x, tree_proof_of(mover == p ? best : 1.0 - best));
     return true;
 }
@@ -339,16 +380,22 @@ static void search_simulate(worker *w)
         proving = search_mark_terminal(e, &nodes[xi], exact);
     } else if (exact < 0 && depth < BANYAN_MAX_DEPTH &&
                (depth == 0 || atomic_load_explicit(&nodes[xi].visits, memory_order_relaxed) >
-                                  e->cfg.expand_visits) &&
-               search_expand(w, xi)) {
-        int p = g->to_move(w->state);
-        xi = search_select(e, &nodes[xi]);
-        g->play(w->state, nodes[xi].move);
-        path[++depth] = (step){xi, p};
-        search_add_visit(e, &nodes[xi]);
-        if (g->outcome(w->state, ret)) {
-            exact = search_norm(e, ret[p]);
-            proving = search_mark_terminal(e, &nodes[xi], exact);
+                                  e->cfg.expand_visits)) {
+        /* The root is proven, if at all, before the search (search_run). */
+        expansion grown = search_expand(w, xi, path[depth].mover, depth > 0);
+        if (grown == EXPAND_PROVEN) {
+            exact = tree_proof_value(tree_proof(&nodes[xi]));
+            proving = true;
+        } else if (grown == EXPAND_DONE) {
+            int p = g->to_move(w->state);
+            xi = search_select(e, &nodes[xi]);
+            g->play(w->state, nodes[xi].move);
+            path[++depth] = (step){xi, p};
+            search_add_visit(e, &nodes[xi]);
+            if (g->outcome(w->state, ret)) {
+                exact = search_norm(e, ret[p]);
+                proving = search_mark_terminal(e, &nodes[xi], exact);
+            }
         }
     }
     if (depth > w->max_depth)
@@ -381,7 +428,7 @@ static void search_simulate(worker *w)
         int64_t v = (int64_t)(ret[path[i].mover] * VALUE_ONE + 0.5);
         search_add_value(e, x, v);
         if (proving && i < depth)
-            proving = search_prove(e, x, path[i].mover, path[i + 1].mover);
+            proving = search_prove(w, path, i, path[i].mover, path[i + 1].mover);
         if (proving && i > 0)
             atomic_fetch_or_explicit(&nodes[path[i - 1].node].flags, NODE_PROVEN_CHILD,
                                      memory_order_release);
@@ -446,6 +493,31 @@ static void *search_thread_main(void *arg)
     return NULL;
 }
 
+/* The game's prover on the root, before any simulation: a proven win needs
+ * no search. The root is expanded (without the prover) and the winning
+ * child marked, so the report plays it. */
+static void search_prove_root(banyan_engine *e)
+{
+    const banyan_game *g = e->game;
+    node *root = &e->t.nodes[e->t.root];
+    worker *w = &e->workers[0];
+    banyan_move win;
+    if (!g->prove_win || g->n_players != 2 || tree_proof(root) != BANYAN_UNPROVEN ||
+        !g->prove_win(e->root_state, &win))
+        return;
+    memcpy(w->state, e->root_state, g->state_size);
+    if (!atomic_load_explicit(&root->children, memory_order_acquire))
+        search_expand(w, e->t.root, search_root_mover(e), false);
+    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
+    for (int i = 0; first && i < root->n_children; i++)
+        if (e->t.nodes[first + i].move == win) {
+            tree_set_proof(&e->t.nodes[first + i], BANYAN_PROVEN_WIN);
+            atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
+            search_prove(w, &(step){e->t.root, search_root_mover(e)}, 0, search_root_mover(e),
+                         e->root_player);
+        }
+}
+
 void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 {
     static const banyan_limits none = {0};
@@ -470,8 +542,9 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         e->workers[i].max_depth = 0;
     }
 
-    /* A finished game needs no search. */
+    /* A finished game needs no search, nor does a root the game proves. */
     if (e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0) {
+        search_prove_root(e);
         for (int i = 1; i < e->cfg.threads && i < 64; i++) {
             args[i] = (search_thread){&e->workers[i], &L};
             if (pthread_create(&threads[i], NULL, search_thread_main, &args[i]) != 0)

@@ -30,6 +30,8 @@ enum {
     NODE_EXPANDING = 4u,     /* A thread has claimed the expansion. */
     NODE_TERMINAL = 8u,      /* The game is over at this node. */
     NODE_PROVEN_CHILD = 16u, /* Some child is proven: selection must look at proofs. */
+    NODE_CANDIDATES = 32u,   /* The children are the game's candidates, which may be fewer
+                                than the legal moves. */
 };
 
 typedef struct node {

@@ -23,7 +23,7 @@ static void banyan_usage(FILE *f)
                "  gtp --game G       speak GTP version 2 on stdin/stdout (GUIs, referees)\n"
                "  analyze            search one position and print the statistics\n"
                "  bench              fixed searches: the node-count signature and speeds\n"
-            "  match A B          play two engines against each other (banyan match --help)\n"
+               "  match A B          play two engines against each other (banyan match --help)\n"
                "  perft <depth>      count the positions <depth> plies ahead\n"
                "  show               print a position: diagram, side to move, legal moves\n"
                "  games              list the games\n"

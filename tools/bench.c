@@ -32,15 +32,24 @@ static const struct bench_pos {
     {"connect4", "", "4453", 50000},
     {"connect4", "", "2252576253462244111563365343671351441", 20000},
     {"connect4", "", "44444326", 50000},
+    {"gomoku", "", "", 3000},
+    {"gomoku", "", "h8 i9 h9 i10 h10", 3000},
+    {"gomoku", "rule=renju", "h8 i9 j8 j9 i8 k10", 3000},
+    {"gomoku", "size=19 rule=standard", "k10 l11 j9", 3000},
 };
 
-/* Raw rollouts per game for the speed line. */
+/* Raw rollouts per game for the speed lines; searches are compared with
+ * the first line of their game (its default rollout). */
 static const struct bench_raw {
     const char *game;
+    const char *params;
     uint64_t playouts;
 } bench_raw[] = {
-    {"tictactoe", 4000000},
-    {"connect4", 2000000},
+    {"tictactoe", "", 4000000},
+    {"connect4", "", 2000000},
+    {"gomoku", "", 40000},
+    {"gomoku", "rollout=near", 100000},
+    {"gomoku", "rollout=uniform candidates=all", 200000},
 };
 
 static double bench_now(void)
@@ -157,6 +166,7 @@ int cli_bench(int argc, char **argv)
             if (!strcmp(bench_raw[k].game, b->game)) {
                 game_playouts[k] += r.playouts;
                 game_time[k] += r.seconds;
+                break;
             }
         for (const char *c = best; *c; c++)
             sig = (sig ^ (unsigned char)*c) * 0x100000001b3ULL;
@@ -167,11 +177,15 @@ int cli_bench(int argc, char **argv)
      * game (whose positions vary): the cost of the tree, per game. */
     for (size_t i = 0; i < sizeof bench_raw / sizeof bench_raw[0]; i++) {
         const banyan_game *g = banyan_game_find(bench_raw[i].game);
-        double raw = bench_rollouts(g, "", "", bench_raw[i].playouts);
+        double raw = bench_rollouts(g, bench_raw[i].params, "", bench_raw[i].playouts);
         double search = game_time[i] > 0 ? (double)game_playouts[i] / game_time[i] : 0;
-        printf("%-10s raw rollouts: %10.0f playouts/s, searches: %9.0f playouts/s, "
-               "ratio %.3f\n",
-               g->name, raw, search, raw > 0 ? search / raw : 0.0);
+        if (game_time[i] > 0)
+            printf("%-10s raw rollouts: %10.0f playouts/s, searches: %9.0f playouts/s, "
+                   "ratio %.3f\n",
+                   g->name, raw, search, raw > 0 ? search / raw : 0.0);
+        else
+            printf("%-10s raw rollouts: %10.0f playouts/s (%s)\n", g->name, raw,
+                   bench_raw[i].params);
     }
     printf("bytes per node         : %zu; per child edge: %zu\n", banyan_node_size(),
            banyan_node_size());

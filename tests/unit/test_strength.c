@@ -354,3 +354,46 @@ void test_strength_connect4_tactics(void)
     }
     banyan_engine_free(e);
 }
+
+/* ---- Gomoku: the tactics file, answered by the engine. ---- */
+
+/* Every line of tests/positions/gomoku.txt ("params | moves | answers |
+ * comment") searched with a small budget: the move played must be one of
+ * the answers. Wins are found by the VCF prover at the root; blocks and
+ * defences by the search. */
+void test_strength_gomoku_tactics(void)
+{
+    char path[1024], line[1024];
+    snprintf(path, sizeof path, "%s/../positions/gomoku.txt", t_data_dir);
+    FILE *f = fopen(path, "r");
+    T_TRUE(f != NULL);
+    if (!f)
+        return;
+    int cases = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *params = strtok(line, "|"), *moves = strtok(NULL, "|");
+        char *answers = strtok(NULL, "|"), *comment = strtok(NULL, "\n");
+        if (!params || params[0] == '#' || !moves || !answers)
+            continue;
+        banyan_engine *e;
+        banyan_config cfg = {.seed = 1, .memory = 64 << 20};
+        banyan_limits lim = {.playouts = 3000};
+        banyan_report r;
+        T_EQ(banyan_engine_new(&banyan_game_gomoku, params, &cfg, &e), BANYAN_OK);
+        T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        char buf[16], want[256];
+        banyan_game_gomoku.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+        snprintf(want, sizeof want, " %s ", answers);
+        char key[20];
+        snprintf(key, sizeof key, " %s ", buf);
+        if (!strstr(want, key))
+            fprintf(stderr, "gomoku tactics: %s: played %s, want one of%s\n",
+                    comment ? comment : moves, buf, answers);
+        T_TRUE(strstr(want, key) != NULL);
+        banyan_engine_free(e);
+        cases++;
+    }
+    fclose(f);
+    T_EQ(cases, 10);
+}

@@ -1,0 +1,1371 @@
+/*
+ * gomoku.c - Gomoku on square boards of 5x5 to 22x22: freestyle (five or
+ * more wins), standard (exactly five) and renju (Black may not make 3-3, 4-4
+ * or an overline, and wins only with exactly five).
+ *
+ * The state holds two bitboards of stones (bit r * 23 + c, so 22 rows fit in
+ * 8 words) and a third of the empty cells within distance 2 of a stone, the
+ * "near" candidates, which play() keeps up to date. Everything that looks at
+ * shapes (rollouts, priors, renju's forbidden points, the VCF solver) first
+ * copies the stones onto a local byte board with a border of 5 cells, so a
+ * line of 11 cells around any point is read without bounds checks, and a
+ * line is judged as two 11-bit masks (own stones, empty cells).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "banyan_game.h"
+#include "config.h"
+
+#define GMK_MIN         5                                  /* Smallest side. */
+#define GMK_MAX         22                                 /* Largest side: columns a .. v. */
+#define GMK_STRIDE      23                                 /* Bits per bitboard row. */
+#define GMK_WORDS       ((GMK_MAX * GMK_STRIDE + 63) / 64) /* 506 bits: 8 words. */
+#define GMK_PAD         5                                  /* Border of the byte board. */
+#define GMK_BW          32                                 /* Byte board width: 22 + 2 * 5. */
+#define GMK_BCELLS      (GMK_BW * GMK_BW)                  /* Byte board cells. */
+#define GMK_NOBODY      2                                  /* winner while nobody has won. */
+#define GMK_NO_CELL     0xffff                             /* last before the first move. */
+#define GMK_EDGE        3                                  /* Byte board value off the board. */
+#define GMK_VCF_NODES   2000                               /* Attacker moves tried per VCF call. */
+#define GMK_VCF_DEPTH   32                                 /* Longest VCF, in attacker moves. */
+#define GMK_RENJU_DEPTH 6                                  /* Nesting of renju's three checks. */
+
+enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };        /* rule */
+enum { GMK_CAND_NEAR, GMK_CAND_ALL };                   /* cands */
+enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM }; /* rollout */
+
+/* The state. Only the stones, near, ply, last, winner and stuck change. */
+typedef struct gmk {
+    uint64_t stones[2][GMK_WORDS]; /* Black (player 0) and White; bit r * 23 + c. */
+    uint64_t near[GMK_WORDS];      /* Empty cells within distance 2 of a stone (while not over). */
+    uint16_t ply;                  /* Stones placed; its parity is the player to move. */
+    uint16_t last;                 /* Cell r * size + c of the last move, or GMK_NO_CELL. */
+    uint8_t size;                  /* Side, 5 .. 22. */
+    uint8_t rule;                  /* GMK_FREESTYLE, GMK_STANDARD or GMK_RENJU. */
+    uint8_t cands;                 /* GMK_CAND_NEAR or GMK_CAND_ALL. */
+    uint8_t rollout;               /* GMK_RO_*. */
+    uint8_t winner;                /* 0 or 1 once a player has won, else GMK_NOBODY. */
+    uint8_t stuck;                 /* Renju: Black to move has only forbidden points. */
+    uint8_t pad[2];                /* Always zero. */
+} gmk;
+
+/* A byte board: 0 empty, 1 Black, 2 White, GMK_EDGE off the board; cell
+ * (r, c) at (r + 5) * 32 + c + 5. exact[p] says whether player p wins only
+ * with exactly five. */
+typedef struct gmk_board {
+    uint8_t b[GMK_BCELLS]; /* The cells. */
+    uint8_t exact[2];      /* Per player: an overline does not win. */
+    uint8_t renju;         /* Black has forbidden points. */
+    uint8_t size;          /* Side. */
+} gmk_board;
+
+/* Byte board steps of the four directions: across, up, and the diagonals. */
+static const int gmk_dirs[4] = {1, GMK_BW, GMK_BW + 1, GMK_BW - 1};
+
+/* Byte board steps to the 24 cells within distance 2, nearest first. */
+static const int gmk_ring[24] = {
+    -GMK_BW - 1,
+    -GMK_BW,
+    -GMK_BW + 1,
+    -1,
+    1,
+    GMK_BW - 1,
+    GMK_BW,
+    GMK_BW + 1,
+    -2 * GMK_BW - 2,
+    -2 * GMK_BW - 1,
+    -2 * GMK_BW,
+    -2 * GMK_BW + 1,
+    -2 * GMK_BW + 2,
+    -GMK_BW - 2,
+    -GMK_BW + 2,
+    -2,
+    2,
+    GMK_BW - 2,
+    GMK_BW + 2,
+    2 * GMK_BW - 2,
+    2 * GMK_BW - 1,
+    2 * GMK_BW,
+    2 * GMK_BW + 1,
+    2 * GMK_BW + 2,
+};
+
+/* Bits set in each 5-bit value. */
+static const uint8_t gmk_pop5[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                     1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
+
+static inline bool gmk_bit(const uint64_t *b, int i)
+{
+    return (b[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void gmk_set(uint64_t *b, int i)
+{
+    b[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+static inline void gmk_clear(uint64_t *b, int i)
+{
+    b[i >> 6] &= ~((uint64_t)1 << (i & 63));
+}
+
+static inline int gmk_popcount(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+static inline int gmk_bidx(int r, int c)
+{
+    return (r + GMK_PAD) * GMK_BW + c + GMK_PAD;
+}
+
+/* Move (r * size + c) of byte board cell p. */
+static inline banyan_move gmk_b2move(int size, int p)
+{
+    return (banyan_move)(((p >> 5) - GMK_PAD) * size + (p & 31) - GMK_PAD);
+}
+
+static inline int gmk_to_move(const void *s)
+{
+    return ((const gmk *)s)->ply & 1;
+}
+
+/* Whether player who wins only with exactly five under the rule. */
+static inline bool gmk_exact(int rule, int who)
+{
+    return rule == GMK_STANDARD || (rule == GMK_RENJU && who == 0);
+}
+
+/* Copies the stones of t onto a byte board. */
+static void gmk_board_load(const gmk *t, gmk_board *g)
+{
+    int n = t->size;
+    memset(g->b, GMK_EDGE, sizeof g->b);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int i = r * GMK_STRIDE + c;
+            g->b[gmk_bidx(r, c)] = (uint8_t)(gmk_bit(t->stones[0], i)   ? 1
+                                             : gmk_bit(t->stones[1], i) ? 2
+                                                                        : 0);
+        }
+    g->exact[0] = gmk_exact(t->rule, 0);
+    g->exact[1] = gmk_exact(t->rule, 1);
+    g->renju = t->rule == GMK_RENJU;
+    g->size = (uint8_t)n;
+}
+
+/* Stones of colour col in a row through p along d, counting p itself. The
+ * border stops every walk. */
+static inline int gmk_run(const uint8_t *b, int p, int d, int col)
+{
+    int n = 1;
+    for (int q = p + d; b[q] == col; q += d)
+        n++;
+    for (int q = p - d; b[q] == col; q -= d)
+        n++;
+    return n;
+}
+
+/* Whether colour col playing at p makes a winning five. */
+static inline bool gmk_five_at(const uint8_t *b, int p, int col, bool exact)
+{
+    for (int i = 0; i < 4; i++) {
+        int n = gmk_run(b, p, gmk_dirs[i], col);
+        if (n == 5 || (n > 5 && !exact))
+            return true;
+    }
+    return false;
+}
+
+/* The 11 cells p - 5d .. p + 5d as masks of colour col's stones (*own, with
+ * p itself counted as own) and of empty cells (*emp, without p); bit 5 is p. */
+static inline void gmk_line(const uint8_t *b, int p, int d, int col, unsigned *own, unsigned *emp)
+{
+    unsigned o = 0, e = 0;
+    const uint8_t *q = b + p - 5 * d;
+    for (int i = 0; i < 11; i++, q += d) {
+        o |= (unsigned)(*q == col) << i;
+        e |= (unsigned)(*q == 0) << i;
+    }
+    *own = o | 1u << 5;
+    *emp = e & ~(1u << 5);
+}
+
+/* The five points of a line: the empty cells that complete a five (exactly
+ * five when exact) together with the centre, bit 5 of own. Each candidate
+ * five is a window of 5 cells holding the centre, 4 stones and 1 empty cell;
+ * for an exact five the cells just outside the window must not be own. */
+static inline unsigned gmk_fp(unsigned own, unsigned emp, bool exact)
+{
+    unsigned fp = 0;
+    for (int s = 1; s <= 5; s++) {
+        unsigned w = 0x1fu << s;
+        if ((w & ~(own | emp)) || gmk_pop5[(own >> s) & 31] != 4)
+            continue;
+        if (exact && (((own >> (s - 1)) & 1) || ((own >> (s + 5)) & 1)))
+            continue;
+        fp |= w & emp;
+    }
+    return fp;
+}
+
+/* Fours that five points fp make in one line: a straight four (two points
+ * five apart around four stones) is one four, two separate points are two
+ * (the same-line double four, as X X X . X . X X X). */
+static inline int gmk_fours(unsigned fp)
+{
+    if (!fp)
+        return 0;
+    if (fp & (fp >> 5))
+        return 1;
+    return gmk_popcount(fp);
+}
+
+static inline bool gmk_straight(unsigned fp)
+{
+    return (fp & (fp >> 5)) != 0;
+}
+
+static bool gmk_forbidden_at(uint8_t *b, int p, int depth);
+
+/* Whether Black's stone at p (already on the board) makes a true three
+ * along d: one more black stone e turns it into a straight four that holds
+ * p, and e is itself not a forbidden point. */
+static bool gmk_renju_three(uint8_t *b, int p, int d, unsigned own, unsigned emp, int depth)
+{
+    for (int i = 1; i <= 9; i++) {
+        unsigned bit = 1u << i;
+        if (!(emp & bit) || !gmk_straight(gmk_fp(own | bit, emp & ~bit, true)))
+            continue;
+        if (depth >= GMK_RENJU_DEPTH || !gmk_forbidden_at(b, p + (i - 5) * d, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* Renju: whether Black playing on the empty point p is forbidden. An exact
+ * five comes first and is always allowed; then an overline, two or more
+ * fours (a straight four counts once, two fours in one line twice), or two
+ * or more true threes are forbidden. Threes are checked recursively, each
+ * level with one more stone, down to GMK_RENJU_DEPTH (deeper points are
+ * taken as allowed). b is restored before returning. */
+static bool gmk_forbidden_at(uint8_t *b, int p, int depth)
+{
+    int runs[4], fours = 0, threes = 0;
+    bool over = false, result;
+    unsigned own[4], emp[4];
+
+    for (int i = 0; i < 4; i++) {
+        runs[i] = gmk_run(b, p, gmk_dirs[i], 1);
+        if (runs[i] == 5)
+            return false;
+        over |= runs[i] > 5;
+    }
+    if (over)
+        return true;
+    for (int i = 0; i < 4; i++) {
+        gmk_line(b, p, gmk_dirs[i], 1, &own[i], &emp[i]);
+        fours += gmk_fours(gmk_fp(own[i], emp[i], true));
+    }
+    if (fours >= 2)
+        return true;
+    b[p] = 1;
+    for (int i = 0; i < 4 && threes < 2; i++)
+        if (!gmk_fp(own[i], emp[i], true) &&
+            gmk_pop5[(own[i] >> 1) & 31] + gmk_pop5[(own[i] >> 6) & 15] >= 3 &&
+            gmk_renju_three(b, p, gmk_dirs[i], own[i], emp[i], depth))
+            threes++;
+    b[p] = 0;
+    result = threes >= 2;
+    return result;
+}
+
+/* Runs of player who's stones through (r, c) on the bitboard, along (dr, dc). */
+static int gmk_count(const gmk *t, int who, int r, int c, int dr, int dc)
+{
+    int n = 1, size = t->size;
+    const uint64_t *b = t->stones[who];
+    for (int rr = r + dr, cc = c + dc;
+         rr >= 0 && rr < size && cc >= 0 && cc < size && gmk_bit(b, rr * GMK_STRIDE + cc);
+         rr += dr, cc += dc)
+        n++;
+    for (int rr = r - dr, cc = c - dc;
+         rr >= 0 && rr < size && cc >= 0 && cc < size && gmk_bit(b, rr * GMK_STRIDE + cc);
+         rr -= dr, cc -= dc)
+        n++;
+    return n;
+}
+
+/* Whether player who's stone at (r, c) makes a winning five. */
+static bool gmk_won_at(const gmk *t, int who, int r, int c)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    bool exact = gmk_exact(t->rule, who);
+    for (int i = 0; i < 4; i++) {
+        int n = gmk_count(t, who, r, c, dr[i], dc[i]);
+        if (n == 5 || (n > 5 && !exact))
+            return true;
+    }
+    return false;
+}
+
+static inline bool gmk_is_over(const gmk *t)
+{
+    return t->winner != GMK_NOBODY || t->stuck || t->ply == t->size * t->size;
+}
+
+/* Renju: whether Black, to move in t, has no point that is not forbidden. */
+static bool gmk_black_stuck(const gmk *t)
+{
+    gmk_board g;
+    gmk_board_load(t, &g);
+    for (int r = 0; r < t->size; r++)
+        for (int c = 0; c < t->size; c++) {
+            int p = gmk_bidx(r, c);
+            if (g.b[p] == 0 && !gmk_forbidden_at(g.b, p, 0))
+                return false;
+        }
+    return true;
+}
+
+/* Places player who's stone on (r, c) and brings near, ply, last, winner and
+ * stuck up to date. Any empty cell may be played. */
+static void gmk_place(gmk *t, int r, int c)
+{
+    int who = t->ply & 1, size = t->size;
+    int i = r * GMK_STRIDE + c;
+    gmk_set(t->stones[who], i);
+    gmk_clear(t->near, i);
+    for (int rr = r - 2; rr <= r + 2; rr++)
+        for (int cc = c - 2; cc <= c + 2; cc++) {
+            if (rr < 0 || rr >= size || cc < 0 || cc >= size)
+                continue;
+            int j = rr * GMK_STRIDE + cc;
+            if (!gmk_bit(t->stones[0], j) && !gmk_bit(t->stones[1], j))
+                gmk_set(t->near, j);
+        }
+    t->ply++;
+    t->last = (uint16_t)(r * size + c);
+    if (gmk_won_at(t, who, r, c))
+        t->winner = (uint8_t)who;
+    else if (t->rule == GMK_RENJU && who == 1 && t->ply >= 8 && t->ply < size * size)
+        t->stuck = gmk_black_stuck(t);
+}
+
+static void gmk_play(void *s, banyan_move m)
+{
+    gmk *t = s;
+    gmk_place(t, (int)m / t->size, (int)m % t->size);
+}
+
+/* Empties the board of t, whose parameters are set. */
+static void gmk_reset(gmk *t)
+{
+    memset(t->stones, 0, sizeof t->stones);
+    memset(t->near, 0, sizeof t->near);
+    t->ply = 0;
+    t->last = GMK_NO_CELL;
+    t->winner = GMK_NOBODY;
+    t->stuck = 0;
+}
+
+/* Parameters size, rule, candidates and rollout, in any order; the last of
+ * a repeated key counts. */
+static int gmk_setup(void *s, const char *params)
+{
+    gmk *t = s;
+    long size = 15;
+    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, rc;
+    const char *cursor = params;
+    char key[16], val[16];
+
+    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
+        if (!strcmp(key, "size")) {
+            if (banyan_parse_int(val, GMK_MIN, GMK_MAX, &size) != BANYAN_OK)
+                return BANYAN_EINVAL;
+        } else if (!strcmp(key, "rule")) {
+            if (!strcmp(val, "freestyle"))
+                rule = GMK_FREESTYLE;
+            else if (!strcmp(val, "standard"))
+                rule = GMK_STANDARD;
+            else if (!strcmp(val, "renju"))
+                rule = GMK_RENJU;
+            else
+                return BANYAN_EINVAL;
+        } else if (!strcmp(key, "candidates")) {
+            if (!strcmp(val, "near"))
+                cands = GMK_CAND_NEAR;
+            else if (!strcmp(val, "all"))
+                cands = GMK_CAND_ALL;
+            else
+                return BANYAN_EINVAL;
+        } else if (!strcmp(key, "rollout")) {
+            if (!strcmp(val, "heuristic"))
+                rollout = GMK_RO_HEURISTIC;
+            else if (!strcmp(val, "near"))
+                rollout = GMK_RO_NEAR;
+            else if (!strcmp(val, "uniform"))
+                rollout = GMK_RO_UNIFORM;
+            else
+                return BANYAN_EINVAL;
+        } else {
+            return BANYAN_EINVAL;
+        }
+    }
+    if (rc != 0)
+        return BANYAN_EINVAL;
+    memset(t, 0, sizeof *t); /* Also the padding, so equal positions have equal bytes. */
+    t->size = (uint8_t)size;
+    t->rule = (uint8_t)rule;
+    t->cands = (uint8_t)cands;
+    t->rollout = (uint8_t)rollout;
+    gmk_reset(t);
+    return BANYAN_OK;
+}
+
+/* Lists in ascending cell order the empty cells that Black may take (under
+ * renju, not the forbidden points) among every empty cell, or with near_only
+ * among the cells within distance 2 of a stone (the centre on an empty
+ * board), falling back to every empty cell when all near ones are
+ * forbidden. */
+static int gmk_list(const gmk *t, banyan_move *out, bool near_only)
+{
+    int n = 0, size = t->size;
+    bool all = !near_only || t->ply == 0;
+    bool check = t->rule == GMK_RENJU && (t->ply & 1) == 0 && t->ply >= 8;
+    gmk_board g;
+
+    if (gmk_is_over(t))
+        return 0;
+    if (t->ply == 0 && near_only) {
+        out[0] = (banyan_move)((size / 2) * size + size / 2);
+        return 1;
+    }
+    if (check)
+        gmk_board_load(t, &g);
+    for (int pass = 0; pass < 2 && n == 0; pass++) {
+        for (int r = 0; r < size; r++)
+            for (int c = 0; c < size; c++) {
+                int i = r * GMK_STRIDE + c;
+                if (all ? gmk_bit(t->stones[0], i) || gmk_bit(t->stones[1], i)
+                        : !gmk_bit(t->near, i))
+                    continue;
+                if (check && gmk_forbidden_at(g.b, gmk_bidx(r, c), 0))
+                    continue;
+                out[n++] = (banyan_move)(r * size + c);
+            }
+        all = true;
+    }
+    return n;
+}
+
+/* Every legal move: any empty point, but a forbidden one for renju's Black. */
+static int gmk_moves(const void *s, banyan_move *out)
+{
+    return gmk_list(s, out, false);
+}
+
+/* The moves the search considers: the near cells unless candidates=all. */
+static int gmk_candidates(const void *s, banyan_move *out)
+{
+    const gmk *t = s;
+    return gmk_list(t, out, t->cands == GMK_CAND_NEAR);
+}
+
+/* A draw on a full board; under renju, Black to move with only forbidden
+ * points loses (playing one would lose). */
+static bool gmk_outcome(const void *s, double *returns)
+{
+    const gmk *t = s;
+    if (!gmk_is_over(t))
+        return false;
+    int winner = t->stuck ? 1 : t->winner;
+    returns[0] = winner == 0 ? 1.0 : winner == 1 ? 0.0 : 0.5;
+    returns[1] = 1.0 - returns[0];
+    return true;
+}
+
+/*
+ * Rollouts. Each copies the stones onto a local byte board and keeps a list
+ * of the cells it may draw from. The state gets the stones, ply, last move
+ * and result back; near is left stale, since the game is over.
+ */
+
+/* The stones of one colour as lines: bit c of row r, bit r of column c, bit
+ * c of diagonal r - c + 22 and of anti-diagonal r + c. A five through a
+ * stone is a few shifts of one word per direction. */
+typedef struct gmk_lines {
+    uint32_t row[GMK_MAX];    /* Bit c. */
+    uint32_t col[GMK_MAX];    /* Bit r. */
+    uint32_t dg[2 * GMK_MAX]; /* Bit c, index r - c + 22. */
+    uint32_t ad[2 * GMK_MAX]; /* Bit c, index r + c. */
+} gmk_lines;
+
+static inline void gmk_lines_set(gmk_lines *l, int r, int c)
+{
+    l->row[r] |= 1u << c;
+    l->col[c] |= 1u << r;
+    l->dg[r - c + GMK_MAX] |= 1u << c;
+    l->ad[r + c] |= 1u << c;
+}
+
+/* Whether line word w has a winning five through bit i. After the shift by
+ * 5, x marks the starts of runs of five and y those of runs of six; the runs
+ * that hold bit i + 5 start at i + 1 .. i + 5 (five) or i .. i + 5 (six). */
+static inline bool gmk_word_five(uint32_t w32, int i, bool exact)
+{
+    uint64_t w = (uint64_t)w32 << 5;
+    uint64_t x = w & (w >> 1) & (w >> 2) & (w >> 3) & (w >> 4);
+    bool five = ((x >> (i + 1)) & 0x1f) != 0;
+    if (!exact || !five)
+        return five;
+    return ((x & (w >> 5)) >> i & 0x3f) == 0;
+}
+
+static inline bool gmk_lines_five(const gmk_lines *l, int r, int c, bool exact)
+{
+    return gmk_word_five(l->row[r], c, exact) || gmk_word_five(l->col[c], r, exact) ||
+           gmk_word_five(l->dg[r - c + GMK_MAX], c, exact) || gmk_word_five(l->ad[r + c], c, exact);
+}
+
+/* Workspace of a rollout. */
+typedef struct gmk_ro {
+    gmk_board g;                      /* The stones. */
+    gmk_lines lines[2];               /* The stones again, as lines per colour. */
+    uint64_t seen[GMK_BCELLS / 64];   /* Bit p: cell p is off the board, taken or listed. */
+    uint16_t pos[GMK_BCELLS];         /* Index of a listed cell in list. */
+    uint16_t list[GMK_MAX * GMK_MAX]; /* Cells that may be drawn. */
+    uint16_t threat[2][2][64];        /* Per player: five points, open-four points. */
+    uint8_t n_threat[2][2];           /* Their numbers. */
+    int n;                            /* Cells in list. */
+} gmk_ro;
+
+static inline void gmk_ro_add(gmk_ro *w, int p)
+{
+    w->seen[p >> 6] |= (uint64_t)1 << (p & 63);
+    w->pos[p] = (uint16_t)w->n;
+    w->list[w->n++] = (uint16_t)p;
+}
+
+/* Removes the listed cell p by moving the last one into its place. */
+static inline void gmk_ro_remove(gmk_ro *w, int p)
+{
+    int i = w->pos[p], q = w->list[--w->n];
+    w->list[i] = (uint16_t)q;
+    w->pos[q] = (uint16_t)i;
+}
+
+/* Index of the lowest set bit of x (nonzero), by a de Bruijn multiply. */
+static inline int gmk_low_bit(uint64_t x)
+{
+    static const uint8_t index[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return index[((x & (~x + 1)) * 0x03f79d71b4cb0a89ULL) >> 58];
+}
+
+/* Lists the empty cells within distance 2 of p that are not listed yet. The
+ * seen bits (byte board cell p is bit p) cover the edge, the stones and the
+ * listed cells, so each of the 5 rows of the square around p is one mask
+ * operation, and only new cells cost a loop turn. */
+static inline void gmk_ro_grow(gmk_ro *w, int p)
+{
+    for (int row = (p >> 5) - 2; row <= (p >> 5) + 2; row++) {
+        int i = row >> 1, shift = (row & 1) * 32 + (p & 31) - 2;
+        uint64_t box = (uint64_t)0x1f << shift, fresh = box & ~w->seen[i];
+        w->seen[i] |= box;
+        for (; fresh; fresh &= fresh - 1) {
+            int q = i * 64 + gmk_low_bit(fresh);
+            w->pos[q] = (uint16_t)w->n;
+            w->list[w->n++] = (uint16_t)q;
+        }
+    }
+}
+
+/* Adds cell p to a threat list; a full list replaces its newest entry. */
+static inline void gmk_ro_note(gmk_ro *w, int who, int kind, int p)
+{
+    int n = w->n_threat[who][kind];
+    w->threat[who][kind][n < 64 ? n : 63] = (uint16_t)p;
+    w->n_threat[who][kind] = (uint8_t)(n < 64 ? n + 1 : 64);
+}
+
+/* Records the threats that player who's stone at p makes: five points (cells
+ * that now complete a five) and open-four points (cells that would make a
+ * straight four), in lines holding three stones or more. */
+static void gmk_ro_threats(gmk_ro *w, int p, int who)
+{
+    const uint8_t *b = w->g.b;
+    bool exact = w->g.exact[who];
+    for (int i = 0; i < 4; i++) {
+        int d = gmk_dirs[i];
+        unsigned own, emp, fp;
+        gmk_line(b, p, d, who + 1, &own, &emp);
+        if (gmk_pop5[(own >> 1) & 31] + gmk_pop5[(own >> 6) & 15] < 3)
+            continue;
+        fp = gmk_fp(own, emp, exact);
+        for (int k = 1; k <= 9; k++)
+            if ((fp >> k) & 1)
+                gmk_ro_note(w, who, 0, p + (k - 5) * d);
+        if (fp)
+            continue;
+        for (int k = 1; k <= 9; k++) {
+            unsigned bit = 1u << k;
+            if ((emp & bit) && gmk_straight(gmk_fp(own | bit, emp & ~bit, exact)))
+                gmk_ro_note(w, who, 1, p + (k - 5) * d);
+        }
+    }
+}
+
+/* Whether colour col playing at empty p makes a straight four somewhere. */
+static bool gmk_ro_straight_at(const uint8_t *b, int p, int col, bool exact)
+{
+    for (int i = 0; i < 4; i++) {
+        unsigned own, emp;
+        gmk_line(b, p, gmk_dirs[i], col, &own, &emp);
+        if (gmk_straight(gmk_fp(own, emp, exact)))
+            return true;
+    }
+    return false;
+}
+
+/* The newest still valid threat of list kind (0 five points, 1 open-four
+ * points) of player who, or -1; stale ones on top are dropped. */
+static int gmk_ro_find(gmk_ro *w, int who, int kind)
+{
+    int n = w->n_threat[who][kind], found = -1;
+    const uint16_t *list = w->threat[who][kind];
+    bool exact = w->g.exact[who];
+    while (n > 0) {
+        int p = list[n - 1];
+        if (w->g.b[p] == 0 && (kind == 0 ? gmk_five_at(w->g.b, p, who + 1, exact)
+                                         : gmk_ro_straight_at(w->g.b, p, who + 1, exact))) {
+            found = p;
+            break;
+        }
+        n--;
+    }
+    w->n_threat[who][kind] = (uint8_t)n;
+    return found;
+}
+
+/* Plays t to the end. GMK_RO_UNIFORM draws from every empty cell,
+ * GMK_RO_NEAR from the near candidates, and GMK_RO_HEURISTIC from the near
+ * candidates after threats: win with a five, block the opponent's five, make
+ * a straight four, stop the opponent's straight four (answer an open three),
+ * and otherwise, half the time, play within distance 2 of one of the last two
+ * moves. Each drawn cell leaves the list (the last one takes its place). */
+static void gmk_rollout_run(gmk *t, gmk_ro *w, banyan_rng *rng, int mode)
+{
+    uint8_t *b = w->g.b;
+    int ply = t->ply, size = t->size, cells = size * size, last = -1, prev = -1;
+    int winner = GMK_NOBODY;
+
+    if (t->last != GMK_NO_CELL)
+        last = gmk_bidx(t->last / size, t->last % size);
+    memset(w->lines, 0, sizeof w->lines);
+    for (int r = 0; r < size; r++)
+        for (int c = 0; c < size; c++) {
+            int p = gmk_bidx(r, c);
+            if (b[p] == 1 || b[p] == 2)
+                gmk_lines_set(&w->lines[b[p] - 1], r, c);
+        }
+    w->n = 0;
+    if (mode == GMK_RO_UNIFORM) {
+        for (int r = 0; r < size; r++)
+            for (int c = 0; c < size; c++) {
+                int p = gmk_bidx(r, c);
+                w->list[w->n] = (uint16_t)p;
+                w->n += b[p] == 0;
+            }
+    } else {
+        memset(w->seen, 0xff, sizeof w->seen);
+        for (int r = 0; r < size; r++)
+            for (int c = 0; c < size; c++) {
+                int p = gmk_bidx(r, c);
+                w->seen[p >> 6] &= ~((uint64_t)(b[p] == 0) << (p & 63));
+            }
+        if (t->ply == 0)
+            gmk_ro_add(w, gmk_bidx(size / 2, size / 2));
+        for (int r = 0; r < size; r++)
+            for (int c = 0; c < size; c++)
+                if (gmk_bit(t->near, r * GMK_STRIDE + c))
+                    gmk_ro_add(w, gmk_bidx(r, c));
+    }
+    memset(w->n_threat, 0, sizeof w->n_threat);
+    if (mode == GMK_RO_HEURISTIC)
+        for (int r = 0; r < size; r++)
+            for (int c = 0; c < size; c++) {
+                int p = gmk_bidx(r, c);
+                if (b[p] == 1 || b[p] == 2)
+                    gmk_ro_threats(w, p, b[p] - 1);
+            }
+    while (w->n > 0 && ply < cells) {
+        int who = ply & 1, col = who + 1, p = -1;
+        if (mode == GMK_RO_UNIFORM) {
+            uint32_t i = banyan_rng_below(rng, (uint32_t)w->n);
+            p = w->list[i];
+            w->list[i] = w->list[--w->n];
+        } else if (mode == GMK_RO_NEAR) {
+            uint32_t i = banyan_rng_below(rng, (uint32_t)w->n);
+            p = w->list[i];
+            w->list[i] = w->list[--w->n];
+        } else {
+            if ((p = gmk_ro_find(w, who, 0)) < 0 && (p = gmk_ro_find(w, !who, 0)) < 0 &&
+                (p = gmk_ro_find(w, who, 1)) < 0 && (p = gmk_ro_find(w, !who, 1)) < 0) {
+                uint64_t x = banyan_rng_next(rng);
+                int near = (x & 1) ? last : prev;
+                if ((x & 2) && near >= 0 && b[near + gmk_ring[(x >> 8) % 24]] == 0)
+                    p = near + gmk_ring[(x >> 8) % 24];
+            }
+            if (p < 0)
+                p = w->list[banyan_rng_below(rng, (uint32_t)w->n)];
+            gmk_ro_remove(w, p);
+        }
+        int r = (p >> 5) - GMK_PAD, c = (p & 31) - GMK_PAD;
+        b[p] = (uint8_t)col;
+        gmk_lines_set(&w->lines[who], r, c);
+        gmk_set(t->stones[who], r * GMK_STRIDE + c);
+        ply++;
+        prev = last;
+        last = p;
+        if (gmk_lines_five(&w->lines[who], r, c, w->g.exact[who])) {
+            winner = who;
+            break;
+        }
+        if (mode != GMK_RO_UNIFORM)
+            gmk_ro_grow(w, p);
+        if (mode == GMK_RO_HEURISTIC)
+            gmk_ro_threats(w, p, who);
+    }
+    t->ply = (uint16_t)ply;
+    if (last >= 0)
+        t->last = (uint16_t)gmk_b2move(size, last);
+    t->winner = (uint8_t)winner;
+}
+
+/* Renju in rollouts: Black's forbidden points are not checked (Black may
+ * play them), but Black wins only with exactly five, so no overline wins and
+ * a forbidden point never wins at once. */
+static void gmk_rollout(void *s, banyan_rng *rng)
+{
+    gmk *t = s;
+    gmk_ro w;
+    if (gmk_is_over(t))
+        return;
+    gmk_board_load(t, &w.g);
+    gmk_rollout_run(t, &w, rng, t->rollout);
+}
+
+/*
+ * Priors. Each candidate is scored for both players from the shape it makes
+ * in each of the four lines through it.
+ */
+
+/* Shapes of one line, weakest first. */
+enum {
+    GMK_SH_NONE,
+    GMK_SH_ONE,   /* One stone in a free window of five. */
+    GMK_SH_TWO,   /* Two stones in a free window of five. */
+    GMK_SH_THREE, /* Three stones: a four next move, not a straight one. */
+    GMK_SH_OPEN3, /* A straight four next move (renju: by an allowed point). */
+    GMK_SH_FOUR,  /* One five point. */
+    GMK_SH_FOUR2, /* A straight four or two fours in the line. */
+    GMK_SH_FIVE,  /* A winning five. */
+    GMK_SH_OVER   /* An overline that does not win. */
+};
+
+/* The shape colour col makes by playing at empty p along d. b is restored. */
+static int gmk_shape(uint8_t *b, int p, int d, int col, bool exact, bool renju_black)
+{
+    unsigned own, emp, fp;
+    int run = gmk_run(b, p, d, col), best = 0;
+    if (run == 5 || (run > 5 && !exact))
+        return GMK_SH_FIVE;
+    if (run > 5)
+        return GMK_SH_OVER;
+    gmk_line(b, p, d, col, &own, &emp);
+    fp = gmk_fp(own, emp, exact);
+    if (fp)
+        return gmk_fours(fp) >= 2 || gmk_straight(fp) ? GMK_SH_FOUR2 : GMK_SH_FOUR;
+    for (int s = 1; s <= 5; s++) {
+        unsigned win = 0x1fu << s;
+        int k = gmk_pop5[(own >> s) & 31];
+        if (!(win & ~(own | emp)) && k > best)
+            best = k;
+    }
+    if (best >= 3) {
+        if (renju_black) {
+            b[p] = (uint8_t)col;
+            bool three = gmk_renju_three(b, p, d, own, emp, 1);
+            b[p] = 0;
+            if (three)
+                return GMK_SH_OPEN3;
+        } else {
+            for (int i = 1; i <= 9; i++) {
+                unsigned bit = 1u << i;
+                if ((emp & bit) && gmk_straight(gmk_fp(own | bit, emp & ~bit, exact)))
+                    return GMK_SH_OPEN3;
+            }
+        }
+        return GMK_SH_THREE;
+    }
+    return best;
+}
+
+/* Tiers of a point for one player. */
+#define GMK_T_FIVE 4 /* Makes five. */
+#define GMK_T_WIN  3 /* Straight four, double four, or four and open three. */
+#define GMK_T_33   2 /* Two open threes. */
+
+/* Scores p for colour col: a tier and a sum of per-line weights. */
+static int gmk_point(uint8_t *b, int p, int col, bool exact, bool renju_black, float *sum)
+{
+    static const float weight[] = {0, 1, 6, 30, 120, 150, 600, 0, 0};
+    int fours = 0, open3 = 0;
+    *sum = 0;
+    for (int i = 0; i < 4; i++) {
+        int sh = gmk_shape(b, p, gmk_dirs[i], col, exact, renju_black);
+        if (sh == GMK_SH_FIVE)
+            return GMK_T_FIVE;
+        fours += sh == GMK_SH_FOUR ? 1 : sh == GMK_SH_FOUR2 ? 2 : 0;
+        open3 += sh == GMK_SH_OPEN3;
+        *sum += weight[sh];
+    }
+    if (renju_black && gmk_forbidden_at(b, p, 0))
+        return -1;
+    if (fours >= 2 || (fours && open3))
+        return GMK_T_WIN;
+    if (open3 >= 2)
+        return GMK_T_33;
+    return 0;
+}
+
+/* Priors in tiers: make five, block five, make a winning shape (straight or
+ * double four, four-three), stop the opponent's winning shape, double three,
+ * then the sum of line weights for the mover plus most of the opponent's. */
+static void gmk_priors(const void *s, const banyan_move *moves, int n, float *out)
+{
+    const gmk *t = s;
+    gmk_board g;
+    int me = t->ply & 1, size = t->size;
+    float total = 0;
+    gmk_board_load(t, &g);
+    for (int i = 0; i < n; i++) {
+        int p = gmk_bidx((int)moves[i] / size, (int)moves[i] % size);
+        float mine, theirs, v;
+        int tm = gmk_point(g.b, p, me + 1, g.exact[me], g.renju && me == 0, &mine);
+        int tt = gmk_point(g.b, p, 2 - me, g.exact[!me], g.renju && me == 1, &theirs);
+        if (tm == GMK_T_FIVE)
+            v = 1e7f;
+        else if (tt == GMK_T_FIVE)
+            v = 1e6f;
+        else if (tm == GMK_T_WIN)
+            v = 1e5f + mine;
+        else if (tt == GMK_T_WIN)
+            v = 2e4f + theirs;
+        else if (tm == GMK_T_33)
+            v = 5e3f + mine;
+        else
+            v = 1.0f + mine + 0.8f * (tt < 0 ? 0 : theirs) + (tt == GMK_T_33 ? 1000.0f : 0);
+        out[i] = v;
+        total += v;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] /= total;
+}
+
+/*
+ * The VCF solver: victory by continuous fours for the player to move. The
+ * attacker plays only moves that make a four; the defender's answer is then
+ * forced (the one five point), unless the defender has a five of his own,
+ * which ends the line as a failure. Each attacker node keeps the list of the
+ * attacker's four-making moves, rebuilt from its parent's: only cells on the
+ * lines through the two new stones can change.
+ */
+
+/* The solver's workspace. */
+typedef struct gmk_vcf {
+    gmk_board g;                /* The position, moves played on it in place. */
+    uint32_t stamp[GMK_BCELLS]; /* Node that last listed a cell. */
+    uint16_t list[GMK_VCF_DEPTH + 1][GMK_MAX * GMK_MAX]; /* Four-making moves per level. */
+    uint32_t nodes;                                      /* Attacker moves tried so far. */
+    uint32_t budget;                                     /* Bound on nodes. */
+    uint32_t node_id;                                    /* Stamp of the current node. */
+    int att;                                             /* Attacker: 0 or 1. */
+    int first; /* The winning first move, a byte board cell. */
+} gmk_vcf;
+
+/* The five points of colour col that its stone at p (on the board) makes,
+ * into out; returns their number (distinct cells). */
+static int gmk_vcf_fives(const gmk_board *g, int p, int col, int *out)
+{
+    int n = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned own, emp, fp;
+        gmk_line(g->b, p, gmk_dirs[i], col, &own, &emp);
+        fp = gmk_fp(own, emp, g->exact[col - 1]);
+        for (int k = 0; k < 11; k++) {
+            if (!((fp >> k) & 1))
+                continue;
+            int q = p + (k - 5) * gmk_dirs[i], j = 0;
+            while (j < n && out[j] != q)
+                j++;
+            if (j == n && n < 8)
+                out[n++] = q;
+        }
+    }
+    return n;
+}
+
+/* Whether colour col playing at empty p makes at least one four. */
+static bool gmk_vcf_makes_four(const gmk_board *g, int p, int col)
+{
+    for (int i = 0; i < 4; i++) {
+        unsigned own, emp;
+        gmk_line(g->b, p, gmk_dirs[i], col, &own, &emp);
+        if (gmk_pop5[(own >> 1) & 31] + gmk_pop5[(own >> 6) & 15] >= 4 &&
+            gmk_fp(own, emp, g->exact[col - 1]))
+            return true;
+    }
+    return false;
+}
+
+/* Whether cells p and q share a line within distance k. */
+static inline bool gmk_vcf_aligned(int p, int q, int k)
+{
+    int dr = (p >> 5) - (q >> 5), dc = (p & 31) - (q & 31);
+    int ar = dr < 0 ? -dr : dr, ac = dc < 0 ? -dc : dc;
+    return (ar == 0 || ac == 0 || ar == ac) && ar <= k && ac <= k;
+}
+
+/* Builds level lv's list from level lv - 1 after the attacker's m and the
+ * defender's q. */
+static int gmk_vcf_relist(gmk_vcf *v, int lv, int n_parent, int m, int q)
+{
+    const uint16_t *parent = v->list[lv - 1];
+    uint16_t *list = v->list[lv];
+    int n = 0, col = v->att + 1;
+    uint32_t id = ++v->node_id;
+    for (int i = 0; i < n_parent; i++) {
+        int x = parent[i];
+        if (v->g.b[x] != 0)
+            continue;
+        if ((gmk_vcf_aligned(x, m, 5) || gmk_vcf_aligned(x, q, 5)) &&
+            !gmk_vcf_makes_four(&v->g, x, col))
+            continue;
+        v->stamp[x] = id;
+        list[n++] = (uint16_t)x;
+    }
+    for (int i = 0; i < 4; i++)
+        for (int k = -4; k <= 4; k++) {
+            int x = m + k * gmk_dirs[i];
+            if (k == 0 || v->g.b[x] != 0 || v->stamp[x] == id)
+                continue;
+            if (gmk_vcf_makes_four(&v->g, x, col)) {
+                v->stamp[x] = id;
+                list[n++] = (uint16_t)x;
+            }
+        }
+    return n;
+}
+
+/* The attacker to move at level lv, with n four-making moves listed and the
+ * defender's five points dfp[0 .. n_dfp - 1]; the attacker has no five point.
+ * Returns whether a VCF is proven. */
+static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
+{
+    uint8_t *b = v->g.b;
+    int col = v->att + 1, dcol = 2 - v->att;
+    bool black_forbidden = v->g.renju && v->att == 0;
+
+    if (n_dfp >= 2 || lv >= GMK_VCF_DEPTH)
+        return false;
+    for (int i = 0; i < n; i++) {
+        int m = v->list[lv][i], fives[8], dfives[8];
+        if (n_dfp == 1 && m != dfp[0])
+            continue;
+        if (b[m] != 0)
+            continue;
+        if (++v->nodes > v->budget)
+            return false;
+        if (black_forbidden && gmk_forbidden_at(b, m, 0))
+            continue;
+        b[m] = (uint8_t)col;
+        int k = gmk_vcf_fives(&v->g, m, col, fives);
+        bool won = false;
+        if (k >= 2) {
+            won = true;
+        } else if (k == 1) {
+            int q = fives[0];
+            b[q] = (uint8_t)dcol;
+            int nd = gmk_vcf_fives(&v->g, q, dcol, dfives);
+            int nc = gmk_vcf_relist(v, lv + 1, n, m, q);
+            won = gmk_vcf_search(v, lv + 1, nc, dfives, nd);
+            b[q] = 0;
+        }
+        b[m] = 0;
+        if (won) {
+            if (lv == 0)
+                v->first = m;
+            return true;
+        }
+        if (v->nodes > v->budget)
+            return false;
+    }
+    return false;
+}
+
+/* An immediate five, else a VCF found within GMK_VCF_NODES attacker moves.
+ * Sound under every rule: fives and five points follow the rule per colour,
+ * Black's forbidden points are never attacker moves, and any line where the
+ * defender has a five of his own fails. (The defender is always assumed
+ * able to block, even on a point forbidden to Black, which can only hide
+ * wins, never invent one.) */
+static bool gmk_prove_win(const void *s, banyan_move *out)
+{
+    const gmk *t = s;
+    gmk_vcf *v;
+    int att = t->ply & 1, size = t->size, dfp[8], n_dfp = 0, n = 0;
+    bool found = false;
+    gmk_vcf work; /* About 37 KiB of stack. */
+
+    if (gmk_is_over(t) || t->ply < 5) /* The attacker needs 3 stones for a four. */
+        return false;
+    v = &work;
+    gmk_board_load(t, &v->g);
+    memset(v->stamp, 0, sizeof v->stamp);
+    v->nodes = 0;
+    v->budget = GMK_VCF_NODES;
+    v->node_id = 1;
+    v->att = att;
+    v->first = -1;
+    for (int r = 0; r < size; r++)
+        for (int c = 0; c < size; c++) {
+            int p = gmk_bidx(r, c);
+            if (!gmk_bit(t->near, r * GMK_STRIDE + c))
+                continue;
+            if (gmk_five_at(v->g.b, p, att + 1, v->g.exact[att])) {
+                *out = (banyan_move)(r * size + c);
+                return true;
+            }
+            if (gmk_five_at(v->g.b, p, 2 - att, v->g.exact[!att]) && n_dfp < 8)
+                dfp[n_dfp++] = p;
+            if (gmk_vcf_makes_four(&v->g, p, att + 1)) {
+                v->stamp[p] = 1;
+                v->list[0][n++] = (uint16_t)p;
+            }
+        }
+    found = gmk_vcf_search(v, 0, n, dfp, n_dfp);
+    if (found)
+        *out = gmk_b2move(size, v->first);
+    return found;
+}
+
+/*
+ * Notation: a column letter (a .. v) and a row number from the bottom.
+ */
+
+static int gmk_format_move(const void *s, banyan_move m, char *buf, size_t len)
+{
+    const gmk *t = s;
+    if (m >= (banyan_move)(t->size * t->size)) /* Outside the contract: say so visibly. */
+        return snprintf(buf, len, "-");
+    return snprintf(buf, len, "%c%d", 'a' + (int)(m % t->size), (int)(m / t->size) + 1);
+}
+
+static inline bool gmk_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static inline bool gmk_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Reads one ASCII letter at *p (either case) as a column 0 .. 25, or -1. */
+static int gmk_read_letter(const char **p)
+{
+    char c = **p;
+    if (c >= 'a' && c <= 'z') {
+        (*p)++;
+        return c - 'a';
+    }
+    if (c >= 'A' && c <= 'Z') {
+        (*p)++;
+        return c - 'A';
+    }
+    return -1;
+}
+
+/* Reads a row number at *p: digits without a leading zero (a lone "0" is
+ * well-formed and never on the board), saturating so any length is safe.
+ * Returns -1 when there is none. */
+static int gmk_read_number(const char **p)
+{
+    const char *q = *p;
+    int v = 0;
+    if (!gmk_is_digit(*q) || (q[0] == '0' && gmk_is_digit(q[1])))
+        return -1;
+    for (; gmk_is_digit(*q); q++)
+        v = v > 1000 ? v : v * 10 + (*q - '0');
+    *p = q;
+    return v;
+}
+
+/* Parses the move at *str ("h8", "8h", any case) and advances *str past it.
+ * A lone move (in_list false) may have spaces inside ("h 8") and must end the
+ * text; in a move list a space or a comma ends the move instead. */
+static int gmk_parse_at(const gmk *t, const char **str, bool in_list, int *cell)
+{
+    const char *p = *str;
+    int col, row;
+
+    while (gmk_is_space(*p))
+        p++;
+    if (gmk_is_digit(*p)) {
+        row = gmk_read_number(&p);
+        while (!in_list && gmk_is_space(*p))
+            p++;
+        col = gmk_read_letter(&p);
+    } else {
+        col = gmk_read_letter(&p);
+        while (!in_list && gmk_is_space(*p))
+            p++;
+        row = gmk_read_number(&p);
+    }
+    if (col < 0 || row < 0)
+        return BANYAN_EINVAL;
+    while (!in_list && gmk_is_space(*p))
+        p++;
+    if (*p && !(in_list && (gmk_is_space(*p) || *p == ',')))
+        return BANYAN_EINVAL;
+    *str = p;
+    if (col >= t->size || row < 1 || row > t->size)
+        return BANYAN_ERANGE;
+    *cell = (row - 1) * t->size + col;
+    return BANYAN_OK;
+}
+
+static int gmk_parse_move(const void *s, const char *str, banyan_move *out)
+{
+    int cell;
+    if (!str)
+        return BANYAN_EINVAL;
+    int rc = gmk_parse_at(s, &str, false, &cell);
+    if (rc == BANYAN_OK)
+        *out = (banyan_move)cell;
+    return rc;
+}
+
+/* A move list such as "h8 i9 h9" or "h8,i9,h9", Black first, played on a
+ * copy from the empty board. Any empty point may be played (the candidate
+ * restriction is the search's, not a rule), except a point forbidden to
+ * Black under renju. */
+static int gmk_load(void *s, const char *text)
+{
+    gmk t;
+    const char *p = text;
+
+    if (!text)
+        return BANYAN_EINVAL;
+    memcpy(&t, s, sizeof t);
+    gmk_reset(&t);
+    for (;;) {
+        int cell, rc;
+        while (gmk_is_space(*p) || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        if ((rc = gmk_parse_at(&t, &p, true, &cell)) != BANYAN_OK)
+            return rc;
+        int r = cell / t.size, c = cell % t.size, i = r * GMK_STRIDE + c;
+        if (gmk_is_over(&t) || gmk_bit(t.stones[0], i) || gmk_bit(t.stones[1], i))
+            return BANYAN_EILLEGAL;
+        if (t.rule == GMK_RENJU && (t.ply & 1) == 0) {
+            gmk_board g;
+            gmk_board_load(&t, &g);
+            if (gmk_forbidden_at(g.b, gmk_bidx(r, c), 0))
+                return BANYAN_EILLEGAL;
+        }
+        gmk_place(&t, r, c);
+    }
+    memcpy(s, &t, sizeof t);
+    return BANYAN_OK;
+}
+
+/* Appends to a buffer snprintf-style: pos counts every byte asked for, and
+ * only those that fit before the final NUL are stored. */
+typedef struct gmk_out {
+    char *buf;  /* The caller's buffer, may be NULL when len is 0. */
+    size_t len; /* Its size in bytes. */
+    size_t pos; /* Bytes of text so far, stored or not. */
+} gmk_out;
+
+static void gmk_put(gmk_out *o, char c)
+{
+    if (o->pos + 1 < o->len)
+        o->buf[o->pos] = c;
+    o->pos++;
+}
+
+/* Top row first, X for Black, O for White, the last move in parentheses:
+ *
+ *    3 . . . . .
+ *    2 . .(X). .
+ *    1 O . . . .
+ *      a b c d e
+ */
+static int gmk_print(const void *s, banyan_move last, char *buf, size_t len)
+{
+    const gmk *t = s;
+    gmk_out o = {buf, len, 0};
+    int n = t->size, last_r = -1, last_c = -1;
+
+    if (last < (banyan_move)(n * n)) {
+        last_r = (int)(last / n);
+        last_c = (int)(last % n);
+    }
+    for (int r = n - 1; r >= 0; r--) {
+        gmk_put(&o, (char)(r + 1 >= 10 ? '0' + (r + 1) / 10 : ' '));
+        gmk_put(&o, (char)('0' + (r + 1) % 10));
+        for (int c = 0; c <= n; c++) {
+            bool here = r == last_r && c == last_c, before = r == last_r && c - 1 == last_c;
+            if (here || before || c < n)
+                gmk_put(&o, here ? '(' : before ? ')' : ' ');
+            if (c == n)
+                break;
+            int i = r * GMK_STRIDE + c;
+            gmk_put(&o, gmk_bit(t->stones[0], i) ? 'X' : gmk_bit(t->stones[1], i) ? 'O' : '.');
+        }
+        gmk_put(&o, '\n');
+    }
+    gmk_put(&o, ' ');
+    gmk_put(&o, ' ');
+    for (int c = 0; c < n; c++) {
+        gmk_put(&o, ' ');
+        gmk_put(&o, (char)('a' + c));
+    }
+    gmk_put(&o, '\n');
+    if (len)
+        buf[o.pos < len ? o.pos : len - 1] = 0;
+    return (int)o.pos;
+}
+
+/* splitmix64's finaliser: a bijection that spreads every input bit. */
+static inline uint64_t gmk_mix(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/* The stones and the parameters; the rest follows from them (last move
+ * aside, which does not change the position). */
+static uint64_t gmk_hash(const void *s)
+{
+    const gmk *t = s;
+    uint64_t h = gmk_mix((uint64_t)t->size | (uint64_t)t->rule << 8 | (uint64_t)t->cands << 16 |
+                         (uint64_t)t->rollout << 24);
+    for (int i = 0; i < GMK_WORDS; i++) {
+        h = gmk_mix(h ^ t->stones[0][i]);
+        h = gmk_mix(h ^ t->stones[1][i] ^ 0x9e3779b97f4a7c15ULL);
+    }
+    return h;
+}
+
+/* Whether player who has a winning five anywhere, by a slow full scan. */
+static bool gmk_has_five(const gmk *t, int who)
+{
+    for (int r = 0; r < t->size; r++)
+        for (int c = 0; c < t->size; c++)
+            if (gmk_bit(t->stones[who], r * GMK_STRIDE + c) && gmk_won_at(t, who, r, c))
+                return true;
+    return false;
+}
+
+/* Parameters in range, stones on the board and never twice, alternating
+ * counts, a winner exactly when the last mover has a five (and the loser
+ * none), and, while the game goes on, near exactly the empty cells within
+ * distance 2 of a stone. */
+static bool gmk_is_valid(const void *s)
+{
+    const gmk *t = s;
+    int n = t->size, count[2] = {0, 0};
+    if (n < GMK_MIN || n > GMK_MAX || t->rule > GMK_RENJU || t->cands > GMK_CAND_ALL ||
+        t->rollout > GMK_RO_UNIFORM || t->winner > GMK_NOBODY || t->stuck > 1)
+        return false;
+    for (int i = 0; i < GMK_WORDS; i++) {
+        if (t->stones[0][i] & t->stones[1][i])
+            return false;
+        count[0] += gmk_popcount(t->stones[0][i]);
+        count[1] += gmk_popcount(t->stones[1][i]);
+    }
+    int on_board[2] = {0, 0};
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            for (int who = 0; who < 2; who++)
+                on_board[who] += gmk_bit(t->stones[who], r * GMK_STRIDE + c);
+    if (on_board[0] != count[0] || on_board[1] != count[1])
+        return false;
+    if ((count[0] != count[1] && count[0] != count[1] + 1) || t->ply != count[0] + count[1])
+        return false;
+    bool five[2] = {gmk_has_five(t, 0), gmk_has_five(t, 1)};
+    if (t->winner == GMK_NOBODY) {
+        if (five[0] || five[1])
+            return false;
+    } else {
+        int mover = (t->ply - 1) & 1;
+        if (t->ply == 0 || t->winner != mover || !five[mover] || five[!mover])
+            return false;
+    }
+    if (gmk_is_over(t))
+        return true;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int i = r * GMK_STRIDE + c;
+            bool empty = !gmk_bit(t->stones[0], i) && !gmk_bit(t->stones[1], i), close = false;
+            for (int rr = r - 2; rr <= r + 2; rr++)
+                for (int cc = c - 2; cc <= c + 2; cc++)
+                    if (rr >= 0 && rr < n && cc >= 0 && cc < n &&
+                        (gmk_bit(t->stones[0], rr * GMK_STRIDE + cc) ||
+                         gmk_bit(t->stones[1], rr * GMK_STRIDE + cc)))
+                        close = true;
+            if (gmk_bit(t->near, i) != (empty && close))
+                return false;
+        }
+    for (int i = 0; i < GMK_WORDS; i++)
+        for (int b = 0; b < 64; b++) {
+            int cell = i * 64 + b;
+            if (((t->near[i] >> b) & 1) && (cell % GMK_STRIDE >= n || cell / GMK_STRIDE >= n))
+                return false;
+        }
+    return true;
+}
+
+BANYAN_API const banyan_game banyan_game_gomoku = {
+    .name = "gomoku",
+    .state_size = sizeof(gmk),
+    .n_players = 2,
+    .setup = gmk_setup,
+    .moves = gmk_moves,
+    .play = gmk_play,
+    .outcome = gmk_outcome,
+    .to_move = gmk_to_move,
+    .format_move = gmk_format_move,
+    .parse_move = gmk_parse_move,
+    .load = gmk_load,
+    .print = gmk_print,
+    .rollout = gmk_rollout,
+    .priors = gmk_priors,
+    .hash = gmk_hash,
+    .is_valid = gmk_is_valid,
+    .prove_win = gmk_prove_win,
+    .candidates = gmk_candidates,
+};

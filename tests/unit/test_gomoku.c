@@ -1,0 +1,970 @@
+/*
+ * test_gomoku.c - the Gomoku module: wins at every edge on every size,
+ * overlines under each rule, renju's forbidden points from small diagrams,
+ * candidates, notation, rollouts against plain uniform play, priors, and the
+ * VCF solver checked move by move by a naive referee written here.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "banyan_game.h"
+#include "t.h"
+
+#define G (&banyan_game_gomoku)
+
+/* Room for any state of the game, aligned for its words. */
+typedef struct gmk_test_state {
+    uint64_t words[64]; /* 512 bytes, checked against state_size. */
+} gmk_test_state;
+
+static void gmk_test_setup(gmk_test_state *s, const char *params)
+{
+    T_TRUE(G->state_size <= sizeof *s);
+    memset(s, 0xa5, sizeof *s);
+    T_EQ(G->setup(s, params), BANYAN_OK);
+}
+
+/* -1 while the game goes on, else 0 (Black won), 1 (White won) or 2. */
+static int gmk_test_result(const gmk_test_state *s)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    double ret[2];
+    int n = G->moves(s, moves);
+    bool over = G->outcome(s, ret);
+    T_TRUE(G->is_valid(s));
+    T_EQ(n == 0, over);
+    if (!over)
+        return -1;
+    return ret[0] == 1.0 ? 0 : ret[0] == 0.0 ? 1 : 2;
+}
+
+static int gmk_test_game(const char *params, const char *moves)
+{
+    gmk_test_state s;
+    gmk_test_setup(&s, params);
+    int rc = G->load(&s, moves);
+    if (rc != BANYAN_OK) {
+        T_FAIL_AT("load(\"%s\") on \"%s\" gave %d", moves, params, rc);
+        return -2;
+    }
+    return gmk_test_result(&s);
+}
+
+static banyan_move gmk_test_move(const gmk_test_state *s, const char *text)
+{
+    banyan_move m = BANYAN_MOVE_NONE;
+    if (G->parse_move(s, text, &m) != BANYAN_OK)
+        T_FAIL_AT("parse_move(\"%s\") failed", text);
+    return m;
+}
+
+static bool gmk_test_in_moves(const gmk_test_state *s, banyan_move m)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int n = G->moves(s, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
+/* A naive board for the referee: one char per cell, row 0 at the bottom. */
+typedef struct gmk_naive {
+    int n;          /* Side. */
+    int rule;       /* 0 freestyle, 1 standard, 2 renju. */
+    char b[22][22]; /* '.', 'X' or 'O'; [row][col]. */
+} gmk_naive;
+
+static void gmk_naive_from(gmk_naive *g, const gmk_test_state *s, int n, int rule)
+{
+    char buf[4096];
+    G->print(s, BANYAN_MOVE_NONE, buf, sizeof buf);
+    g->n = n;
+    g->rule = rule;
+    const char *p = buf;
+    for (int r = n - 1; r >= 0; r--) {
+        p += 2;
+        for (int c = 0; c < n; c++) {
+            g->b[r][c] = p[1];
+            p += 2;
+        }
+        p++; /* Newline. */
+    }
+}
+
+/* Whether the stone of who ('X' or 'O') at (r, c) makes a winning five. */
+static bool gmk_naive_five(const gmk_naive *g, int r, int c, char who)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    bool exact = g->rule == 1 || (g->rule == 2 && who == 'X');
+    for (int d = 0; d < 4; d++) {
+        int len = 1;
+        for (int k = 1; r + k * dr[d] < g->n && c + k * dc[d] >= 0 && c + k * dc[d] < g->n &&
+                        g->b[r + k * dr[d]][c + k * dc[d]] == who;
+             k++)
+            len++;
+        for (int k = 1; r - k * dr[d] >= 0 && c - k * dc[d] >= 0 && c - k * dc[d] < g->n &&
+                        g->b[r - k * dr[d]][c - k * dc[d]] == who;
+             k++)
+            len++;
+        if (len == 5 || (len > 5 && !exact))
+            return true;
+    }
+    return false;
+}
+
+/* The empty cells where who would make a five, up to max of them. */
+static int gmk_naive_fives(gmk_naive *g, char who, int *cells, int max)
+{
+    int k = 0;
+    for (int r = 0; r < g->n; r++)
+        for (int c = 0; c < g->n; c++) {
+            if (g->b[r][c] != '.')
+                continue;
+            g->b[r][c] = who;
+            if (gmk_naive_five(g, r, c, who) && k < max)
+                cells[k++] = r * g->n + c;
+            g->b[r][c] = '.';
+        }
+    return k;
+}
+
+/* Referees the solver's win from s, move by move: each attacker move must be
+ * legal, make a five or a four, and leave the defender without a five; the
+ * defender's reply is the one block. Returns the plies to the five, or -1. */
+static int gmk_test_replay(const gmk_test_state *start, int n, int rule)
+{
+    gmk_test_state s = *start;
+    int att = G->to_move(&s);
+    char me = att ? 'O' : 'X', you = att ? 'X' : 'O';
+    for (int plies = 1; plies < 80; plies += 2) {
+        banyan_move m;
+        gmk_naive g;
+        int cells[8];
+        if (!G->prove_win(&s, &m) || !gmk_test_in_moves(&s, m))
+            return -1;
+        gmk_naive_from(&g, &s, n, rule);
+        int dfives = gmk_naive_fives(&g, you, cells, 8);
+        g.b[m / n][m % n] = me;
+        if (gmk_naive_five(&g, (int)m / n, (int)m % n, me))
+            return plies;
+        if (dfives > 1 || (dfives == 1 && cells[0] != (int)m))
+            return -1; /* The defender had a five left. */
+        int k = gmk_naive_fives(&g, me, cells, 8);
+        if (k == 0)
+            return -1; /* Not a four. */
+        G->play(&s, m);
+        if (k >= 2) {
+            /* The defender blocks one; the attacker completes another. */
+            G->play(&s, (banyan_move)cells[0]);
+            if (G->to_move(&s) != att || gmk_test_result(&s) >= 0)
+                return -1;
+            gmk_naive_from(&g, &s, n, rule);
+            return gmk_naive_fives(&g, me, cells, 8) >= 1 ? plies + 2 : -1;
+        }
+        G->play(&s, (banyan_move)cells[0]);
+        if (gmk_test_result(&s) >= 0)
+            return -1;
+    }
+    return -1;
+}
+
+/* Builds a 15x15 position from a diagram (row 15 first, X Black, O White),
+ * filling with White stones at the far left edge (a1, a3, ...) so that
+ * Black is to move. Returns false when the stones cannot be loaded. */
+static bool gmk_test_diagram(gmk_test_state *s, const char *params, const char *const *rows)
+{
+    char xs[100][16], os[100][16], list[2000] = "";
+    int nx = 0, no = 0;
+    for (int r = 0; r < 15; r++)
+        for (int c = 0; c < 15; c++) {
+            char ch = rows[r][2 * c];
+            if (ch == 'X')
+                snprintf(xs[nx++], 16, "%c%d", 'a' + c, 15 - r);
+            else if (ch == 'O')
+                snprintf(os[no++], 16, "%c%d", 'a' + c, 15 - r);
+        }
+    for (int k = 1; no < nx; k += 2)
+        snprintf(os[no++], 16, "a%d", k);
+    for (int i = 0; i < nx; i++) {
+        strcat(list, xs[i]);
+        strcat(list, " ");
+        strcat(list, os[i]);
+        strcat(list, " ");
+    }
+    gmk_test_setup(s, params);
+    int rc = G->load(s, list);
+    if (rc != BANYAN_OK)
+        T_FAIL_AT("diagram load gave %d: %s", rc, list);
+    return rc == BANYAN_OK;
+}
+
+/* Fives at the edges and corners, in all four directions, for every size:
+ * Black wins with the fifth stone, White with his, nobody with four, and no
+ * line wraps from one row to the next. */
+void test_gmk_wins_all_sizes(void)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    for (int n = 5; n <= 22; n++) {
+        char params[32];
+        snprintf(params, sizeof params, "size=%d", n);
+        for (int d = 0; d < 4; d++)
+            for (int corner = 0; corner < 4; corner++)
+                for (int winner = 0; winner < 2; winner++) {
+                    int r0 = corner & 1 ? n - 1 - 4 * dr[d] : 0;
+                    int c0 = corner & 2 ? (dc[d] < 0 ? n - 1 : n - 5) : (dc[d] < 0 ? 4 : 0);
+                    if (dc[d] == 0)
+                        c0 = corner & 2 ? n - 1 : 0;
+                    gmk_naive g = {n, 0, {{0}}};
+                    memset(g.b, '.', sizeof g.b);
+                    int line[5], filler[6], nf = 0;
+                    for (int k = 0; k < 5; k++) {
+                        line[k] = (r0 + k * dr[d]) * n + c0 + k * dc[d];
+                        g.b[line[k] / n][line[k] % n] = '#';
+                    }
+                    /* Fillers for the loser: empty cells, no five possible with 4 or 5. */
+                    for (int cell = 0; cell < n * n && nf < 6; cell += 2)
+                        if (g.b[cell / n][cell % n] == '.')
+                            filler[nf++] = cell;
+                    char list[400] = "", mv[8];
+                    gmk_test_state s;
+                    gmk_test_setup(&s, params);
+                    /* Black first: the winner's line cells alternate with the
+                     * loser's fillers, the winner's fifth stone last. */
+                    for (int k = 0; k < 5; k++)
+                        for (int who = 0; who < 2; who++) {
+                            int cell = who == winner ? line[k] : filler[k];
+                            if (k == 4 && who > winner)
+                                break;
+                            G->format_move(&s, (banyan_move)cell, mv, sizeof mv);
+                            strcat(list, mv);
+                            strcat(list, " ");
+                        }
+                    int rc = G->load(&s, list);
+                    if (rc != BANYAN_OK) {
+                        T_FAIL_AT("size %d: load %s gave %d", n, list, rc);
+                        continue;
+                    }
+                    int res = gmk_test_result(&s);
+                    if (res != winner)
+                        T_FAIL_AT("size %d dir %d corner %d: %s gave %d", n, d, corner, list, res);
+                }
+    }
+    T_EQ(gmk_test_game("", "h8 a1 i8 a2 j8 a3 k8 a4"), -1);
+    T_EQ(gmk_test_game("", "h8 a1 i8 a2 j8 a3 k8 a4 l8"), 0);
+    T_EQ(gmk_test_game("", "l1 h8 m1 h9 n1 h10 o1 h12 a2"), -1); /* No wrap. */
+    T_EQ(gmk_test_game("size=5", "a1 a2 b1 b2 c1 c2 d1 d2 e1"), 0);
+    T_EQ(gmk_test_game("size=22", "v22 a1 u21 a2 t20 a3 s19 a4 r18"), 0);
+    T_EQ(gmk_test_game("size=22", "v1 a22 u2 b22 t3 c22 s4 d22 a1 e22"), 1);
+}
+
+/* Six in a row: a win in freestyle, for nobody in standard; under renju an
+ * overline is forbidden to Black and wins for White. */
+void test_gmk_overline(void)
+{
+    const char *black6 = "c8 a1 d8 a3 e8 a5 g8 a7 h8 a9 f8";
+    const char *white6 = "a1 c8 a3 d8 a5 e8 a7 g8 a9 h8 o15 f8";
+    T_EQ(gmk_test_game("", black6), 0);
+    T_EQ(gmk_test_game("", white6), 1);
+    T_EQ(gmk_test_game("rule=standard", black6), -1);
+    T_EQ(gmk_test_game("rule=standard", white6), -1);
+    T_EQ(gmk_test_game("rule=renju", white6), 1);
+    gmk_test_state s;
+    gmk_test_setup(&s, "rule=renju");
+    T_EQ(G->load(&s, black6), BANYAN_EILLEGAL);
+    T_EQ(G->load(&s, "c8 a1 d8 a3 e8 a5 g8 a7 h8 a9"), BANYAN_OK);
+    T_TRUE(!gmk_test_in_moves(&s, gmk_test_move(&s, "f8")));
+    T_TRUE(gmk_test_in_moves(&s, gmk_test_move(&s, "i8"))); /* Not a five, not forbidden. */
+    /* Exactly five wins under every rule, for both. */
+    T_EQ(gmk_test_game("rule=standard", "c8 a1 d8 a3 e8 a5 f8 a7 g8"), 0);
+    T_EQ(gmk_test_game("rule=renju", "c8 a1 d8 a3 e8 a5 f8 a7 g8"), 0);
+    T_EQ(gmk_test_game("rule=renju", "a1 c8 a3 d8 a5 e8 a7 f8 o15 g8"), 1);
+    /* Five in one line and six in another: the five wins in standard. */
+    T_EQ(gmk_test_game("rule=standard", "h4 a1 h5 a3 h6 a5 h7 a7 d8 a9 e8 a11 f8 a13 g8 o1 i8 o3 "
+                                        "h8"),
+         0);
+}
+
+/* Renju's forbidden points, each from a diagram with the point marked '*'. */
+void test_gmk_renju_forbidden(void)
+{
+    static const struct {
+        const char *name;
+        const char *rows[15];
+        bool forbidden;
+    } cases[] = {
+        {"double three",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . X X * . . . . . . .",
+          ". . . . . . . X . . . . . . .", ". . . . . . . X . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         true},
+        {"double four",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . O X X X * . . . . . .",
+          ". . . . . . . . X . . . . . .", ". . . . . . . . X . . . . . .",
+          ". . . . . . . . X . . . . . .", ". . . . . . . . O . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         true},
+        {"double four in one line",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . X X X . * . X X X . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         true},
+        {"double four in one line, two and two",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . X X . * X . X X . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         true},
+        {"overline",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . X X X * X X . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         true},
+        {"five beats a double three",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . X . . . .", ". . . . . . . . . X . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . X X X X * . . . . . .",
+          ". . . . . . . . X . . . . . .", ". . . . . . . . X . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         false},
+        {"false three: both straight fours would be overlines",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . X . . X X * . . X . . . .",
+          ". . . . . . . X . . . . . . .", ". . . . . . . X . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         false},
+        {"three blocked at one end is no three",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . O X X * . . . . . . .",
+          ". . . . . . . X . . . . . . .", ". . . . . . . X . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         false},
+        {"four and three is allowed",
+         {". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . X X * . . . . . . .",
+          ". . . . . . . X . . . . . . .", ". . . . . . . X . . . . . . .",
+          ". . . . . . . X . . . . . . .", ". . . . . . . O . . . . . . .",
+          ". . . . . . . . . . . . . . .", ". . . . . . . . . . . . . . .",
+          ". . . . . . . . . . . . . . ."},
+         false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gmk_test_state s;
+        banyan_move point = BANYAN_MOVE_NONE;
+        for (int r = 0; r < 15; r++)
+            for (int c = 0; c < 15; c++)
+                if (cases[i].rows[r][2 * c] == '*')
+                    point = (banyan_move)((14 - r) * 15 + c);
+        if (!gmk_test_diagram(&s, "rule=renju", cases[i].rows))
+            continue;
+        T_EQ(G->to_move(&s), 0);
+        if (gmk_test_in_moves(&s, point) == cases[i].forbidden)
+            T_FAIL_AT("renju: %s: the point is %s", cases[i].name,
+                      cases[i].forbidden ? "listed" : "not listed");
+        /* Freestyle has no forbidden points. */
+        gmk_test_diagram(&s, "", cases[i].rows);
+        T_TRUE(gmk_test_in_moves(&s, point));
+    }
+}
+
+void test_gmk_candidates(void)
+{
+    gmk_test_state s;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    /* The search's candidates: the centre, then cells within distance 2. */
+    gmk_test_setup(&s, "");
+    T_EQ(G->candidates(&s, moves), 1);
+    T_EQ(moves[0], gmk_test_move(&s, "h8"));
+    T_EQ(G->load(&s, "h8"), BANYAN_OK);
+    T_EQ(G->candidates(&s, moves), 24);
+    T_EQ(G->load(&s, "h8 h9"), BANYAN_OK);
+    T_EQ(G->candidates(&s, moves), 5 * 6 - 2);
+    T_EQ(G->load(&s, "a1"), BANYAN_OK);
+    T_EQ(G->candidates(&s, moves), 8);
+    T_EQ(G->load(&s, "a1 o15"), BANYAN_OK);
+    T_EQ(G->candidates(&s, moves), 16);
+    /* The legal moves are every empty point, whatever the candidates. */
+    T_EQ(G->moves(&s, moves), 223);
+    gmk_test_setup(&s, "");
+    T_EQ(G->moves(&s, moves), 225);
+    gmk_test_setup(&s, "candidates=all");
+    T_EQ(G->candidates(&s, moves), 225);
+    T_EQ(G->load(&s, "a1 o15"), BANYAN_OK);
+    T_EQ(G->candidates(&s, moves), 223);
+    gmk_test_setup(&s, "size=7 candidates=all");
+    T_EQ(G->moves(&s, moves), 49);
+    /* Random games keep near equal to its definition (is_valid checks it). */
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 11, 0);
+    for (int game = 0; game < 20; game++) {
+        gmk_test_setup(&s, game & 1 ? "size=9" : "size=19 candidates=all");
+        int n;
+        while ((n = G->moves(&s, moves)) > 0) {
+            G->play(&s, moves[banyan_rng_below(&rng, (uint32_t)n)]);
+            T_TRUE(G->is_valid(&s));
+        }
+    }
+}
+
+void test_gmk_notation(void)
+{
+    static const char *const sizes[] = {"", "size=5", "size=22", "size=19"};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        gmk_test_state s;
+        banyan_move moves[BANYAN_MAX_MOVES];
+        char params[48];
+        snprintf(params, sizeof params, "%s candidates=all", sizes[i]);
+        gmk_test_setup(&s, params);
+        int n = G->moves(&s, moves);
+        for (int j = 0; j < n; j++) {
+            char text[16], alt[40];
+            banyan_move m = BANYAN_MOVE_NONE;
+            T_EQ(moves[j], (banyan_move)j);
+            T_EQ(G->format_move(&s, moves[j], text, sizeof text), strlen(text));
+            T_EQ(G->parse_move(&s, text, &m), BANYAN_OK);
+            T_EQ(m, moves[j]);
+            snprintf(alt, sizeof alt, " %c %s ", text[0] - 'a' + 'A', text + 1);
+            T_EQ(G->parse_move(&s, alt, &m), BANYAN_OK);
+            T_EQ(m, moves[j]);
+            snprintf(alt, sizeof alt, "%s%c", text + 1, text[0]);
+            T_EQ(G->parse_move(&s, alt, &m), BANYAN_OK);
+            T_EQ(m, moves[j]);
+        }
+    }
+    static const struct {
+        const char *text;
+        int rc;
+    } cases[] = {
+        {"p1", BANYAN_ERANGE},  {"h16", BANYAN_ERANGE},   {"h0", BANYAN_ERANGE},
+        {"z9", BANYAN_ERANGE},  {"16a", BANYAN_ERANGE},   {"", BANYAN_EINVAL},
+        {"h", BANYAN_EINVAL},   {"8", BANYAN_EINVAL},     {"hh8", BANYAN_EINVAL},
+        {"h8h", BANYAN_EINVAL}, {"h08", BANYAN_EINVAL},   {"h8,", BANYAN_EINVAL},
+        {"h-8", BANYAN_EINVAL}, {"h8 i9", BANYAN_EINVAL}, {"\xc3\xa9", BANYAN_EINVAL},
+    };
+    gmk_test_state s;
+    gmk_test_setup(&s, "");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        banyan_move m = 12345;
+        int rc = G->parse_move(&s, cases[i].text, &m);
+        if (rc != cases[i].rc)
+            T_FAIL_AT("parse_move(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
+        T_EQ(m, 12345);
+    }
+    banyan_move m;
+    T_EQ(G->parse_move(&s, NULL, &m), BANYAN_EINVAL);
+    T_EQ(G->parse_move(&s, "h8", &m), BANYAN_OK);
+    T_EQ(m, 7 * 15 + 7);
+    gmk_test_setup(&s, "size=22");
+    T_EQ(G->parse_move(&s, "v22", &m), BANYAN_OK);
+    T_EQ(G->parse_move(&s, "w1", &m), BANYAN_ERANGE);
+    /* Fuzz: only the three codes, and successes format back. */
+    static const char alphabet[] = "ahovwAH0189 ,\t-";
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 9, 0);
+    for (int i = 0; i < 20000; i++) {
+        char text[10], back[16];
+        uint32_t len = banyan_rng_below(&rng, sizeof text);
+        for (uint32_t j = 0; j < len; j++)
+            text[j] = alphabet[banyan_rng_below(&rng, sizeof alphabet - 1)];
+        text[len] = 0;
+        banyan_move a = BANYAN_MOVE_NONE, b = BANYAN_MOVE_NONE;
+        int rc = G->parse_move(&s, text, &a);
+        T_TRUE(rc == BANYAN_OK || rc == BANYAN_EINVAL || rc == BANYAN_ERANGE);
+        if (rc == BANYAN_OK) {
+            G->format_move(&s, a, back, sizeof back);
+            T_EQ(G->parse_move(&s, back, &b), BANYAN_OK);
+            T_EQ(a, b);
+        }
+        gmk_test_state copy = s;
+        rc = G->load(&copy, text);
+        if (rc != BANYAN_OK)
+            T_TRUE(memcmp(&copy, &s, G->state_size) == 0);
+        else
+            T_TRUE(G->is_valid(&copy));
+    }
+}
+
+void test_gmk_load_print(void)
+{
+    gmk_test_state s, before;
+    char buf[4096];
+    gmk_test_setup(&s, "size=5");
+    T_EQ(G->load(&s, "c3, b2 ,D4"), BANYAN_OK);
+    const char *want = " 5 . . . . .\n 4 . . .(X).\n 3 . . X . .\n 2 . O . . .\n 1 . . . . .\n"
+                       "   a b c d e\n";
+    T_EQ(G->print(&s, gmk_test_move(&s, "d4"), buf, sizeof buf), strlen(want));
+    T_STR(buf, want);
+    T_EQ(G->print(&s, BANYAN_MOVE_NONE, buf, 4), strlen(want));
+    T_STR(buf, " 5 ");
+    T_EQ(G->to_move(&s), 1);
+    before = s;
+    static const struct {
+        const char *text;
+        int rc;
+    } bad[] = {
+        {"c3 c3", BANYAN_EILLEGAL},
+        {"a1 f1", BANYAN_ERANGE},
+        {"a1 zz", BANYAN_EINVAL},
+        {"a1b2", BANYAN_EINVAL},
+        {"a 1", BANYAN_EINVAL},
+        {"a1;b2", BANYAN_EINVAL},
+        {"a1 b1 a2 b2 a3 b3 a4 b4 a5 b5", BANYAN_EILLEGAL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        T_EQ(G->load(&s, bad[i].text), bad[i].rc);
+        T_TRUE(memcmp(&s, &before, G->state_size) == 0);
+    }
+    T_EQ(G->load(&s, NULL), BANYAN_EINVAL);
+    /* 22x22 prints two-digit rows and the letters a .. v. */
+    gmk_test_setup(&s, "size=22");
+    T_EQ(G->load(&s, "v22 a1"), BANYAN_OK);
+    int n = G->print(&s, gmk_test_move(&s, "a1"), buf, sizeof buf);
+    T_EQ(n, strlen(buf));
+    T_TRUE(strstr(buf, "22 . . . . . . . . . . . . . . . . . . . . . X\n") == buf);
+    T_TRUE(strstr(buf, "\n 1(O). .") != NULL);
+    T_TRUE(strstr(buf, "   a b c d e f g h i j k l m n o p q r s t u v\n") != NULL);
+    /* Transpositions: equal hashes. */
+    gmk_test_state a, b;
+    gmk_test_setup(&a, "");
+    gmk_test_setup(&b, "");
+    T_EQ(G->load(&a, "h8 i9 h9 i10"), BANYAN_OK);
+    T_EQ(G->load(&b, "h9 i10 h8 i9"), BANYAN_OK);
+    T_EQ(G->hash(&a), G->hash(&b));
+    T_EQ(G->load(&b, "h8 i9 i10 h9"), BANYAN_OK);
+    T_TRUE(G->hash(&a) != G->hash(&b));
+}
+
+void test_gmk_setup_errors(void)
+{
+    static const char *const bad[] = {
+        "size=4",
+        "size=23",
+        "size=",
+        "size=15x",
+        "rule=gomoku",
+        "rule=Renju",
+        "candidates=2",
+        "rollout=fast",
+        "x=1",
+        "size",
+        "size=15;rule=renju",
+        "size=-15",
+        "candidates=",
+        "size=99999999999999999999",
+    };
+    static const char *const good[] = {
+        NULL,
+        "",
+        " , ",
+        "size=5",
+        "size=22 rule=renju",
+        "rule=standard,candidates=all",
+        "rollout=uniform",
+        "rollout=near",
+        "rollout=heuristic size=20",
+    };
+    gmk_test_state s;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (G->setup(&s, bad[i]) != BANYAN_EINVAL)
+            T_FAIL_AT("setup(\"%s\") accepted", bad[i]);
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        if (G->setup(&s, good[i]) != BANYAN_OK)
+            T_FAIL_AT("setup(\"%s\") refused", good[i] ? good[i] : "NULL");
+        T_TRUE(G->is_valid(&s));
+    }
+    T_TRUE(banyan_game_find("gomoku") == G);
+    T_TRUE(banyan_game_find("GOMOKU") == G);
+}
+
+/* Black's share of wins (draws count half) in n random games. */
+static double gmk_test_black(const char *params, int n, bool fast, uint64_t seed)
+{
+    gmk_test_state s, t;
+    banyan_rng rng;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    double ret[2], sum = 0;
+    gmk_test_setup(&s, params);
+    banyan_rng_seed(&rng, seed, 0);
+    for (int i = 0; i < n; i++) {
+        int k;
+        t = s;
+        if (fast)
+            G->rollout(&t, &rng);
+        else
+            while ((k = G->moves(&t, moves)) > 0)
+                G->play(&t, moves[banyan_rng_below(&rng, (uint32_t)k)]);
+        if (!G->outcome(&t, ret)) {
+            T_FAIL_AT("a random game did not end");
+            return 0;
+        }
+        sum += ret[0];
+    }
+    return sum / n;
+}
+
+/* The uniform and near rollouts against plain uniform play over moves()
+ * with candidates=all and near, within 5 standard errors; the heuristic
+ * rollout ends every game and favours neither side absurdly. */
+void test_gmk_rollout_distribution(void)
+{
+    const int n = 3000;
+    double se = sqrt(0.25 * 2 / n);
+    double a = gmk_test_black("rollout=uniform", n, true, 1);
+    double b = gmk_test_black("rollout=uniform candidates=all", n, false, 2);
+    if (fabs(a - b) > 5 * se)
+        T_FAIL_AT("uniform: rollout %.4f, moves() %.4f", a, b);
+    a = gmk_test_black("rollout=near", n, true, 3);
+    b = gmk_test_black("rollout=near", n, false, 4);
+    if (fabs(a - b) > 5 * se)
+        T_FAIL_AT("near: rollout %.4f, moves() %.4f", a, b);
+    a = gmk_test_black("", n, true, 5);
+    T_TRUE(a > 0.3 && a < 0.8);
+    a = gmk_test_black("rule=renju size=9", 500, true, 6);
+    T_TRUE(a >= 0 && a <= 1);
+    /* After h8 i9 h9 i10 h10 i11 h11 Black has a five at once. */
+    T_NEAR(gmk_test_black("rollout=heuristic", 100, true, 7) >= 0, 1, 0);
+    gmk_test_state s;
+    gmk_test_setup(&s, "");
+    T_EQ(G->load(&s, "h8 i9 h9 i10 h10 i11 h11 a1"), BANYAN_OK);
+    double sums[2];
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 8, 0);
+    banyan_random_games(G, &s, 200, &rng, sums);
+    T_NEAR(sums[0], 200, 0); /* Heuristic: Black takes h12 or h7 every time. */
+}
+
+void test_gmk_priors(void)
+{
+    gmk_test_state s;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    float pr[BANYAN_MAX_MOVES];
+    gmk_test_setup(&s, "");
+    /* Black to move: g8..j8 is Black's four (five at f8/k8 for... k8 only,
+     * f8 blocked); White's h9..h12 four has h13 free, h8 taken. */
+    T_EQ(G->load(&s, "g8 h9 h8 h10 i8 h11 j8 h12 e8 f8"), BANYAN_OK);
+    int n = G->moves(&s, moves);
+    G->priors(&s, moves, n, pr);
+    int best = 0, second = -1;
+    float sum = 0;
+    for (int i = 0; i < n; i++) {
+        sum += pr[i];
+        if (pr[i] > pr[best])
+            best = i;
+    }
+    for (int i = 0; i < n; i++)
+        if (i != best && (second < 0 || pr[i] > pr[second]))
+            second = i;
+    T_NEAR(sum, 1, 1e-3);
+    T_EQ(moves[best], gmk_test_move(&s, "k8"));
+    T_EQ(moves[second], gmk_test_move(&s, "h13"));
+    /* An open three of the opponent ranks its blocks first when there is
+     * nothing bigger: White to move after Black's open three. */
+    T_EQ(G->load(&s, "h8 a1 i8 a3 j8"), BANYAN_OK);
+    n = G->moves(&s, moves);
+    G->priors(&s, moves, n, pr);
+    best = 0;
+    for (int i = 0; i < n; i++)
+        if (pr[i] > pr[best])
+            best = i;
+    T_TRUE(moves[best] == gmk_test_move(&s, "g8") || moves[best] == gmk_test_move(&s, "k8"));
+}
+
+/* Positions with a VCF for the player to move, found by the solver and each
+ * refereed move by move by the naive checker: every attacking move a legal
+ * four, every reply forced, the defender never with a five, ending in a
+ * five within the given plies. */
+void test_gmk_vcf_wins(void)
+{
+    static const struct {
+        const char *params, *moves;
+        int plies;
+    } cases[] = {
+        {"", "h8 a1 i8 a3 j8 a5 k8 a7", 1},
+        {"", "h8 j10 i8 l9 n7 g8 h12 g9 j7 f6 h5 f14 n11 j9 e15 o5 l5 h10 e14 n6 h3 f13 c14 l11",
+         3},
+        {"", "h8 i6 j9 j6 l9 k6 j7 g4 m6 l4 n4 f3 h2", 5},
+        {"",
+         "h8 h10 h11 f9 i8 f8 j7 i6 k5 l9 f12 h5 d10 h3 n11 l4 l12 m12 j1 j3 o14 m5 o10 "
+         "i10 l3 o6 e13 n15 e11 h7 d11",
+         7},
+        {"",
+         "h8 i9 i7 g5 k6 j11 i3 l9 f8 m7 j10 g8 o7 m4 o2 i8 k1 d8 k9 j12 f3 k13 n11 o11 "
+         "m12 h10 m1",
+         9},
+        {"",
+         "h8 i6 k7 j8 g9 m8 f6 m7 m5 e10 e4 g2 d12 f2 j7 k3 l9 e3 l5 e2 l11 m6 d5 c14 g8 "
+         "b7 i4 f8 c11 o3 b5 h1",
+         11},
+        {"",
+         "h8 j7 i8 k5 j10 i11 k6 k10 j11 m7 h6 l3 h7 j1 f7 i3 g12 o9 o8 n2 i13 m8 f14 o3 "
+         "n1 l1 o7 d6 o4 k1 h3 j8 g9 n6 h15 d15 l9 j12 k2",
+         13},
+        {"",
+         "h8 j10 i7 g8 k8 l11 m10 l6 l12 g10 i8 f6 h12 i9 g7 n12 o14 m15 o10 h14 j6 h7 i4 "
+         "l15 i13 h6 h3 j1 k12 e11 n10 d9 i11 o13 f5 e13 g1 g9 j11 g5",
+         15},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gmk_test_state s;
+        gmk_test_setup(&s, cases[i].params);
+        T_EQ(G->load(&s, cases[i].moves), BANYAN_OK);
+        clock_t t0 = clock();
+        banyan_move m;
+        T_TRUE(G->prove_win(&s, &m));
+        double ms = (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC;
+        if (ms > 50)
+            T_FAIL_AT("VCF case %zu took %.1f ms", i, ms);
+        int plies = gmk_test_replay(&s, 15, 0);
+        if (plies < 1 || plies > cases[i].plies)
+            T_FAIL_AT("VCF case %zu: referee gave %d plies, expected at most %d", i, plies,
+                      cases[i].plies);
+    }
+}
+
+/* Whether the attacker (to move) has a VCF of at most depth attacker moves,
+ * by plain search on the naive board, the defender's five checked first. */
+static bool gmk_naive_vcf(gmk_naive *g, char me, char you, int depth, const gmk_test_state *s)
+{
+    int cells[8], dfive = gmk_naive_fives(g, you, cells, 8), blocks[8];
+    if (gmk_naive_fives(g, me, blocks, 8) > 0)
+        return true;
+    if (depth == 0 || dfive > 1)
+        return false;
+    for (int r = 0; r < g->n; r++)
+        for (int c = 0; c < g->n; c++) {
+            if (g->b[r][c] != '.' || (dfive == 1 && cells[0] != r * g->n + c))
+                continue;
+            if (g->rule == 2 && me == 'X' && !gmk_test_in_moves(s, (banyan_move)(r * g->n + c)))
+                continue;
+            g->b[r][c] = me;
+            int k = gmk_naive_fives(g, me, blocks, 8);
+            bool win = k >= 2;
+            if (k == 1) {
+                gmk_test_state t = *s;
+                G->play(&t, (banyan_move)(r * g->n + c));
+                G->play(&t, (banyan_move)blocks[0]);
+                g->b[blocks[0] / g->n][blocks[0] % g->n] = you;
+                win = !gmk_naive_five(g, blocks[0] / g->n, blocks[0] % g->n, you) &&
+                      gmk_naive_vcf(g, me, you, depth - 1, &t);
+                g->b[blocks[0] / g->n][blocks[0] % g->n] = '.';
+            }
+            g->b[r][c] = '.';
+            if (win)
+                return true;
+        }
+    return false;
+}
+
+/* Positions without a VCF: the defender's four must be answered, the
+ * defender's forced block makes a five, renju's forbidden double four, and
+ * random positions where the solver and a naive 3-move search agree. */
+void test_gmk_vcf_none(void)
+{
+    static const struct {
+        const char *params, *moves;
+    } cases[] = {
+        /* Black's open three f8 g8 h8 would give an open four, but White's
+         * c3..c6 four (c2 taken) must be blocked at c7, which is no four. */
+        {"", "f8 c3 g8 c4 h8 c5 c2 c6"},
+        /* Black's four g8..i8 (j8 White) has one five point, f8, where
+         * White completes f5 f6 f7 f9; so Black must first block f8, which
+         * makes the four f8..i8 open on e8 only: White blocks e8; no more. */
+        {"", "g8 j8 h8 f5 i8 f6 a1 f7 a15 f9"},
+        /* Renju: h8 would be a double four (e8 f8 g8 with d8 White, h5 h6
+         * h7 with h4 White), forbidden to Black. */
+        {"rule=renju", "e8 d8 f8 h4 g8 a1 h5 a3 h6 a5 h7 a7"},
+        {"", "h8 i9"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gmk_test_state s;
+        gmk_naive g;
+        banyan_move m;
+        int rule = strstr(cases[i].params, "renju") ? 2 : 0;
+        gmk_test_setup(&s, cases[i].params);
+        if (G->load(&s, cases[i].moves) != BANYAN_OK) {
+            T_FAIL_AT("case %zu does not load", i);
+            continue;
+        }
+        if (G->prove_win(&s, &m))
+            T_FAIL_AT("case %zu: a VCF claimed", i);
+        gmk_naive_from(&g, &s, 15, rule);
+        char me = G->to_move(&s) ? 'O' : 'X';
+        T_TRUE(!gmk_naive_vcf(&g, me, me == 'X' ? 'O' : 'X', 3, &s));
+    }
+    /* The renju double four wins in freestyle. */
+    gmk_test_state s;
+    banyan_move m;
+    gmk_test_setup(&s, "");
+    T_EQ(G->load(&s, "e8 d8 f8 h4 g8 a1 h5 a3 h6 a5 h7 a7"), BANYAN_OK);
+    T_TRUE(G->prove_win(&s, &m));
+    T_EQ(gmk_test_replay(&s, 15, 0), 3);
+    /* Random positions under each rule: a claim is always refereed sound;
+     * a naive VCF of up to 3 attacker moves is always found. */
+    static const char *const rules[] = {"", "rule=standard", "rule=renju"};
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 21, 0);
+    for (int it = 0; it < 60; it++) {
+        int rule = it % 3;
+        banyan_move moves[BANYAN_MAX_MOVES];
+        gmk_test_setup(&s, rules[rule]);
+        int stones = 14 + (int)banyan_rng_below(&rng, 20);
+        for (int k = 0; k < stones; k++) {
+            int n = G->moves(&s, moves);
+            if (!n)
+                break;
+            gmk_test_state t = s;
+            G->play(&t, moves[banyan_rng_below(&rng, (uint32_t)n)]);
+            if (gmk_test_result(&t) >= 0)
+                break;
+            s = t;
+        }
+        gmk_naive g;
+        gmk_naive_from(&g, &s, 15, rule);
+        char me = G->to_move(&s) ? 'O' : 'X';
+        bool naive = gmk_naive_vcf(&g, me, me == 'X' ? 'O' : 'X', 3, &s);
+        bool fast = G->prove_win(&s, &m);
+        if (fast && gmk_test_replay(&s, 15, rule) < 0)
+            T_FAIL_AT("random %d: an unsound VCF", it);
+        if (naive && !fast)
+            T_FAIL_AT("random %d: a short VCF missed", it);
+    }
+}
+
+/* Every line of tests/positions/gomoku.txt parses: params, a legal move
+ * list, expected answers that are legal moves there. */
+void test_gmk_positions_file(void)
+{
+    char path[512], line[1024];
+    snprintf(path, sizeof path, "%s/../positions/gomoku.txt", t_data_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        T_FAIL_AT("cannot open %s", path);
+        return;
+    }
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *field[4];
+        field[0] = line;
+        for (int k = 1; k < 4; k++) {
+            field[k] = field[k - 1] ? strchr(field[k - 1], '|') : NULL;
+            if (field[k])
+                *field[k]++ = 0;
+        }
+        if (!field[3]) {
+            T_FAIL_AT("line %d: fewer than 4 fields", count + 1);
+            continue;
+        }
+        gmk_test_state s;
+        if (G->setup(&s, field[0]) != BANYAN_OK || G->load(&s, field[1]) != BANYAN_OK) {
+            T_FAIL_AT("line %d: %s | %s does not load", count + 1, field[0], field[1]);
+            continue;
+        }
+        char *save = NULL;
+        int answers = 0;
+        for (char *tok = strtok_r(field[2], " \t", &save); tok;
+             tok = strtok_r(NULL, " \t", &save)) {
+            banyan_move m;
+            answers++;
+            if (G->parse_move(&s, tok, &m) != BANYAN_OK || !gmk_test_in_moves(&s, m))
+                T_FAIL_AT("line %d: answer %s is not a legal move", count + 1, tok);
+        }
+        T_TRUE(answers > 0);
+        count++;
+    }
+    fclose(f);
+    T_TRUE(count >= 8);
+}
+
+/* Perft on 7x7 with candidates=all against a naive count written here. */
+static uint64_t gmk_naive_perft(gmk_naive *g, char who, int depth)
+{
+    uint64_t total = 0;
+    for (int r = 0; r < g->n; r++)
+        for (int c = 0; c < g->n; c++) {
+            if (g->b[r][c] != '.')
+                continue;
+            if (depth == 1) {
+                total++;
+                continue;
+            }
+            g->b[r][c] = who;
+            if (!gmk_naive_five(g, r, c, who))
+                total += gmk_naive_perft(g, who == 'X' ? 'O' : 'X', depth - 1);
+            g->b[r][c] = '.';
+        }
+    return total;
+}
+
+void test_gmk_perft(void)
+{
+    static const struct {
+        const char *params, *moves;
+        int depth;
+    } cases[] = {
+        {"size=7 candidates=all", "", 3},
+        {"size=7 candidates=all", "a1 b1 a2 b2 a3 b3 a4", 3},
+        {"size=7 candidates=all rule=standard", "a1 b1 a2 b2 a3 b3 a5 b5 a6 b6", 3},
+        {"size=5 candidates=all", "a1 b1 a2 b2 a3 b3", 4},
+    };
+    T_EQ(banyan_perft(G, NULL, 1), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gmk_test_state s;
+        gmk_naive g;
+        int n = strstr(cases[i].params, "size=5") ? 5 : 7;
+        gmk_test_setup(&s, cases[i].params);
+        T_EQ(G->load(&s, cases[i].moves), BANYAN_OK);
+        gmk_naive_from(&g, &s, n, strstr(cases[i].params, "standard") ? 1 : 0);
+        for (int d = 1; d <= cases[i].depth; d++) {
+            uint64_t want = gmk_naive_perft(&g, G->to_move(&s) ? 'O' : 'X', d);
+            uint64_t got = banyan_perft(G, &s, d);
+            if (want != got)
+                T_FAIL_AT("case %zu depth %d: perft %llu, naive %llu", i, d,
+                          (unsigned long long)got, (unsigned long long)want);
+        }
+    }
+    gmk_test_state s;
+    gmk_test_setup(&s, "size=7 candidates=all");
+    T_EQ(banyan_perft(G, &s, 2), 49 * 48);
+}
