@@ -49,7 +49,7 @@ BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
 EXAMPLE   = $(B)/example-planner
 
-.PHONY: all debug test check unit bench format format-check install uninstall clean help \
+.PHONY: all debug test check unit tsan bench format format-check install uninstall clean help \
         headers fuzz
 
 all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
@@ -96,12 +96,18 @@ $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 # the compiler can build with them (and a line saying why when it cannot).
 SAN_PROBE = echo 'int main(void){return 0;}' | $(CC) -fsanitize=address,undefined -x c - \
             -o /tmp/banyan-san-probe.$$$$ >/dev/null 2>&1 && rm -f /tmp/banyan-san-probe.$$$$
+TSAN_PROBE = echo 'int main(void){return 0;}' | $(CC) -fsanitize=thread -x c - \
+             -o /tmp/banyan-tsan-probe.$$$$ >/dev/null 2>&1 && rm -f /tmp/banyan-tsan-probe.$$$$
 ifeq ($(sanitize),)
 test: check
 	@if $(SAN_PROBE); then \
 	  echo "== again under AddressSanitizer and UndefinedBehaviorSanitizer"; \
 	  $(MAKE) --no-print-directory sanitize=address,undefined check; \
 	else echo "SKIPPED: the ASan/UBSan pass: $(CC) cannot link -fsanitize=address,undefined"; fi
+	@if $(TSAN_PROBE); then \
+	  echo "== threads under ThreadSanitizer"; \
+	  $(MAKE) --no-print-directory sanitize=thread tsan; \
+	else echo "SKIPPED: the TSan pass: $(CC) cannot link -fsanitize=thread"; fi
 else
 test: check
 endif
@@ -112,6 +118,15 @@ check: all $(UNIT) $(FUZZ_REPLAY) headers
 
 unit: $(UNIT)
 	$(UNIT)
+
+# Threaded code under ThreadSanitizer (make sanitize=thread tsan): the
+# threaded unit tests, and 4-thread searches of every game.
+tsan: $(UNIT) $(BANYAN)
+	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop
+	@for g in tictactoe connect4 gomoku; do \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --playouts 20000 \
+	    > /dev/null || exit 1; echo "tsan: 4-thread $$g search: 1 passed, 0 failed"; done
+
 
 bench: $(BANYAN)
 	$(BANYAN) bench

@@ -45,6 +45,7 @@ typedef struct gmk {
     uint8_t rule;                  /* GMK_FREESTYLE, GMK_STANDARD or GMK_RENJU. */
     uint8_t cands;                 /* GMK_CAND_NEAR or GMK_CAND_ALL. */
     uint8_t rollout;               /* GMK_RO_*. */
+    uint8_t flat;                  /* priors=off: uniform priors (the textbook baseline). */
     uint8_t winner;                /* 0 or 1 once a player has won, else GMK_NOBODY. */
     uint8_t stuck;                 /* Renju: Black to move has only forbidden points. */
     uint8_t pad[2];                /* Always zero. */
@@ -379,7 +380,7 @@ static int gmk_setup(void *s, const char *params)
 {
     gmk *t = s;
     long size = 15;
-    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, rc;
+    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, flat = 0, rc;
     const char *cursor = params;
     char key[16], val[16];
 
@@ -412,6 +413,10 @@ static int gmk_setup(void *s, const char *params)
                 rollout = GMK_RO_UNIFORM;
             else
                 return BANYAN_EINVAL;
+        } else if (!strcmp(key, "priors")) {
+            if (strcmp(val, "threats") && strcmp(val, "off"))
+                return BANYAN_EINVAL;
+            flat = !strcmp(val, "off");
         } else {
             return BANYAN_EINVAL;
         }
@@ -423,6 +428,7 @@ static int gmk_setup(void *s, const char *params)
     t->rule = (uint8_t)rule;
     t->cands = (uint8_t)cands;
     t->rollout = (uint8_t)rollout;
+    t->flat = (uint8_t)flat;
     gmk_reset(t);
     return BANYAN_OK;
 }
@@ -853,6 +859,11 @@ static void gmk_priors(const void *s, const banyan_move *moves, int n, float *ou
 {
     const gmk *t = s;
     gmk_board g;
+    if (t->flat) {
+        for (int i = 0; i < n; i++)
+            out[i] = 1.0f / (float)n;
+        return;
+    }
     int me = t->ply & 1, size = t->size;
     float total = 0;
     gmk_board_load(t, &g);

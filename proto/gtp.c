@@ -485,6 +485,11 @@ static int gtp_lz_analyze(gtp *ctx, int argc, char **argv)
                              .progress = gtp_analyze_progress,
                              .progress_ud = ctx,
                              .progress_interval = (double)interval / 100};
+        if (!ctx->in) {
+            /* Nothing to watch for the next command: one short search and
+             * its update (fuzzing and scripted use). */
+            lim = (banyan_limits){.playouts = 64};
+        }
         banyan_report r;
         ctx->stream_stop = false;
         banyan_engine_search(ctx->e, &lim, &r);

@@ -81,9 +81,11 @@ static bool player_option(player_spec *p, const char *key, const char *val)
         p->cfg.final = BANYAN_FINAL_LCB;
     else if (!strcmp(key, "policy") && !strcmp(val, "textbook")) {
         /* The seed articles' player: UCB1 with c = 1.4 over every empty
-         * cell with uniform rollouts, 2000 iterations unless told. */
+         * cell in board order (no priors, no widening) with uniform
+         * rollouts, 2000 iterations unless told. */
         p->cfg.c = 1.4;
         p->cfg.select = BANYAN_SELECT_UCT;
+        p->cfg.widening = -1;
         if (!p->lim.playouts && p->lim.time <= 0)
             p->lim.playouts = 2000;
         p->textbook = true;
@@ -261,7 +263,7 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
         size_t n = strlen(all);
         int rc = BANYAN_EINVAL;
         if (spec->textbook) {
-            snprintf(all + n, sizeof all - n, " candidates=all rollout=uniform");
+            snprintf(all + n, sizeof all - n, " candidates=all rollout=uniform priors=off");
             rc = banyan_engine_new(g, all, &spec->cfg, &p->e);
             all[n] = 0;
         }

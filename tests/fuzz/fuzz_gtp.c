@@ -20,8 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FILE *sink;
     char err[256];
-    banyan_config cfg = {.memory = 1 << 20, .seed = 1};
-    banyan_limits lim = {.playouts = 64};
+    banyan_config cfg = {.memory = 64 << 10, .seed = 1};
+    banyan_limits lim = {.playouts = 16};
     line_reader in;
     if (!sink && !(sink = fopen("/dev/null", "w")))
         return 0;
