@@ -24,3 +24,11 @@ run c4-playouts --game connect4 banyan:playouts=20000 banyan:playouts=2000 \
 run c4-select --game connect4 banyan:playouts=20000 banyan:playouts=20000,select=puct \
     --openings tests/data/connect4_openings.txt --games 100 -j 2
 run ttt-perfect --game tictactoe banyan:playouts=3000 banyan:playouts=3000,c=0.7 --games 100 -j 2
+run gomoku-textbook --game gomoku banyan:playouts=2000 banyan:policy=textbook \
+    --openings tests/data/gomoku_openings15.txt --games 200 -j 2
+run gomoku-rollout-near --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=rollout=near" \
+    --openings tests/data/gomoku_openings15.txt --games 60 -j 2
+run gomoku-rollout-uniform --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=rollout=uniform" \
+    --openings tests/data/gomoku_openings15.txt --games 60 -j 2
+run gomoku-priors-off --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=priors=off" \
+    --openings tests/data/gomoku_openings15.txt --games 60 -j 2

@@ -86,6 +86,8 @@ typedef struct banyan_config {
     double widening;        /* Progressive widening: a node with N visits considers its first
                                max(2, widening * sqrt(N)) children, by prior; 0 = 2 for
                                games with priors and none for others; < 0 = none. */
+    bool fresh_tree;        /* true: clear the tree at every move; false (default): keep the
+                               subtree of the move played and reclaim the rest. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -142,6 +144,8 @@ struct banyan_report {
     int max_depth;          /* Deepest tree ply reached by selection. */
     int n_moves;            /* Root moves, sorted best first by the final-move rule. */
     const banyan_move_stats *moves;
+    uint64_t start_nodes; /* Nodes the tree held when the search began: kept from earlier
+                             searches of this root or from before the moves played. */
 };
 
 /* Creates an engine for game g with parameters params (see the game's setup;
@@ -181,7 +185,10 @@ const banyan_game *banyan_engine_game(const banyan_engine *e);
 int banyan_engine_parse_move(banyan_engine *e, const char *text, banyan_move *out);
 
 /* Plays legal move m at the root. Returns BANYAN_EILLEGAL for a move that is
- * not legal there (including any move after the end of the game). */
+ * not legal there (including any move after the end of the game). The
+ * subtree under m becomes the new tree and the rest of the arena is
+ * reclaimed (unless config.fresh_tree); this is the only call besides
+ * banyan_engine_new() whose time grows with the arena, linearly. */
 int banyan_engine_play(banyan_engine *e, banyan_move m);
 
 /* Searches the root within lim (NULL for the defaults) and fills *out.

@@ -288,11 +288,19 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
         return BANYAN_EINVAL;
     if (!engine_is_legal(e, m))
         return engine_error(e, BANYAN_EILLEGAL, "move %u is not legal here", (unsigned)m);
+    /* Keep the subtree under m, if the tree has one, as the new tree. */
+    const node *root = &e->t.nodes[e->t.root];
+    uint32_t first = atomic_load_explicit(&root->children, memory_order_relaxed);
+    uint32_t child = 0;
+    for (int i = 0; first && !e->cfg.fresh_tree && i < root->n_children; i++)
+        if (e->t.nodes[first + i].move == m)
+            child = first + (uint32_t)i;
+    if (child)
+        tree_promote(&e->t, child);
+    else
+        tree_reset(&e->t);
     e->game->play(e->root_state, m);
     e->root_player = e->game->to_move(e->root_state);
-    /* Version 1 of tree reuse: start afresh. The kept-subtree version
-     * replaces this line. */
-    tree_reset(&e->t);
     return engine_ok(e);
 }
 

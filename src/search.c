@@ -528,6 +528,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     int spawned = 0;
 
     L.start = util_now();
+    uint64_t start_nodes = tree_size(&e->t);
     L.deadline = u->time > 0 ? L.start + u->time : 0;
     L.max_nodes = u->nodes;
     L.user = u;
@@ -565,6 +566,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
             out->max_depth = e->workers[i].max_depth;
     }
     out->seconds = util_now() - L.start;
+    out->start_nodes = start_nodes;
 }
 
 /* Final-move order: proven wins first, proven losses last, and in between

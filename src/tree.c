@@ -1,7 +1,8 @@
 /*
  * tree.c - the node arena: a lock-free bump allocator over one block that
  * is reserved when the engine is created. A full arena stops the tree from
- * growing; it never stops the search.
+ * growing; it never stops the search. When a move is played, the subtree
+ * under it is kept and compacted, and the rest of the arena reclaimed.
  */
 #include "tree.h"
 
@@ -39,4 +40,106 @@ uint32_t tree_size(const tree *t)
 {
     uint32_t used = atomic_load_explicit(&t->used, memory_order_relaxed);
     return (used > t->capacity ? t->capacity : used) - 1;
+}
+
+/* Marks the children block of node x (if any) as live, with its size. */
+static void tree_mark(node *nodes, const node *x)
+{
+    uint32_t first = atomic_load_explicit(&x->children, memory_order_relaxed);
+    if (!first)
+        return;
+    node *b = &nodes[first];
+    uint16_t f = atomic_load_explicit(&b->flags, memory_order_relaxed);
+    f = (uint16_t)(f | NODE_BLOCK | ((x->n_children - 1u) << NODE_SIZE_SHIFT));
+    atomic_store_explicit(&b->flags, f, memory_order_relaxed);
+}
+
+static uint32_t tree_block_size(const node *b)
+{
+    return (atomic_load_explicit(&b->flags, memory_order_relaxed) >> NODE_SIZE_SHIFT) + 1u;
+}
+
+/*
+ * Sliding compaction in three linear passes, using two facts: the bump
+ * allocator places every block after the node that owns it, so one upward
+ * scan can find every live block by marking the children of each live block
+ * it meets; and blocks only ever move down, in address order, so moving
+ * them in that order never overwrites a block not yet moved.
+ *   1. Mark and forward: a live block's first node gets NODE_BLOCK and its
+ *      size; its new index (the running total) goes into its `reserved`.
+ *   2. Fix: every live node's child index becomes its block's new index; a
+ *      leaf loses a stale expansion claim (a full arena may have left one).
+ *   3. Move: each live block slides down to its new index.
+ * The new root is copied to slot 1 between passes 2 and 3.
+ */
+uint32_t tree_promote(tree *t, uint32_t child)
+{
+    node *nodes = t->nodes;
+    uint32_t used = atomic_load_explicit(&t->used, memory_order_relaxed);
+    if (used > t->capacity)
+        used = t->capacity;
+
+    /* Pass 1. */
+    tree_mark(nodes, &nodes[child]);
+    uint32_t next = 2;
+    for (uint32_t i = 2; i < used;) {
+        node *b = &nodes[i];
+        if (!(atomic_load_explicit(&b->flags, memory_order_relaxed) & NODE_BLOCK)) {
+            i++;
+            continue;
+        }
+        uint32_t n = tree_block_size(b);
+        b->reserved = next;
+        next += n;
+        for (uint32_t j = i; j < i + n; j++)
+            tree_mark(nodes, &nodes[j]);
+        i += n;
+    }
+
+    /* Pass 2. */
+    node root = nodes[child];
+    for (uint32_t i = 2; i < used;) {
+        node *b = &nodes[i];
+        if (!(atomic_load_explicit(&b->flags, memory_order_relaxed) & NODE_BLOCK)) {
+            i++;
+            continue;
+        }
+        uint32_t n = tree_block_size(b);
+        for (uint32_t j = i; j < i + n; j++) {
+            node *x = &nodes[j];
+            uint32_t first = atomic_load_explicit(&x->children, memory_order_relaxed);
+            if (first)
+                atomic_store_explicit(&x->children, nodes[first].reserved, memory_order_relaxed);
+            else
+                atomic_fetch_and_explicit(&x->flags, (uint16_t)~NODE_EXPANDING,
+                                          memory_order_relaxed);
+        }
+        i += n;
+    }
+    uint32_t first = atomic_load_explicit(&root.children, memory_order_relaxed);
+    atomic_store_explicit(&root.children, first ? nodes[first].reserved : 0, memory_order_relaxed);
+    if (!first)
+        atomic_fetch_and_explicit(&root.flags, (uint16_t)~NODE_EXPANDING, memory_order_relaxed);
+    root.move = BANYAN_MOVE_NONE;
+    root.prior = 1.0f;
+    nodes[1] = root;
+
+    /* Pass 3. */
+    for (uint32_t i = 2; i < used;) {
+        node *b = &nodes[i];
+        uint16_t f = atomic_load_explicit(&b->flags, memory_order_relaxed);
+        if (!(f & NODE_BLOCK)) {
+            i++;
+            continue;
+        }
+        uint32_t n = tree_block_size(b), to = b->reserved;
+        atomic_store_explicit(&b->flags, (uint16_t)(f & (NODE_BLOCK - 1u)), memory_order_relaxed);
+        b->reserved = 0;
+        memmove(&nodes[to], &nodes[i], n * sizeof(node));
+        i += n;
+    }
+    t->root = 1;
+    atomic_store_explicit(&t->used, next, memory_order_relaxed);
+    atomic_store_explicit(&t->full, false, memory_order_relaxed);
+    return next - 1;
 }

@@ -32,6 +32,9 @@ enum {
     NODE_PROVEN_CHILD = 16u, /* Some child is proven: selection must look at proofs. */
     NODE_CANDIDATES = 32u,   /* The children are the game's candidates, which may be fewer
                                 than the legal moves. */
+    NODE_BLOCK = 64u,        /* Compaction only: this node starts a live block, whose size
+                                less one is in the bits from NODE_SIZE_SHIFT. */
+    NODE_SIZE_SHIFT = 7,     /* 9 bits: blocks of 1 to 512 nodes. */
 };
 
 typedef struct node {
@@ -66,6 +69,12 @@ BANYAN_INTERNAL uint32_t tree_take(tree *t, uint32_t n);
 
 /* Nodes in use, the sentinel excluded. */
 BANYAN_INTERNAL uint32_t tree_size(const tree *t);
+
+/* Makes child, a child of the root, the new root: its subtree is kept and
+ * compacted to the front of the arena, everything else reclaimed. Runs
+ * between searches, in place, with no memory beyond the arena. Returns the
+ * nodes kept. */
+BANYAN_INTERNAL uint32_t tree_promote(tree *t, uint32_t child);
 
 static inline banyan_proof tree_proof(const node *x)
 {

@@ -166,6 +166,9 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o)
                            : !strcmp(v, "lcb")   ? BANYAN_FINAL_LCB
                                                  : BANYAN_FINAL_DEFAULT;
             ok = o->cfg.final != BANYAN_FINAL_DEFAULT;
+        } else if (!strcmp(a, "--reuse")) {
+            ok = banyan_parse_u64(v, &u) && u >= 1 && u <= 1000;
+            o->reuse = (int)u;
         } else if (!strcmp(a, "--tree-dump")) {
             o->tree_dump = v;
         } else if (!strcmp(a, "--depth")) {

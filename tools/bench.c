@@ -129,11 +129,54 @@ static int bench_one(const cli_opts *o)
     return 0;
 }
 
+/* Tree reuse over a game (--reuse PLIES): the engine plays both sides; after
+ * each move, the nodes kept for the next search against those the last
+ * search left, and the time banyan_engine_play() took to reclaim the rest. */
+static int bench_reuse(const cli_opts *o)
+{
+    cli_opts c = *o;
+    if (!c.limits.playouts && c.limits.time <= 0)
+        c.limits.playouts = 100000;
+    banyan_engine *e = cli_engine(&c);
+    if (!e)
+        return 1;
+    printf("%4s %5s %10s %10s %7s %9s\n", "ply", "move", "nodes", "kept", "share", "play ms");
+    double shares = 0, ms_total = 0, ms_max = 0;
+    int n = 0;
+    for (int ply = 0; ply < c.reuse; ply++) {
+        banyan_report r;
+        banyan_engine_search(e, &c.limits, &r);
+        if (r.best == BANYAN_MOVE_NONE)
+            break;
+        uint64_t before = r.nodes;
+        char move[64];
+        snprintf(move, sizeof move, "%s", cli_move(c.game, banyan_engine_state(e), r.best));
+        double t0 = bench_now();
+        banyan_engine_play(e, r.best);
+        double ms = (bench_now() - t0) * 1000;
+        banyan_engine_report(e, &r);
+        double share = before ? (double)r.nodes / (double)before : 0;
+        printf("%4d %5s %10" PRIu64 " %10" PRIu64 " %6.1f%% %9.3f\n", ply + 1, move, before,
+               r.nodes, 100 * share, ms);
+        shares += share;
+        ms_total += ms;
+        ms_max = ms > ms_max ? ms : ms_max;
+        n++;
+    }
+    if (n)
+        printf("mean share kept %.1f%%, mean reclaim %.3f ms, longest %.3f ms\n", 100 * shares / n,
+               ms_total / n, ms_max);
+    banyan_engine_free(e);
+    return 0;
+}
+
 int cli_bench(int argc, char **argv)
 {
     cli_opts o;
     if (!cli_parse(argc, argv, 2, &o))
         return 2;
+    if (o.game && o.reuse)
+        return bench_reuse(&o);
     if (o.game)
         return bench_one(&o);
 

@@ -22,6 +22,7 @@ typedef struct cli_opts {
     banyan_config cfg;       /* --seed, --threads, --memory, --c, --select, --final... */
     const char *human;       /* play: --human first|second|both|none. */
     bool json;               /* analyze: --json. */
+    int reuse;               /* bench: --reuse PLIES, measure tree reuse over a game. */
     const char *tree_dump;   /* analyze: --tree-dump FILE.json or FILE.dot. */
     int depth;               /* analyze: --depth of the dump; 0 = all. */
     uint32_t min_visits;     /* analyze: --min-visits of dumped nodes. */

@@ -501,3 +501,123 @@ void test_engine_threads(void)
         banyan_engine_free(e);
     }
 }
+
+/* A growing buffer for whole-tree dumps. */
+typedef struct test_dump {
+    char *data;
+    size_t len, cap;
+} test_dump;
+
+static int test_dump_write(void *ud, const char *data, size_t len)
+{
+    test_dump *d = ud;
+    if (d->len + len + 1 > d->cap) {
+        size_t cap = (d->len + len + 1) * 2;
+        char *p = realloc(d->data, cap);
+        if (!p)
+            return 1;
+        d->data = p;
+        d->cap = cap;
+    }
+    memcpy(d->data + d->len, data, len);
+    d->len += len;
+    d->data[d->len] = 0;
+    return 0;
+}
+
+/* The JSON object that starts at p, up to its matching brace. */
+static size_t test_json_object(const char *p)
+{
+    int depth = 0;
+    for (size_t i = 0;; i++) {
+        if (p[i] == '{')
+            depth++;
+        else if (p[i] == '}' && --depth == 0)
+            return i + 1;
+        else if (!p[i])
+            return 0;
+    }
+}
+
+/* Tree reuse: after a move, the tree is exactly the old subtree under that
+ * move (compared through whole-tree dumps), compacted; searching goes on
+ * from it; and an unknown or unexpanded move falls back to a fresh tree. */
+void test_engine_reuse(void)
+{
+    banyan_config cfg = {.seed = 5, .memory = 16 << 20};
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+    banyan_limits lim = {.playouts = 20000};
+    banyan_report r;
+    test_dump before = {0}, after = {0};
+    banyan_move d;
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 0, 0, test_dump_write, &before), 0);
+    T_EQ(banyan_engine_parse_move(e, "d", &d), BANYAN_OK);
+    uint64_t total = r.nodes;
+
+    /* The root's child d in the old dump: walk the root's children array. */
+    char *sub = before.data ? strstr(before.data, ",\"children\":[") : NULL;
+    if (sub)
+        for (sub += strlen(",\"children\":["); *sub == '{'; sub += test_json_object(sub) + 1)
+            if (!strncmp(sub, "{\"move\":\"d\",", 12))
+                break;
+    T_TRUE(sub && !strncmp(sub, "{\"move\":\"d\",", 12));
+    T_EQ(banyan_engine_play(e, d), BANYAN_OK);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    T_TRUE(r.nodes > 1000 && r.nodes < total); /* Part kept, the rest reclaimed. */
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 0, 0, test_dump_write, &after), 0);
+    if (sub && after.data) {
+        /* The root's own fields differ (its move and prior); its children
+         * must be the old ones, byte for byte, all the way down. */
+        size_t n = test_json_object(sub), m = test_json_object(after.data);
+        const char *a = strstr(sub, ",\"children\":["), *b = strstr(after.data, ",\"children\":[");
+        T_TRUE(n > 0 && m > 0 && a && b);
+        if (n > 0 && m > 0 && a && b) {
+            size_t la = n - (size_t)(a - sub), lb = m - (size_t)(b - after.data);
+            T_EQ(la, lb);
+            T_TRUE(la == lb && memcmp(a, b, la) == 0);
+            T_TRUE(la > 1000);
+        }
+    }
+    /* The search goes on from the kept tree, and says how much it kept. */
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.start_nodes > 1000);
+    T_TRUE(test_is_legal(e, r.best));
+
+    /* A move the tree never expanded: a fresh tree. */
+    banyan_engine_setup(e, NULL);
+    banyan_limits one = {.playouts = 1};
+    T_EQ(banyan_engine_search(e, &one, &r), BANYAN_OK);
+    T_EQ(banyan_engine_play(e, d), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.start_nodes <= 1);
+    free(before.data);
+    free(after.data);
+    banyan_engine_free(e);
+}
+
+/* A whole game, each side searching and playing in turn on one engine, in
+ * a tiny arena: reuse keeps it going move after move, the tree never holds
+ * more than the arena, and the game ends normally. With fresh_tree the
+ * same game is played without reuse. */
+void test_engine_reuse_long_game(void)
+{
+    for (int fresh = 0; fresh <= 1; fresh++) {
+        banyan_config cfg = {.seed = 9, .memory = 64 << 10, .fresh_tree = fresh != 0};
+        banyan_engine *e = test_engine(&banyan_game_gomoku, "size=9", &cfg);
+        banyan_limits lim = {.playouts = 3000};
+        banyan_report r;
+        int plies = 0, kept = 0;
+        double ret[2];
+        while (!banyan_game_gomoku.outcome(banyan_engine_state(e), ret) && plies < 81) {
+            T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+            T_TRUE(r.nodes <= r.node_capacity);
+            kept += r.start_nodes > 1;
+            T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+            plies++;
+        }
+        T_TRUE(banyan_game_gomoku.outcome(banyan_engine_state(e), ret));
+        T_TRUE(fresh ? kept == 0 : kept > plies / 2);
+        banyan_engine_free(e);
+    }
+}
