@@ -43,7 +43,7 @@ LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
 
-FUZZ_TARGETS = game gtp
+FUZZ_TARGETS = game gtp gomocup
 FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
@@ -127,7 +127,6 @@ tsan: $(UNIT) $(BANYAN)
 	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --playouts 20000 \
 	    > /dev/null || exit 1; echo "tsan: 4-thread $$g search: 1 passed, 0 failed"; done
 
-
 bench: $(BANYAN)
 	$(BANYAN) bench
 
@@ -138,7 +137,7 @@ headers:
 	    $(CC) $(WARN) $(INCS) -fsyntax-only -x c - || exit 1; \
 	done
 	@if grep -h '#include "' tools/*.[ch] proto/*.[ch] examples/*.c tests/fuzz/*.c \
-	    | grep -Ev '"(banyan|banyan_game|cli|gtp|line|player|stats)\.h"'; then \
+	    | grep -Ev '"(banyan|banyan_game|cli|gtp|gomocup|line|player|stats)\.h"'; then \
 	  echo "tools/, proto/, examples/ and fuzz targets may include only the public headers"; \
 	  exit 1; fi
 
@@ -155,13 +154,15 @@ install: all
 	install -m 755 $(B)/libbanyan.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/banyan.h include/banyan_game.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BANYAN) $(DESTDIR)$(PREFIX)/bin/
+	ln -sf banyan $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*BANYAN_VERSION "\(.*\)"/\1/p' include/banyan.h)|' \
 	  banyan.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libbanyan.a $(DESTDIR)$(PREFIX)/lib/libbanyan.so \
 	  $(DESTDIR)$(PREFIX)/include/banyan.h $(DESTDIR)$(PREFIX)/include/banyan_game.h \
-	  $(DESTDIR)$(PREFIX)/bin/banyan $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc
+	  $(DESTDIR)$(PREFIX)/bin/banyan $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc \
+	  $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
 
 clean:
 	rm -rf build

@@ -21,6 +21,7 @@ static void banyan_usage(FILE *f)
                "commands:\n"
                "  play <game>        play against the engine in the terminal\n"
                "  gtp --game G       speak GTP version 2 on stdin/stdout (GUIs, referees)\n"
+               "  gomocup            a Gomocup brain (also run as pbrain-banyan)\n"
                "  analyze            search one position and print the statistics\n"
                "  bench              fixed searches: the node-count signature and speeds\n"
                "  match A B          play two engines against each other (banyan match --help)\n"
@@ -449,6 +450,9 @@ static int banyan_games(void)
 
 int main(int argc, char **argv)
 {
+    const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+    if (argc > 0 && !strncmp(base ? base + 1 : argv[0], "pbrain-", 7))
+        return cli_gomocup(argc, argv, 1); /* Installed as a Gomocup brain. */
     if (argc < 2) {
         banyan_usage(stderr);
         return 2;
@@ -474,6 +478,8 @@ int main(int argc, char **argv)
         return cli_play(argc, argv);
     if (!strcmp(cmd, "gtp"))
         return banyan_gtp(argc, argv);
+    if (!strcmp(cmd, "gomocup"))
+        return cli_gomocup(argc, argv, 2);
     if (!strcmp(cmd, "analyze"))
         return banyan_analyze(argc, argv);
     if (!strcmp(cmd, "bench"))

@@ -50,6 +50,8 @@ const char *cli_proof(banyan_proof p);
 /* Subcommands. Each returns the process exit status. */
 int cli_play(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+/* argv[first ..) are the options: 2 for `banyan gomocup`, 1 for pbrain-banyan. */
+int cli_gomocup(int argc, char **argv, int first);
 int cli_match(int argc, char **argv);
 
 #endif /* BANYAN_CLI_H */

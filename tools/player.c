@@ -121,19 +121,28 @@ bool player_parse(const char *text, player_spec *out, char *err, size_t errlen)
         }
         return true;
     }
-    if (!strncmp(text, "gtp:", 4) || !strncmp(text, "gtp@", 4)) {
-        const char *colon = strchr(text + 3, ':');
+    static const struct {
+        const char *name;
+        player_kind kind;
+    } kinds[] = {{"gtp", PLAYER_GTP}, {"gomocup", PLAYER_GOMOCUP}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        size_t len = strlen(kinds[k].name);
+        if (strncmp(text, kinds[k].name, len) || (text[len] != ':' && text[len] != '@'))
+            continue;
+        const char *colon = strchr(text + len, ':');
         if (!colon || !colon[1]) {
             snprintf(err, errlen, "no command line in \"%s\"", text);
             return false;
         }
-        out->kind = PLAYER_GTP;
-        if (text[3] == '@')
-            snprintf(out->dir, sizeof out->dir, "%.*s", (int)(colon - text - 4), text + 4);
+        out->kind = kinds[k].kind;
+        if (text[len] == '@')
+            snprintf(out->dir, sizeof out->dir, "%.*s", (int)(colon - text - len - 1),
+                     text + len + 1);
         snprintf(out->cmd, sizeof out->cmd, "%s", colon + 1);
         return true;
     }
-    snprintf(err, errlen, "\"%s\" is not banyan:..., gtp:COMMAND or gtp@DIR:COMMAND", text);
+    snprintf(err, errlen, "\"%s\" is not banyan:..., gtp[@DIR]:COMMAND or gomocup[@DIR]:COMMAND",
+             text);
     return false;
 }
 
@@ -246,6 +255,129 @@ static player_status player_spawn(player *p)
     return PLAYER_OK;
 }
 
+/* ---- Gomocup brains ---- */
+
+/* Reads the brain's next answer line before the deadline, skipping its
+ * MESSAGE, DEBUG and SUGGEST lines; the line goes to p->last. */
+static player_status player_brain_line(player *p, double deadline)
+{
+    char line[LINE_BUF];
+    bool too_long;
+    for (;;) {
+        while (!line_ready(&p->from)) {
+            double left = deadline - player_now();
+            if (left <= 0)
+                return PLAYER_TIMEOUT;
+            struct pollfd pf = {.fd = p->from.fd, .events = POLLIN};
+            int ms = left > 1 ? 1000 : (int)(left * 1000) + 1;
+            if (poll(&pf, 1, ms) < 0 && errno != EINTR)
+                return PLAYER_CRASH;
+        }
+        if (!line_next(&p->from, line, sizeof line, &too_long))
+            return PLAYER_CRASH;
+        line[strcspn(line, "\r")] = 0;
+        if (!line[0] || !strncmp(line, "MESSAGE", 7) || !strncmp(line, "DEBUG", 5) ||
+            !strncmp(line, "SUGGEST", 7))
+            continue;
+        snprintf(p->last, sizeof p->last, "%.255s", line);
+        return PLAYER_OK;
+    }
+}
+
+/* The X,Y of move m (Gomocup: column from the left, row from the top). */
+static void player_brain_point(const player *p, const void *s, banyan_move m, int *x, int *y)
+{
+    char buf[16];
+    p->g->format_move(s, m, buf, sizeof buf);
+    *x = buf[0] - 'a';
+    *y = p->size - atoi(buf + 1);
+}
+
+/* Starts a brain: START, then the rule and the time per move. */
+static player_status player_brain_start(player *p, const char *params, double timeout)
+{
+    char cmd[128];
+    const char *size = strstr(params, "size=");
+    p->size = size ? atoi(size + 5) : 15;
+    int rule = strstr(params, "rule=renju") ? 4 : strstr(params, "rule=standard") ? 1 : 0;
+    snprintf(cmd, sizeof cmd, "START %d\n", p->size);
+    player_status st = player_send(p, cmd);
+    if (st == PLAYER_OK)
+        st = player_brain_line(p, player_now() + timeout);
+    if (st != PLAYER_OK)
+        return st;
+    if (strcmp(p->last, "OK") != 0)
+        return PLAYER_ILLEGAL;
+    snprintf(cmd, sizeof cmd, "INFO rule %d\n", rule);
+    return player_send(p, cmd);
+}
+
+/* Asks a brain for its move: BEGIN on an empty board, TURN with the one
+ * move it has not seen, or BOARD with the whole game (in move order, as
+ * renju asks) when it has missed several. */
+static player_status player_brain_move(player *p, const void *s, const banyan_limits *lim,
+                                       double clock, double timeout, banyan_move *m)
+{
+    char buf[64];
+    int x, y;
+    unsigned char *t = malloc(p->g->state_size);
+    if (!t)
+        return PLAYER_CRASH;
+    double turn = lim->time > 0 ? lim->time : 1.0;
+    snprintf(buf, sizeof buf, "INFO timeout_turn %d\n", (int)(turn * 1000));
+    player_status st = player_send(p, buf);
+    if (st == PLAYER_OK && clock >= 0) {
+        snprintf(buf, sizeof buf, "INFO time_left %d\n", (int)(clock * 1000));
+        st = player_send(p, buf);
+    }
+    int missed = p->n_history - p->n_known;
+    if (st == PLAYER_OK && p->n_history == 0) {
+        st = player_send(p, "BEGIN\n");
+    } else if (st == PLAYER_OK && missed == 1 && p->n_known > 0) {
+        p->g->setup(t, "");
+        /* The move's text does not depend on the position in Gomoku. */
+        player_brain_point(p, s, p->history[p->n_history - 1], &x, &y);
+        snprintf(buf, sizeof buf, "TURN %d,%d\n", x, y);
+        st = player_send(p, buf);
+    } else if (st == PLAYER_OK) {
+        int me = p->g->to_move(s);
+        st = player_send(p, "BOARD\n");
+        for (int i = 0; st == PLAYER_OK && i < p->n_history; i++) {
+            player_brain_point(p, s, p->history[i], &x, &y);
+            snprintf(buf, sizeof buf, "%d,%d,%d\n", x, y, (i % 2) == me ? 1 : 2);
+            st = player_send(p, buf);
+        }
+        if (st == PLAYER_OK)
+            st = player_send(p, "DONE\n");
+    }
+    free(t);
+    if (st == PLAYER_OK)
+        st = player_brain_line(p, player_now() + timeout);
+    if (st != PLAYER_OK)
+        return st;
+    /* The answer "X,Y" must be a legal move. */
+    char *comma = strchr(p->last, ',');
+    char *end;
+    long ax = strtol(p->last, &end, 10);
+    if (!comma || end != comma)
+        return PLAYER_ILLEGAL;
+    long ay = strtol(comma + 1, &end, 10);
+    if (*end || ax < 0 || ay < 0 || ax >= p->size || ay >= p->size)
+        return PLAYER_ILLEGAL;
+    snprintf(buf, sizeof buf, "%c%ld", 'a' + (int)ax, p->size - ay);
+    banyan_move legal[BANYAN_MAX_MOVES];
+    int n = p->g->moves(s, legal);
+    if (p->g->parse_move(s, buf, m) != BANYAN_OK)
+        return PLAYER_ILLEGAL;
+    for (int i = 0; i < n; i++)
+        if (legal[i] == *m) {
+            p->history[p->n_history++] = *m;
+            p->n_known = p->n_history;
+            return PLAYER_OK;
+        }
+    return PLAYER_ILLEGAL;
+}
+
 /* ---- The player calls ---- */
 
 player_status player_start(player *p, const player_spec *spec, const banyan_game *g,
@@ -270,7 +402,7 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
         if (rc != BANYAN_OK)
             rc = banyan_engine_new(g, all, &spec->cfg, &p->e);
         if (rc != BANYAN_OK) {
-            snprintf(p->last, sizeof p->last, "bad parameters \"%s\"", all);
+            snprintf(p->last, sizeof p->last, "bad parameters \"%.200s\"", all);
             return PLAYER_ILLEGAL;
         }
         return PLAYER_OK;
@@ -278,6 +410,8 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
     player_status st = player_spawn(p);
     if (st != PLAYER_OK)
         return st;
+    if (spec->kind == PLAYER_GOMOCUP)
+        return player_brain_start(p, params, timeout);
     st = player_command(p, "known_command banyan-game", timeout);
     if (st != PLAYER_OK)
         return st;
@@ -302,6 +436,13 @@ player_status player_play(player *p, const void *s, banyan_move m, double timeou
     char cmd[128], v[64];
     if (p->e)
         return banyan_engine_play(p->e, m) == BANYAN_OK ? PLAYER_OK : PLAYER_ILLEGAL;
+    if (p->spec->kind == PLAYER_GOMOCUP) {
+        /* Told with the next request (TURN or BOARD). */
+        if (p->n_history == (int)(sizeof p->history / sizeof p->history[0]))
+            return PLAYER_ILLEGAL;
+        p->history[p->n_history++] = m;
+        return PLAYER_OK;
+    }
     int color = p->g->to_move(s);
     snprintf(cmd, sizeof cmd, "play %s %s", color == 0 ? "b" : "w",
              gtp_vertex(p->g, s, m, v, sizeof v));
@@ -323,6 +464,8 @@ player_status player_genmove(player *p, const void *s, const banyan_limits *lim,
         banyan_engine_play(p->e, r.best);
         return PLAYER_OK;
     }
+    if (p->spec->kind == PLAYER_GOMOCUP)
+        return player_brain_move(p, s, lim, clock, timeout, m);
     int color = p->g->to_move(s);
     player_status st;
     if (clock >= 0) {
@@ -354,8 +497,10 @@ void player_stop(player *p)
     }
     if (!p->pid)
         return;
-    /* quit, and a short grace period to exit by itself. */
-    if (player_send(p, "quit\n") == PLAYER_OK) {
+    /* quit (END for a brain, which answers nothing), and a short grace
+     * period to exit by itself. */
+    if (player_send(p, p->spec->kind == PLAYER_GOMOCUP ? "END\n" : "quit\n") == PLAYER_OK &&
+        p->spec->kind == PLAYER_GTP) {
         bool ok;
         player_answer(p, player_now() + 0.5, &ok);
     }

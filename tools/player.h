@@ -14,7 +14,7 @@
 #include "banyan.h"
 #include "line.h"
 
-typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP } player_kind;
+typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP, PLAYER_GOMOCUP } player_kind;
 
 /* A player as given on the command line:
  *   banyan:key=value,...   an engine configuration in this process; keys:
@@ -22,7 +22,8 @@ typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP } player_kind;
  *       final (visits|value|lcb), expand, params (extra game parameters,
  *       ';'-separated), policy=textbook (UCB1 with c = 1.4, every empty
  *       cell a candidate and uniform rollouts where the game has them)
- *   gtp[@DIR]:COMMAND LINE   an external GTP program, run by /bin/sh in DIR. */
+ *   gtp[@DIR]:COMMAND LINE   an external GTP program, run by /bin/sh in DIR;
+ *   gomocup[@DIR]:COMMAND LINE   an external Gomocup brain (Gomoku only). */
 typedef struct player_spec {
     player_kind kind;
     char text[1024];   /* The spec as given, for tables and records. */
@@ -49,12 +50,16 @@ typedef enum player_status {
 typedef struct player {
     const player_spec *spec;
     const banyan_game *g;
-    banyan_engine *e; /* Internal engine. */
-    pid_t pid;        /* External process, 0 when none. */
-    int to_fd;        /* Its stdin. */
-    line_reader from; /* Its stdout. */
-    bool banyan_game; /* It understands banyan-game. */
-    char last[256];   /* The last answer, for messages. */
+    banyan_engine *e;          /* Internal engine. */
+    pid_t pid;                 /* External process, 0 when none. */
+    int to_fd;                 /* Its stdin. */
+    line_reader from;          /* Its stdout. */
+    bool banyan_game;          /* It understands banyan-game. */
+    int size;                  /* Gomocup: the board's side. */
+    int n_known;               /* Gomocup: moves of the game the brain has seen. */
+    int n_history;             /* Gomocup: moves of the game so far. */
+    banyan_move history[1024]; /* Gomocup: the game's moves. */
+    char last[256];            /* The last answer, for messages. */
 } player;
 
 /* Starts a player for game g with the match's params and a fresh game. A

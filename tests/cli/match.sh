@@ -68,3 +68,13 @@ $M banyan banyan --openings /nonexistent > "$tmp/out" 2>&1; [ $? -eq 1 ] && ok "
 printf '44\n4x\n' > "$tmp/bad_openings"
 $M banyan banyan --openings "$tmp/bad_openings" > "$tmp/out" 2>&1
 has "match: bad opening line named" 'bad_openings:2:'
+
+# An external Gomocup brain (banyan gomocup in its own process): BEGIN and
+# TURN from the empty board, BOARD after an opening; no forfeits.
+check "match: external gomocup brain" $BANYAN match --game gomoku \
+    "gomocup:$BANYAN gomocup --playouts 200" banyan:playouts=200 --games 2 -j 2
+has "match: gomocup games finish" '^games 2,'
+check "match: gomocup brain after openings" $BANYAN match --game gomoku \
+    "gomocup:$BANYAN gomocup --playouts 200" banyan:playouts=200 --games 2 \
+    --openings tests/data/gomoku_openings15.txt
+if grep -Eq 'crash|hang|illegal|forfeit' "$tmp/out"; then bad "match: no forfeits with banyan gomocup"; else ok "match: no forfeits with banyan gomocup"; fi

@@ -1,0 +1,1012 @@
+/*
+ * gomocup.c - the Gomocup (Piskvork) brain protocol for the game "gomoku".
+ *
+ * Session. START (or RECTSTART with a square board) makes the engine; BEGIN,
+ * TURN, BOARD ... DONE and PLAY answer a move "X,Y"; INFO answers nothing;
+ * END ends the process at once and prints nothing. Commands are matched in
+ * any case, lines may end in CR LF, LF or CR, empty lines are ignored, and
+ * every problem is answered ("ERROR msg", or "UNKNOWN msg" for a command we
+ * do not know) without changing the state. Commands are a table sorted by
+ * name, as in gtp.c.
+ *
+ * Coordinates. X is the column from the left and Y the row from the TOP,
+ * both from 0. Gomoku's own notation counts rows from the bottom from 1
+ * ("a1" is the bottom-left corner), so X,Y is column letter 'a' + X and row
+ * size - Y: on 15x15, 0,0 is a15, 14,14 is o1 and 7,7 is h8.
+ *
+ * Position. The session keeps the moves from the empty board. Moves added at
+ * the end (TURN, our own answers) are played one by one, which keeps the
+ * search tree of the move played (tree reuse); any other change (BOARD,
+ * TAKEBACK, a rule change) loads the whole list again. A load that fails (a
+ * renju forbidden point, a move after a five) leaves everything as it was.
+ *
+ * BOARD. Lines "X,Y,field" until DONE: field 1 is our stone, 2 the
+ * opponent's, 3 a stone of a winning line in continuous games, counted as
+ * the opponent's. We are to move, so equal counts make us Black and one
+ * opponent stone more makes us White; any other count is an ERROR. The
+ * stones are replayed Black, White, Black... each colour in the order
+ * given, which is the real move order when the manager sends move order
+ * (renju). Duplicates, off-board stones and bad lines are an ERROR at DONE.
+ * A line that is neither a stone nor DONE ends the BOARD with an ERROR and
+ * is then executed as a command.
+ *
+ * Rules (INFO rule, a bit mask). 4 renju -> rule=renju; else 1 exactly five
+ * -> rule=standard; else freestyle. 2 (continuous game) is accepted and
+ * ignored: our game ends at the first five. 8 (caro) is played as freestyle,
+ * said once by MESSAGE. A rule change mid-game replays the moves under the
+ * new rule, or keeps the old one (with a MESSAGE) when they are not legal.
+ *
+ * Not supported: rectangular boards (RECTSTART w,h with w != h is an
+ * ERROR) and SWAP2BOARD (answered UNKNOWN; the stone lines and the DONE
+ * after it are skipped silently).
+ *
+ * Time. Each move is timed from the moment its command was read. Its
+ * budget is the smallest of: timeout_turn * 0.9 - 50 ms (timeout_turn is
+ * INFO's, else the command line's --time, else 5000 ms), and, with a match
+ * clock, left / max(15, empty points / 4), itself at most left * 0.9 - 50
+ * ms, where left is INFO time_left, or timeout_match less the time this
+ * game's moves took. timeout_turn 0, or a budget under 5 ms, plays at once
+ * with 64 playouts. The command line's --playouts and --nodes still cap
+ * every search. A proven result ends a search early (the engine does that).
+ * After each move one MESSAGE line gives playouts, win rate and depth.
+ *
+ * Memory (INFO max_memory, bytes, 0 unlimited). The node arena is the
+ * command line's --memory (default 256 MiB), but at most max_memory less
+ * 32 MiB for the rest of the process (a third of it below 96 MiB), and at
+ * least 64 KiB. When it changes the engine is made again before the next
+ * search, and the moves are reloaded.
+ *
+ * Threads (gomocup_run). A reader thread reads the input with line.h and
+ * queues the lines, stamped with the time they were read, under a mutex
+ * with a condition variable; the main thread executes them in order. An
+ * END that arrives with nothing waiting (the manager's case: the previous
+ * command is answered or being thought about) is taken by the reader
+ * itself: it calls banyan_engine_stop(), which any thread may call, and the
+ * main thread leaves as soon as the search returns, without answering. An
+ * END behind waiting commands (input piped at once) is queued and ends the
+ * session when its turn comes, so a script gets every answer before it.
+ * gomocup_run_sync() runs without threads for tests and fuzzing.
+ *
+ * Line ends: line.h splits at LF, and each piece is split again at CR. A
+ * stream that uses CR alone is therefore limited to LINE_BUF bytes between
+ * LFs; what follows is answered "ERROR line too long". Real managers send
+ * CR LF.
+ */
+#include "gomocup.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define GOMOCUP_MIN_SIZE       5
+#define GOMOCUP_MAX_SIZE       22
+#define GOMOCUP_MAX_MOVES      (GOMOCUP_MAX_SIZE * GOMOCUP_MAX_SIZE)
+#define GOMOCUP_TURN_MS        5000.0              /* timeout_turn until INFO says. */
+#define GOMOCUP_QUICK_PLAYOUTS 64                  /* A move "at once". */
+#define GOMOCUP_MIN_BUDGET_MS  5.0                 /* Below this, play at once. */
+#define GOMOCUP_MOVES_LEFT_MIN 15                  /* Moves the match clock is shared by. */
+#define GOMOCUP_MEMORY_DEFAULT ((size_t)256 << 20) /* Arena without --memory. */
+#define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
+#define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
+
+enum { GOMOCUP_FREESTYLE, GOMOCUP_STANDARD, GOMOCUP_RENJU };
+static const char *const gomocup_rule_names[] = {"freestyle", "standard", "renju"};
+
+/* What the lines mean: commands, BOARD stones, or SWAP2BOARD stones. */
+enum { GOMOCUP_COMMANDS, GOMOCUP_BOARD, GOMOCUP_SKIP };
+
+typedef struct gomocup_point {
+    uint8_t x, y;
+} gomocup_point;
+
+/* A line queued by the reader thread. */
+typedef struct gomocup_item {
+    struct gomocup_item *next;
+    double t_read; /* When it was read (monotonic seconds). */
+    bool too_long; /* It was cut: answer "line too long". */
+    char line[];
+} gomocup_item;
+
+struct gomocup {
+    const banyan_game *g;
+    banyan_engine *e;  /* NULL until START; replaced under mu. */
+    banyan_config cfg; /* From the command line. */
+    banyan_limits lim; /* From the command line. */
+    FILE *out;
+    int size;          /* Board side; 0 until START. */
+    int rule;          /* The rule INFO asked for. */
+    int rule_now;      /* The rule of e. */
+    size_t memory_now; /* The arena of e. */
+    gomocup_point moves[GOMOCUP_MAX_MOVES];
+    int n_moves;
+    /* INFO. */
+    double timeout_turn;  /* ms; < 0 not given. */
+    double timeout_match; /* ms; 0 unlimited; < 0 not given. */
+    double time_left;     /* ms; < 0 not given. */
+    size_t max_memory;    /* Bytes; 0 unlimited. */
+    double used_ms;       /* Time this game's moves took. */
+    bool caro_said;
+    /* BOARD ... DONE. */
+    int mode;
+    gomocup_point board[GOMOCUP_MAX_MOVES];
+    uint8_t fields[GOMOCUP_MAX_MOVES];
+    int n_board;
+    char board_err[96]; /* The first problem in the BOARD lines, or "". */
+    double t_cmd;       /* When the command being executed was read. */
+    /* The reader thread and its queue. */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    gomocup_item *head, *tail;
+    bool eof, quit;
+    line_reader *in;
+};
+
+/* ---- Output and small helpers ---- */
+
+static double gomocup_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Writes one protocol line and flushes it. */
+static void gomocup_say(gomocup *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(ctx->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', ctx->out);
+    fflush(ctx->out);
+}
+
+/* Copies text for echoing in a message: printable ASCII only, at most 32
+ * characters. */
+static const char *gomocup_quote(const char *text, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (; *text && n + 1 < len && n < 32; text++)
+        buf[n++] = *text >= 32 && *text < 127 ? *text : '?';
+    buf[n] = 0;
+    return buf;
+}
+
+static bool gomocup_is_space(char c)
+{
+    return c != 0 && (unsigned char)c <= 32;
+}
+
+/* Trims spaces and control characters at both ends, in place. */
+static char *gomocup_trim(char *s)
+{
+    while (gomocup_is_space(*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && gomocup_is_space(s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+/* Reads a decimal number at *p, spaces around it skipped, saturating at
+ * 9999. */
+static bool gomocup_number(const char **p, int *out)
+{
+    const char *q = *p;
+    int v = 0;
+    while (gomocup_is_space(*q))
+        q++;
+    if (!isdigit((unsigned char)*q))
+        return false;
+    for (; isdigit((unsigned char)*q); q++)
+        v = v > 999 ? 9999 : v * 10 + (*q - '0');
+    while (gomocup_is_space(*q))
+        q++;
+    *p = q;
+    *out = v;
+    return true;
+}
+
+/* Parses "a,b" (n == 2) or "a,b,c" (n == 3) into v[], the whole text. */
+static bool gomocup_numbers(const char *text, int n, int *v)
+{
+    const char *p = text;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && *p++ != ',')
+            return false;
+        if (!gomocup_number(&p, &v[i]))
+            return false;
+    }
+    return *p == 0;
+}
+
+/* ---- The position ---- */
+
+static const char *gomocup_no_game = "no game: send START first";
+
+/* Loads moves[0 .. n) into engine e as a whole move list; on success they
+ * become the session's moves. Returns the engine's status. */
+static int gomocup_load_list(gomocup *ctx, banyan_engine *e, const gomocup_point *moves, int n)
+{
+    char text[GOMOCUP_MAX_MOVES * 5 + 1];
+    size_t used = 0;
+    text[0] = 0;
+    for (int i = 0; i < n; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%c%d", i ? " " : "",
+                                 'a' + moves[i].x, ctx->size - moves[i].y);
+    int rc = banyan_engine_load(e, text);
+    if (rc == BANYAN_OK) {
+        if (moves != ctx->moves)
+            memmove(ctx->moves, moves, (size_t)n * sizeof *moves);
+        ctx->n_moves = n;
+    }
+    return rc;
+}
+
+/* Makes moves[0 .. n) the session's position in engine e: played one by one
+ * when they extend the session's moves (keeping the tree), else loaded. */
+static int gomocup_load(gomocup *ctx, banyan_engine *e, const gomocup_point *moves, int n)
+{
+    char text[16];
+    /* Moves appended to the session's: play them, keeping the tree. */
+    if (e == ctx->e && n > ctx->n_moves &&
+        (moves == ctx->moves || !memcmp(moves, ctx->moves, (size_t)ctx->n_moves * sizeof *moves))) {
+        int k = ctx->n_moves;
+        for (; k < n; k++) {
+            banyan_move m;
+            snprintf(text, sizeof text, "%c%d", 'a' + moves[k].x, ctx->size - moves[k].y);
+            if (banyan_engine_parse_move(e, text, &m) != BANYAN_OK ||
+                banyan_engine_play(e, m) != BANYAN_OK)
+                break;
+        }
+        if (k == n) {
+            if (moves != ctx->moves)
+                memmove(ctx->moves, moves, (size_t)n * sizeof *moves);
+            ctx->n_moves = n;
+            return BANYAN_OK;
+        }
+        /* One was refused after others were played: the load below
+         * decides, and a failure restores the session's own moves. */
+        int rc = gomocup_load_list(ctx, e, moves, n);
+        if (rc != BANYAN_OK)
+            gomocup_load_list(ctx, e, ctx->moves, ctx->n_moves);
+        return rc;
+    }
+    return gomocup_load_list(ctx, e, moves, n);
+}
+
+/* Makes e the session's engine (under the mutex, so the reader's stop
+ * always reaches the engine in use) and frees the old one. */
+static void gomocup_swap_engine(gomocup *ctx, banyan_engine *e)
+{
+    pthread_mutex_lock(&ctx->mu);
+    banyan_engine *old = ctx->e;
+    ctx->e = e;
+    pthread_mutex_unlock(&ctx->mu);
+    banyan_engine_free(old);
+}
+
+/* The arena the next engine gets (see the file comment). */
+static size_t gomocup_memory(const gomocup *ctx)
+{
+    size_t want = ctx->cfg.memory ? ctx->cfg.memory : GOMOCUP_MEMORY_DEFAULT;
+    if (ctx->max_memory) {
+        size_t room = ctx->max_memory >= 3 * GOMOCUP_MEMORY_RESERVE
+                          ? ctx->max_memory - GOMOCUP_MEMORY_RESERVE
+                          : ctx->max_memory / 3;
+        if (room < want)
+            want = room;
+    }
+    return want < GOMOCUP_MEMORY_MIN ? GOMOCUP_MEMORY_MIN : want;
+}
+
+static void gomocup_params(int size, int rule, char *buf, size_t len)
+{
+    snprintf(buf, len, "size=%d rule=%s", size, gomocup_rule_names[rule]);
+}
+
+/* Starts a new game of the given size: a new engine when there is none or
+ * its arena should change, else the old one set up again. Returns 0, or -1
+ * after answering ERROR (the old game then goes on). */
+static int gomocup_new_game(gomocup *ctx, int size)
+{
+    char params[64];
+    size_t memory = gomocup_memory(ctx);
+    gomocup_params(size, ctx->rule, params, sizeof params);
+    if (ctx->e && memory == ctx->memory_now) {
+        if (banyan_engine_setup(ctx->e, params) != BANYAN_OK) {
+            gomocup_say(ctx, "ERROR cannot start: %s", banyan_errmsg(ctx->e));
+            return -1;
+        }
+    } else {
+        banyan_config cfg = ctx->cfg;
+        banyan_engine *e;
+        cfg.memory = memory;
+        int rc = banyan_engine_new(ctx->g, params, &cfg, &e);
+        if (rc != BANYAN_OK) {
+            gomocup_say(ctx, "ERROR cannot start: %s", banyan_strerror(rc));
+            return -1;
+        }
+        gomocup_swap_engine(ctx, e);
+        ctx->memory_now = memory;
+    }
+    ctx->size = size;
+    ctx->rule_now = ctx->rule;
+    ctx->n_moves = 0;
+    ctx->used_ms = 0;
+    ctx->mode = GOMOCUP_COMMANDS;
+    return 0;
+}
+
+/* Makes the engine again when its arena should change, keeping the moves;
+ * on failure the old engine stays and a MESSAGE says so. */
+static void gomocup_fit_memory(gomocup *ctx)
+{
+    char params[64];
+    size_t memory = gomocup_memory(ctx);
+    banyan_config cfg = ctx->cfg;
+    banyan_engine *e;
+    if (memory == ctx->memory_now)
+        return;
+    cfg.memory = memory;
+    gomocup_params(ctx->size, ctx->rule_now, params, sizeof params);
+    int rc = banyan_engine_new(ctx->g, params, &cfg, &e);
+    if (rc == BANYAN_OK && (rc = gomocup_load(ctx, e, ctx->moves, ctx->n_moves)) != BANYAN_OK)
+        banyan_engine_free(e);
+    if (rc != BANYAN_OK) {
+        gomocup_say(ctx, "MESSAGE cannot resize the tree to %zu bytes: %s", memory,
+                    banyan_strerror(rc));
+        ctx->memory_now = memory; /* Do not try again every move. */
+        return;
+    }
+    gomocup_swap_engine(ctx, e);
+    ctx->memory_now = memory;
+}
+
+/* Applies INFO rule to the game in progress: replays the moves under the
+ * new rule, or keeps the old one when they are not legal under it. */
+static void gomocup_apply_rule(gomocup *ctx)
+{
+    char params[64];
+    if (!ctx->e || ctx->rule == ctx->rule_now)
+        return;
+    gomocup_params(ctx->size, ctx->rule, params, sizeof params);
+    if (banyan_engine_setup(ctx->e, params) == BANYAN_OK &&
+        gomocup_load(ctx, ctx->e, ctx->moves, ctx->n_moves) == BANYAN_OK) {
+        ctx->rule_now = ctx->rule;
+        return;
+    }
+    gomocup_say(ctx, "MESSAGE the moves so far break rule %s: keeping %s",
+                gomocup_rule_names[ctx->rule], gomocup_rule_names[ctx->rule_now]);
+    gomocup_params(ctx->size, ctx->rule_now, params, sizeof params);
+    banyan_engine_setup(ctx->e, params);
+    gomocup_load(ctx, ctx->e, ctx->moves, ctx->n_moves);
+    ctx->rule = ctx->rule_now;
+}
+
+/* Parses "X,Y" as a point for a new stone. Returns NULL, or why not. */
+static const char *gomocup_parse_move(gomocup *ctx, const char *text, gomocup_point *out)
+{
+    int v[2];
+    if (!ctx->e)
+        return gomocup_no_game;
+    if (!gomocup_numbers(text, 2, v))
+        return "bad coordinates: X,Y expected";
+    if (v[0] >= ctx->size || v[1] >= ctx->size)
+        return "move off the board";
+    for (int i = 0; i < ctx->n_moves; i++)
+        if (ctx->moves[i].x == v[0] && ctx->moves[i].y == v[1])
+            return "point already occupied";
+    out->x = (uint8_t)v[0];
+    out->y = (uint8_t)v[1];
+    return NULL;
+}
+
+/* Adds move p to the game. Returns 0, or -1 after answering ERROR. */
+static int gomocup_add(gomocup *ctx, gomocup_point p)
+{
+    if (ctx->n_moves == GOMOCUP_MAX_MOVES) {
+        gomocup_say(ctx, "ERROR the board is full");
+        return -1;
+    }
+    ctx->moves[ctx->n_moves] = p;
+    if (gomocup_load(ctx, ctx->e, ctx->moves, ctx->n_moves + 1) != BANYAN_OK) {
+        gomocup_say(ctx, "ERROR illegal move %d,%d (the game is over, or a forbidden point)", p.x,
+                    p.y);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- Thinking ---- */
+
+/* The limits of the next search (see "Time" in the file comment). */
+static banyan_limits gomocup_limits(gomocup *ctx)
+{
+    banyan_limits lim = ctx->lim;
+    double turn = ctx->timeout_turn >= 0 ? ctx->timeout_turn
+                  : ctx->lim.time > 0    ? ctx->lim.time * 1000
+                                         : GOMOCUP_TURN_MS;
+    double budget = turn > 0 ? turn * 0.9 - 50 : 0;
+    double left = -1;
+    if (ctx->time_left >= 0 && ctx->timeout_match != 0)
+        left = ctx->time_left;
+    else if (ctx->timeout_match > 0)
+        left = ctx->timeout_match - ctx->used_ms;
+    if (left >= 0) {
+        int empty = ctx->size * ctx->size - ctx->n_moves;
+        int moves_left = empty / 4 > GOMOCUP_MOVES_LEFT_MIN ? empty / 4 : GOMOCUP_MOVES_LEFT_MIN;
+        double share = left / moves_left;
+        if (share > left * 0.9 - 50)
+            share = left * 0.9 - 50;
+        if (share < budget)
+            budget = share;
+    }
+    budget -= (gomocup_now() - ctx->t_cmd) * 1000;
+    if (budget < GOMOCUP_MIN_BUDGET_MS) {
+        if (!lim.playouts || lim.playouts > GOMOCUP_QUICK_PLAYOUTS)
+            lim.playouts = GOMOCUP_QUICK_PLAYOUTS;
+        lim.time = 0;
+    } else {
+        lim.time = budget / 1000;
+    }
+    lim.progress = NULL;
+    return lim;
+}
+
+/* Searches the position and plays and answers the best move. */
+static void gomocup_think(gomocup *ctx)
+{
+    banyan_report r;
+    double ret[BANYAN_MAX_PLAYERS];
+    char text[16];
+    gomocup_fit_memory(ctx);
+    if (ctx->g->outcome(banyan_engine_state(ctx->e), ret)) {
+        gomocup_say(ctx, "ERROR the game is over");
+        return;
+    }
+    banyan_limits lim = gomocup_limits(ctx);
+    pthread_mutex_lock(&ctx->mu);
+    bool quit = ctx->quit; /* After this, END stops the search below. */
+    pthread_mutex_unlock(&ctx->mu);
+    if (quit)
+        return;
+    banyan_engine_search(ctx->e, &lim, &r);
+    pthread_mutex_lock(&ctx->mu);
+    quit = ctx->quit;
+    pthread_mutex_unlock(&ctx->mu);
+    if (quit)
+        return; /* END: no answer. */
+    ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
+
+    /* The game's notation ("h8") back to X,Y. */
+    int col = 0, row = 0;
+    ctx->g->format_move(banyan_engine_state(ctx->e), r.best, text, sizeof text);
+    if (r.best == BANYAN_MOVE_NONE || sscanf(text, "%*1[a-z]%d", &row) != 1 || row < 1 ||
+        row > ctx->size || (col = text[0] - 'a') >= ctx->size) {
+        gomocup_say(ctx, "ERROR no move to play");
+        return;
+    }
+    gomocup_point p = {(uint8_t)col, (uint8_t)(ctx->size - row)};
+    if (gomocup_add(ctx, p) != 0)
+        return;
+    gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d%s",
+                (unsigned long long)r.playouts, 100 * r.value, r.max_depth,
+                r.proof == BANYAN_PROVEN_WIN    ? ", proven win"
+                : r.proof == BANYAN_PROVEN_LOSS ? ", proven loss"
+                                                : "");
+    gomocup_say(ctx, "%d,%d", p.x, p.y);
+}
+
+/* ---- Commands ---- */
+
+typedef bool gomocup_handler(gomocup *ctx, char *args);
+
+static bool gomocup_start_size(gomocup *ctx, int size)
+{
+    if (size < GOMOCUP_MIN_SIZE || size > GOMOCUP_MAX_SIZE) {
+        gomocup_say(ctx, "ERROR unsupported size %d: %d to %d", size, GOMOCUP_MIN_SIZE,
+                    GOMOCUP_MAX_SIZE);
+        return false;
+    }
+    if (gomocup_new_game(ctx, size) == 0)
+        gomocup_say(ctx, "OK");
+    return false;
+}
+
+static bool gomocup_start(gomocup *ctx, char *args)
+{
+    int v;
+    if (!gomocup_numbers(args, 1, &v)) {
+        gomocup_say(ctx, "ERROR bad size: START N expected");
+        return false;
+    }
+    return gomocup_start_size(ctx, v);
+}
+
+static bool gomocup_rectstart(gomocup *ctx, char *args)
+{
+    int v[2];
+    if (!gomocup_numbers(args, 2, v)) {
+        gomocup_say(ctx, "ERROR bad size: RECTSTART W,H expected");
+        return false;
+    }
+    if (v[0] != v[1]) {
+        gomocup_say(ctx, "ERROR rectangular boards are not supported");
+        return false;
+    }
+    return gomocup_start_size(ctx, v[0]);
+}
+
+static bool gomocup_restart(gomocup *ctx, char *args)
+{
+    (void)args;
+    if (!ctx->e)
+        gomocup_say(ctx, "ERROR %s", gomocup_no_game);
+    else if (gomocup_new_game(ctx, ctx->size) == 0)
+        gomocup_say(ctx, "OK");
+    return false;
+}
+
+static bool gomocup_begin(gomocup *ctx, char *args)
+{
+    (void)args;
+    if (!ctx->e)
+        gomocup_say(ctx, "ERROR %s", gomocup_no_game);
+    else if (ctx->n_moves > 0)
+        gomocup_say(ctx, "ERROR BEGIN needs an empty board (send RESTART)");
+    else
+        gomocup_think(ctx);
+    return false;
+}
+
+static bool gomocup_turn(gomocup *ctx, char *args)
+{
+    gomocup_point p;
+    const char *why = gomocup_parse_move(ctx, args, &p);
+    if (why)
+        gomocup_say(ctx, "ERROR %s", why);
+    else if (gomocup_add(ctx, p) == 0)
+        gomocup_think(ctx);
+    return false;
+}
+
+/* PLAY X,Y: the manager accepted (or chose) our move after SUGGEST: play
+ * it and say it back. */
+static bool gomocup_play(gomocup *ctx, char *args)
+{
+    gomocup_point p;
+    const char *why = gomocup_parse_move(ctx, args, &p);
+    if (why)
+        gomocup_say(ctx, "ERROR %s", why);
+    else if (gomocup_add(ctx, p) == 0)
+        gomocup_say(ctx, "%d,%d", p.x, p.y);
+    return false;
+}
+
+static bool gomocup_takeback(gomocup *ctx, char *args)
+{
+    int v[2];
+    if (!ctx->e) {
+        gomocup_say(ctx, "ERROR %s", gomocup_no_game);
+        return false;
+    }
+    if (!gomocup_numbers(args, 2, v)) {
+        gomocup_say(ctx, "ERROR bad coordinates: X,Y expected");
+        return false;
+    }
+    const gomocup_point *last = ctx->n_moves ? &ctx->moves[ctx->n_moves - 1] : NULL;
+    if (!last || last->x != v[0] || last->y != v[1]) {
+        gomocup_say(ctx, "ERROR %d,%d is not the last move", v[0], v[1]);
+        return false;
+    }
+    if (gomocup_load(ctx, ctx->e, ctx->moves, ctx->n_moves - 1) != BANYAN_OK)
+        gomocup_say(ctx, "ERROR cannot take back: %s", banyan_errmsg(ctx->e));
+    else
+        gomocup_say(ctx, "OK");
+    return false;
+}
+
+static bool gomocup_board(gomocup *ctx, char *args)
+{
+    (void)args;
+    ctx->mode = GOMOCUP_BOARD;
+    ctx->n_board = 0;
+    ctx->board_err[0] = 0;
+    return false;
+}
+
+/* A BOARD stone line "X,Y,field". */
+static void gomocup_board_line(gomocup *ctx, const char *line)
+{
+    int v[3];
+    char q[40];
+    if (ctx->board_err[0])
+        return;
+    if (!gomocup_numbers(line, 3, v))
+        snprintf(ctx->board_err, sizeof ctx->board_err, "bad BOARD line \"%s\"",
+                 gomocup_quote(line, q, sizeof q));
+    else if (v[2] < 1 || v[2] > 3)
+        snprintf(ctx->board_err, sizeof ctx->board_err, "bad field %d at %d,%d", v[2], v[0], v[1]);
+    else if (ctx->size && (v[0] >= ctx->size || v[1] >= ctx->size))
+        snprintf(ctx->board_err, sizeof ctx->board_err, "stone %d,%d off the board", v[0], v[1]);
+    else if (ctx->n_board == GOMOCUP_MAX_MOVES)
+        snprintf(ctx->board_err, sizeof ctx->board_err, "too many stones");
+    else {
+        for (int i = 0; i < ctx->n_board; i++)
+            if (ctx->board[i].x == v[0] && ctx->board[i].y == v[1]) {
+                snprintf(ctx->board_err, sizeof ctx->board_err, "two stones at %d,%d", v[0], v[1]);
+                return;
+            }
+        ctx->board[ctx->n_board] = (gomocup_point){(uint8_t)v[0], (uint8_t)v[1]};
+        ctx->fields[ctx->n_board++] = (uint8_t)v[2];
+    }
+}
+
+/* DONE after BOARD: the position, then our move. */
+static void gomocup_board_done(gomocup *ctx)
+{
+    gomocup_point black[GOMOCUP_MAX_MOVES], white[GOMOCUP_MAX_MOVES], seq[GOMOCUP_MAX_MOVES];
+    int n_own = 0, n_opp = 0;
+    ctx->mode = GOMOCUP_COMMANDS;
+    if (!ctx->e) {
+        gomocup_say(ctx, "ERROR %s", gomocup_no_game);
+        return;
+    }
+    if (ctx->board_err[0]) {
+        gomocup_say(ctx, "ERROR %s", ctx->board_err);
+        return;
+    }
+    for (int i = 0; i < ctx->n_board; i++) {
+        if (ctx->fields[i] == 1)
+            n_own++;
+        else
+            n_opp++;
+    }
+    if (n_own != n_opp && n_opp != n_own + 1) {
+        gomocup_say(ctx, "ERROR %d own and %d opponent stones: not a position with us to move",
+                    n_own, n_opp);
+        return;
+    }
+    bool own_black = n_own == n_opp;
+    int nb = 0, nw = 0;
+    for (int i = 0; i < ctx->n_board; i++) {
+        if ((ctx->fields[i] == 1) == own_black)
+            black[nb++] = ctx->board[i];
+        else
+            white[nw++] = ctx->board[i];
+    }
+    for (int i = 0; i < nb + nw; i++)
+        seq[i] = i % 2 == 0 ? black[i / 2] : white[i / 2];
+    if (gomocup_load(ctx, ctx->e, seq, nb + nw) != BANYAN_OK) {
+        gomocup_say(ctx, "ERROR impossible position (a five, or a forbidden point)");
+        return;
+    }
+    gomocup_think(ctx);
+}
+
+static bool gomocup_swap2board(gomocup *ctx, char *args)
+{
+    (void)args;
+    ctx->mode = GOMOCUP_SKIP;
+    gomocup_say(ctx, "UNKNOWN SWAP2BOARD is not supported");
+    return false;
+}
+
+/* INFO key value: no answer but for a bad value of a key we use. */
+static bool gomocup_info(gomocup *ctx, char *args)
+{
+    char *key = args, *val = args;
+    long v;
+    while (*val && !gomocup_is_space(*val))
+        val++;
+    if (*val)
+        *val++ = 0;
+    val = gomocup_trim(val);
+    bool is_time = !strcasecmp(key, "timeout_turn") || !strcasecmp(key, "timeout_match") ||
+                   !strcasecmp(key, "time_left");
+    if (is_time || !strcasecmp(key, "max_memory") || !strcasecmp(key, "rule")) {
+        long lo = !strcasecmp(key, "time_left") ? LONG_MIN : 0;
+        if (banyan_parse_int(val, lo, LONG_MAX, &v) != BANYAN_OK) {
+            char q[40];
+            gomocup_say(ctx, "ERROR bad INFO %s value \"%s\"", key,
+                        gomocup_quote(val, q, sizeof q));
+            return false;
+        }
+    } else {
+        return false; /* game_type, evaluate, folder and unknown keys. */
+    }
+    if (!strcasecmp(key, "timeout_turn"))
+        ctx->timeout_turn = (double)v;
+    else if (!strcasecmp(key, "timeout_match"))
+        ctx->timeout_match = (double)v;
+    else if (!strcasecmp(key, "time_left"))
+        ctx->time_left = v < 0 ? 0 : (double)v;
+    else if (!strcasecmp(key, "max_memory"))
+        ctx->max_memory = (size_t)v;
+    else {
+        ctx->rule = v & 4 ? GOMOCUP_RENJU : v & 1 ? GOMOCUP_STANDARD : GOMOCUP_FREESTYLE;
+        if (v & 8 && !ctx->caro_said) {
+            gomocup_say(ctx, "MESSAGE caro (rule 8) is played as freestyle");
+            ctx->caro_said = true;
+        }
+        gomocup_apply_rule(ctx);
+    }
+    return false;
+}
+
+static bool gomocup_about(gomocup *ctx, char *args)
+{
+    (void)args;
+    gomocup_say(ctx, "name=\"Banyan\", version=\"%s\", author=\"Banyan developers\", country=\"-\"",
+                banyan_version());
+    return false;
+}
+
+static bool gomocup_end(gomocup *ctx, char *args)
+{
+    (void)ctx, (void)args;
+    return true;
+}
+
+/* Sorted by name. */
+static const struct gomocup_command {
+    const char *name;
+    gomocup_handler *run;
+} gomocup_commands[] = {
+    {"ABOUT", gomocup_about},         {"BEGIN", gomocup_begin},
+    {"BOARD", gomocup_board},         {"END", gomocup_end},
+    {"INFO", gomocup_info},           {"PLAY", gomocup_play},
+    {"RECTSTART", gomocup_rectstart}, {"RESTART", gomocup_restart},
+    {"START", gomocup_start},         {"SWAP2BOARD", gomocup_swap2board},
+    {"TAKEBACK", gomocup_takeback},   {"TURN", gomocup_turn},
+};
+
+/* ---- Sessions ---- */
+
+/* Whether a trimmed line is END (the reader thread acts on it itself). */
+static bool gomocup_is_end(const char *line)
+{
+    while (gomocup_is_space(*line))
+        line++;
+    if (strncasecmp(line, "END", 3) != 0)
+        return false;
+    for (line += 3; *line; line++)
+        if (!gomocup_is_space(*line))
+            return false;
+    return true;
+}
+
+/* Whether a line looks like a stone "X,Y[,field]" rather than a command. */
+static bool gomocup_is_stone(const char *line)
+{
+    return isdigit((unsigned char)*line) || *line == '-' || *line == '+';
+}
+
+/* Executes one line read at time t. */
+static bool gomocup_execute_at(gomocup *ctx, char *raw, double t)
+{
+    char *line = gomocup_trim(raw);
+    ctx->t_cmd = t;
+    if (!*line)
+        return false;
+    if (ctx->mode != GOMOCUP_COMMANDS) {
+        bool done = !strcasecmp(line, "DONE");
+        if (ctx->mode == GOMOCUP_BOARD && done) {
+            gomocup_board_done(ctx);
+            return false;
+        }
+        if (ctx->mode == GOMOCUP_BOARD && gomocup_is_stone(line)) {
+            gomocup_board_line(ctx, line);
+            return false;
+        }
+        if (ctx->mode == GOMOCUP_SKIP && (done || gomocup_is_stone(line))) {
+            ctx->mode = done ? GOMOCUP_COMMANDS : GOMOCUP_SKIP;
+            return false;
+        }
+        if (ctx->mode == GOMOCUP_BOARD)
+            gomocup_say(ctx, "ERROR BOARD ended without DONE");
+        ctx->mode = GOMOCUP_COMMANDS;
+    }
+    char *args = line;
+    while (*args && !gomocup_is_space(*args))
+        args++;
+    if (*args)
+        *args++ = 0;
+    args = gomocup_trim(args);
+    for (size_t i = 0; i < sizeof gomocup_commands / sizeof gomocup_commands[0]; i++)
+        if (!strcasecmp(gomocup_commands[i].name, line))
+            return gomocup_commands[i].run(ctx, args);
+    char q[40];
+    gomocup_say(ctx, "UNKNOWN command \"%s\"", gomocup_quote(line, q, sizeof q));
+    return false;
+}
+
+bool gomocup_execute(gomocup *ctx, char *line)
+{
+    return gomocup_execute_at(ctx, line, gomocup_now());
+}
+
+gomocup *gomocup_new(const banyan_config *cfg, const banyan_limits *lim, FILE *out, char *err,
+                     size_t errlen)
+{
+    const banyan_game *g = banyan_game_find("gomoku");
+    if (!g) {
+        snprintf(err, errlen, "this library has no Gomoku");
+        return NULL;
+    }
+    gomocup *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (pthread_mutex_init(&ctx->mu, NULL) != 0) {
+        free(ctx);
+        snprintf(err, errlen, "cannot make a mutex");
+        return NULL;
+    }
+    if (pthread_cond_init(&ctx->cv, NULL) != 0) {
+        pthread_mutex_destroy(&ctx->mu);
+        free(ctx);
+        snprintf(err, errlen, "cannot make a condition variable");
+        return NULL;
+    }
+    ctx->g = g;
+    ctx->cfg = cfg ? *cfg : (banyan_config){0};
+    ctx->lim = lim ? *lim : (banyan_limits){0};
+    ctx->out = out;
+    ctx->timeout_turn = -1;
+    ctx->timeout_match = -1;
+    ctx->time_left = -1;
+    return ctx;
+}
+
+void gomocup_free(gomocup *ctx)
+{
+    if (!ctx)
+        return;
+    while (ctx->head) {
+        gomocup_item *it = ctx->head;
+        ctx->head = it->next;
+        free(it);
+    }
+    banyan_engine_free(ctx->e);
+    pthread_cond_destroy(&ctx->cv);
+    pthread_mutex_destroy(&ctx->mu);
+    free(ctx);
+}
+
+/* Splits a line from line.h at CR and gives each piece to fn; the last
+ * piece is the cut one when too_long. Stops when fn returns true. */
+static bool gomocup_pieces(gomocup *ctx, char *line, bool too_long, double t,
+                           bool (*fn)(gomocup *, char *, bool, double))
+{
+    for (char *p = line;;) {
+        char *cr = strchr(p, '\r');
+        if (cr)
+            *cr = 0;
+        if (fn(ctx, p, !cr && too_long, t))
+            return true;
+        if (!cr)
+            return false;
+        p = cr + 1;
+    }
+}
+
+static bool gomocup_sync_piece(gomocup *ctx, char *piece, bool cut, double t)
+{
+    if (cut) {
+        gomocup_say(ctx, "ERROR line too long");
+        return false;
+    }
+    return gomocup_execute_at(ctx, piece, t);
+}
+
+int gomocup_run_sync(gomocup *ctx, line_reader *in)
+{
+    char line[LINE_BUF];
+    bool too_long;
+    while (line_next(in, line, sizeof line, &too_long))
+        if (gomocup_pieces(ctx, line, too_long, gomocup_now(), gomocup_sync_piece))
+            break;
+    return 0;
+}
+
+/* Reader thread: queues a piece. END with nothing waiting ends the session
+ * at once, stopping the search in progress; END behind waiting commands is
+ * queued and ends it in turn. Either way the reader stops reading. */
+static bool gomocup_queue_piece(gomocup *ctx, char *piece, bool cut, double t)
+{
+    bool end = !cut && gomocup_is_end(piece);
+    if (end) {
+        pthread_mutex_lock(&ctx->mu);
+        bool now = !ctx->head;
+        if (now) {
+            ctx->quit = true;
+            if (ctx->e)
+                banyan_engine_stop(ctx->e);
+            pthread_cond_signal(&ctx->cv);
+        }
+        pthread_mutex_unlock(&ctx->mu);
+        if (now)
+            return true;
+    }
+    if (!cut && !*gomocup_trim(piece))
+        return false; /* Empty lines (the one after each CR of CR LF) wait for nothing. */
+    size_t len = cut ? 0 : strlen(piece);
+    gomocup_item *it = malloc(sizeof *it + len + 1);
+    if (!it)
+        return end; /* Out of memory: the line is lost (an END still ends reading). */
+    it->next = NULL;
+    it->t_read = t;
+    it->too_long = cut;
+    memcpy(it->line, piece, len);
+    it->line[len] = 0;
+    pthread_mutex_lock(&ctx->mu);
+    if (ctx->tail)
+        ctx->tail->next = it;
+    else
+        ctx->head = it;
+    ctx->tail = it;
+    pthread_cond_signal(&ctx->cv);
+    pthread_mutex_unlock(&ctx->mu);
+    return end;
+}
+
+static void *gomocup_reader(void *arg)
+{
+    gomocup *ctx = arg;
+    char line[LINE_BUF];
+    bool too_long;
+    while (line_next(ctx->in, line, sizeof line, &too_long))
+        if (gomocup_pieces(ctx, line, too_long, gomocup_now(), gomocup_queue_piece))
+            return NULL; /* END. */
+    pthread_mutex_lock(&ctx->mu);
+    ctx->eof = true;
+    pthread_cond_signal(&ctx->cv);
+    pthread_mutex_unlock(&ctx->mu);
+    return NULL;
+}
+
+int gomocup_run(gomocup *ctx, int fd)
+{
+    line_reader *in = malloc(sizeof *in);
+    pthread_t reader;
+    if (!in)
+        return 0;
+    line_init_fd(in, fd);
+    ctx->in = in;
+    if (pthread_create(&reader, NULL, gomocup_reader, ctx) != 0) {
+        gomocup_run_sync(ctx, in); /* No thread: END waits for the search. */
+        free(in);
+        return 0;
+    }
+    for (;;) {
+        pthread_mutex_lock(&ctx->mu);
+        while (!ctx->head && !ctx->quit && !ctx->eof)
+            pthread_cond_wait(&ctx->cv, &ctx->mu);
+        gomocup_item *it = ctx->quit ? NULL : ctx->head;
+        if (it) {
+            ctx->head = it->next;
+            if (!ctx->head)
+                ctx->tail = NULL;
+        }
+        pthread_mutex_unlock(&ctx->mu);
+        if (!it)
+            break; /* END, or the end of input with nothing queued. */
+        bool end = it->too_long ? (gomocup_say(ctx, "ERROR line too long"), false)
+                                : gomocup_execute_at(ctx, it->line, it->t_read);
+        free(it);
+        if (end)
+            break; /* An END queued behind other commands. */
+    }
+    pthread_join(reader, NULL);
+    free(in);
+    return 0;
+}

@@ -1,0 +1,85 @@
+# tests/cli/gomocup.sh - the Gomocup (Piskvork) brain: golden transcripts,
+# then timing through a fifo. Sourced by tests/run.sh. Each
+# tests/gomocup/NAME.in runs as `banyan gomocup $(cat NAME.args)` (the
+# protocol has no comments); its output must equal NAME.out byte for byte,
+# and the exit status must be 0. The transcripts use fixed playouts and seed
+# and generous time limits, so their answers do not depend on the machine;
+# they do depend on the search and on games/gomoku.c. After a change there
+# that moves the engine's choices, regenerate them and review the diff:
+#   for f in tests/gomocup/*.in; do build/release/banyan gomocup \
+#       $(cat ${f%.in}.args) < $f > ${f%.in}.out; done
+for f in tests/gomocup/*.in; do
+    name=$(basename "$f" .in)
+    "$BANYAN" gomocup $(cat "${f%.in}.args") < "$f" > "$tmp/gomocup.out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && cmp -s "$tmp/gomocup.out" "${f%.in}.out"; then ok "gomocup transcript $name"; else
+        { echo "exit status $rc"; diff "${f%.in}.out" "$tmp/gomocup.out" | head -20; } > "$tmp/out"
+        bad "gomocup transcript $name"; fi
+done
+
+# Invoked as pbrain-banyan, the program is the brain itself.
+ln -sf "$(cd "$(dirname "$BANYAN")" && pwd)/$(basename "$BANYAN")" "$tmp/pbrain-banyan"
+printf 'ABOUT\r\nEND\r\n' | "$tmp/pbrain-banyan" > "$tmp/out" 2>&1
+has "pbrain-banyan: speaks Gomocup" '^name="Banyan", version="[0-9.]+"'
+"$BANYAN" gomocup extra > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "gomocup: stray argument exits 2" || bad "gomocup: stray argument exits 2"
+
+# Timing, through a fifo so that each command is sent when the previous
+# answer has come. gomocup_ms prints the milliseconds since gomocup_t0.
+gomocup_t0=0
+gomocup_ms() { echo $(( ($(date +%s%N) - gomocup_t0) / 1000000 )); }
+# gomocup_wait N MS: waits until the output holds N answers (moves or
+# ERROR), or MS ms.
+gomocup_wait() {
+    local end=$(( $(date +%s%N) / 1000000 + $2 ))
+    while [ "$(grep -Ec '^([0-9]+,[0-9]+|ERROR)' "$tmp/gomocup.live")" -lt "$1" ]; do
+        [ $(( $(date +%s%N) / 1000000 )) -gt $end ] && return 1
+        sleep 0.01
+    done
+}
+rm -f "$tmp/gomocup.fifo"; mkfifo "$tmp/gomocup.fifo"
+"$BANYAN" gomocup < "$tmp/gomocup.fifo" > "$tmp/gomocup.live" 2>&1 &
+gomocup_pid=$!
+exec 7> "$tmp/gomocup.fifo"
+# INFO timeout_turn 300: every answer within the limit. The brain aims at
+# 0.9 * 300 - 50 = 220 ms; the check allows 600 ms for process and machine
+# noise (a sanitizer build, a busy test machine) but still fails a brain that
+# ignores the limit (its default is 5000 ms).
+printf 'START 15\r\nINFO timeout_turn 300\r\n' >&7
+slow=0; worst=0; n=0
+# The opponent's corner moves lose quickly: a RESTART midway keeps the game
+# going for six timed answers.
+for mv in 0,0 14,14 0,14 RESTART 14,0 7,0 0,7; do
+    if [ "$mv" = RESTART ]; then printf 'RESTART\r\n' >&7; continue; fi
+    n=$((n + 1))
+    gomocup_t0=$(date +%s%N)
+    printf 'TURN %s\r\n' "$mv" >&7
+    gomocup_wait $n 5000 || slow=1
+    t=$(gomocup_ms); [ "$t" -gt "$worst" ] && worst=$t
+done
+[ $slow -eq 0 ] && [ "$worst" -lt 600 ] && ! grep -q ERROR "$tmp/gomocup.live" && ok "gomocup: timeout_turn 300 kept (slowest ${worst} ms)" \
+    || { cp "$tmp/gomocup.live" "$tmp/out"; bad "gomocup: timeout_turn 300 kept (slowest ${worst} ms)"; }
+# END while the engine thinks for 30 s: the process exits at once, silently.
+printf 'INFO timeout_turn 30000\r\nRESTART\r\nBEGIN\r\n' >&7
+sleep 0.5
+answers=$(grep -c '^[0-9]*,[0-9]*' "$tmp/gomocup.live")
+gomocup_t0=$(date +%s%N)
+printf 'END\r\n' >&7
+for i in $(seq 300); do kill -0 $gomocup_pid 2>/dev/null || break; sleep 0.01; done
+t=$(gomocup_ms)
+exec 7>&-
+wait $gomocup_pid; rc=$?
+# Allow 1000 ms: the stop itself takes a few ms; the rest is noise.
+[ "$t" -lt 1000 ] && [ $rc -eq 0 ] && ok "gomocup: END while thinking exits in ${t} ms" \
+    || { cp "$tmp/gomocup.live" "$tmp/out"; bad "gomocup: END while thinking exits in ${t} ms, status $rc"; }
+[ "$(grep -c '^[0-9]*,[0-9]*' "$tmp/gomocup.live")" -eq "$answers" ] && ok "gomocup: nothing printed after END" \
+    || { cp "$tmp/gomocup.live" "$tmp/out"; bad "gomocup: nothing printed after END"; }
+
+# timeout_turn 0 plays at once; a match clock of 3 s shares itself out.
+printf 'START 15\r\nINFO timeout_turn 0\r\nBEGIN\r\nINFO timeout_turn 5000\r\nINFO timeout_match 3000\r\nINFO time_left 3000\r\nTURN 0,0\r\nEND\r\n' \
+    > "$tmp/gomocup.in"
+gomocup_t0=$(date +%s%N)
+"$BANYAN" gomocup < "$tmp/gomocup.in" > "$tmp/out" 2>&1
+t=$(gomocup_ms)
+n=$(grep -c '^[0-9]*,[0-9]*$' "$tmp/out")
+[ "$n" -eq 2 ] && [ "$t" -lt 1000 ] && ok "gomocup: timeout_turn 0 and a 3 s match clock (${t} ms)" \
+    || bad "gomocup: timeout_turn 0 and a 3 s match clock (${t} ms, $n answers)"
