@@ -277,15 +277,14 @@ static int gtp_quit(gtp *ctx, int argc, char **argv)
 static int gtp_boardsize(gtp *ctx, int argc, char **argv)
 {
     long n;
-    char rest[256], params[256];
+    char rest[256], size[32], params[sizeof size + sizeof rest];
     if (argc != 1 || banyan_parse_int(argv[0], 0, 1000000, &n) != BANYAN_OK)
         return gtp_fail(ctx, "syntax error");
     if (!ctx->info || !ctx->info->size_params || n < 1 || n > 99)
         return gtp_fail(ctx, "unacceptable size");
     gtp_params_without(ctx->params, "m n size", rest, sizeof rest);
-    snprintf(params, sizeof params, ctx->info->size_params, (int)n, (int)n);
-    size_t len = strlen(params);
-    snprintf(params + len, sizeof params - len, "%s%s", rest[0] ? " " : "", rest);
+    snprintf(size, sizeof size, ctx->info->size_params, (int)n, (int)n);
+    snprintf(params, sizeof params, "%s%s%s", size, rest[0] ? " " : "", rest);
     if (gtp_switch(ctx, ctx->g, params) != 0)
         return gtp_fail(ctx, "unacceptable size");
     return 0;
