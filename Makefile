@@ -137,7 +137,7 @@ headers:
 	    $(CC) $(WARN) $(INCS) -fsyntax-only -x c - || exit 1; \
 	done
 	@if grep -h '#include "' tools/*.[ch] proto/*.[ch] examples/*.c tests/fuzz/*.c \
-	    | grep -Ev '"(banyan|banyan_game|cli|gtp|gomocup|line|player|stats)\.h"'; then \
+	    | grep -Ev '"(banyan|banyan_game|cli|gtp|gomocup|line|player|ponder|stats)\.h"'; then \
 	  echo "tools/, proto/, examples/ and fuzz targets may include only the public headers"; \
 	  exit 1; fi
 

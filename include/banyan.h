@@ -88,6 +88,9 @@ typedef struct banyan_config {
                                games with priors and none for others; < 0 = none. */
     bool fresh_tree;        /* true: clear the tree at every move; false (default): keep the
                                subtree of the move played and reclaim the rest. */
+    bool no_recycle;        /* true: a full arena stops the tree growing; false (default):
+                               with one thread, the children of the least visited nodes are
+                               dropped so that the tree grows at its frontier again. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -106,6 +109,11 @@ typedef struct banyan_limits {
     banyan_progress_fn *progress; /* Optional progress callback. */
     void *progress_ud;
     double progress_interval; /* Seconds between callbacks; 0 = 0.25. */
+    double time_max;          /* With time: go on up to time_max seconds while the best move
+                                 is unclear (close in visits to the second, or not the best
+                                 by value); 0 = stop at time. */
+    bool stop_early;          /* Stop before the playouts or the time run out once the best
+                                 move can no longer be overtaken. */
 } banyan_limits;
 
 /* Proven game-theoretic values, from the point of view of the player who
@@ -146,7 +154,34 @@ struct banyan_report {
     const banyan_move_stats *moves;
     uint64_t start_nodes; /* Nodes the tree held when the search began: kept from earlier
                              searches of this root or from before the moves played. */
+    uint32_t recycles;    /* Times the arena filled in this search and the least visited
+                             subtrees were dropped to make room (one thread only). */
 };
+
+/* A player's clock, for time management. Seconds throughout; zero fields
+ * mean "none". In main time, main_time is what is left of it; once it is
+ * spent, main_time is 0 and the overtime fields describe where the player
+ * stands: Japanese byo-yomi as periods of period_time each (a period is
+ * lost only when a move takes longer than it), Canadian overtime as
+ * period_time left to play period_stones stones. */
+typedef struct banyan_clock {
+    double main_time;   /* Main time left. */
+    double increment;   /* Fischer increment added after each move. */
+    double period_time; /* Byo-yomi period, or Canadian time left in the period. */
+    int periods;        /* Japanese byo-yomi: periods left. */
+    int period_stones;  /* Canadian overtime: stones left to play in the period. */
+    int moves_to_go;    /* Moves until the main time is topped up; 0 = sudden death. */
+    double margin;      /* Lag to allow for per move; 0 = 0.05 s plus 5% of the move's time. */
+} banyan_clock;
+
+/* Plans the next move's time for a player on clock c: *soft is the time to
+ * aim at and *hard the most a search may take when the position is unclear,
+ * both inside what the clock allows once the margin is taken off, and at
+ * least 0.01 s. moves_left estimates the player's remaining moves (0 = 30).
+ * Pass the results as banyan_limits.time and .time_max. Returns BANYAN_OK,
+ * or BANYAN_EINVAL for a clock with negative or non-finite fields or with no
+ * time at all (*soft and *hard untouched). Pure: no engine needed. */
+int banyan_time_plan(const banyan_clock *c, int moves_left, double *soft, double *hard);
 
 /* Creates an engine for game g with parameters params (see the game's setup;
  * NULL for its defaults) and configuration cfg (NULL for all defaults), at
@@ -201,6 +236,11 @@ int banyan_engine_search(banyan_engine *e, const banyan_limits *lim, banyan_repo
  * at any time. A stop that arrives while no search runs stops the next
  * search at once, so a stop is never lost in a race with its start. */
 void banyan_engine_stop(banyan_engine *e);
+
+/* Forgets a stop that no search has used yet: one that arrived after the
+ * search it was meant for had ended by itself. Call it from the thread that
+ * runs searches, between them (pondering does, after joining its search). */
+void banyan_engine_clear_stop(banyan_engine *e);
 
 /* Fills *out with the statistics of the tree as it stands (for example after
  * a search was stopped), without searching. */

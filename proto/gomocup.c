@@ -48,7 +48,8 @@
  * game's moves took. timeout_turn 0, or a budget under 5 ms, plays at once
  * with 64 playouts. The command line's --playouts and --nodes still cap
  * every search. A proven result ends a search early (the engine does that).
- * After each move one MESSAGE line gives playouts, win rate and depth.
+ * After each move one MESSAGE line gives playouts, win rate, depth and
+ * the nodes the search began with (kept from earlier searches).
  *
  * Memory (INFO max_memory, bytes, 0 unlimited). The node arena is the
  * command line's --memory (default 256 MiB), but at most max_memory less
@@ -67,6 +68,14 @@
  * session when its turn comes, so a script gets every answer before it.
  * gomocup_run_sync() runs without threads for tests and fuzzing.
  *
+ * Pondering (gomocup_set_ponder; off by default, since tournaments forbid
+ * it). After a move is answered and while no command waits, gomocup_run
+ * searches on a thread of its own (ponder.h) while it waits on the
+ * condition variable. Any line the reader queues wakes it, and it stops and
+ * joins that search before executing the line; an END taken by the reader
+ * stops it through banyan_engine_stop() like any search. The opponent's
+ * move then keeps its subtree.
+ *
  * Line ends: line.h splits at LF, and each piece is split again at CR. A
  * stream that uses CR alone is therefore limited to LINE_BUF bytes between
  * LFs; what follows is answered "ERROR line too long". Real managers send
@@ -83,6 +92,8 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+#include "ponder.h"
 
 #define GOMOCUP_MIN_SIZE       5
 #define GOMOCUP_MAX_SIZE       22
@@ -145,6 +156,10 @@ struct gomocup {
     gomocup_item *head, *tail;
     bool eof, quit;
     line_reader *in;
+    /* Pondering, by the main thread of gomocup_run. */
+    bool ponder_on;   /* gomocup_set_ponder. */
+    bool moved;       /* The command just executed answered a move. */
+    ponder pondering; /* The search on the opponent's time. */
 };
 
 /* ---- Output and small helpers ---- */
@@ -496,12 +511,14 @@ static void gomocup_think(gomocup *ctx)
     gomocup_point p = {(uint8_t)col, (uint8_t)(ctx->size - row)};
     if (gomocup_add(ctx, p) != 0)
         return;
-    gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d%s",
+    gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s",
                 (unsigned long long)r.playouts, 100 * r.value, r.max_depth,
+                (unsigned long long)r.start_nodes,
                 r.proof == BANYAN_PROVEN_WIN    ? ", proven win"
                 : r.proof == BANYAN_PROVEN_LOSS ? ", proven loss"
                                                 : "");
     gomocup_say(ctx, "%d,%d", p.x, p.y);
+    ctx->moved = true;
 }
 
 /* ---- Commands ---- */
@@ -867,10 +884,16 @@ gomocup *gomocup_new(const banyan_config *cfg, const banyan_limits *lim, FILE *o
     return ctx;
 }
 
+void gomocup_set_ponder(gomocup *ctx, bool on)
+{
+    ctx->ponder_on = on;
+}
+
 void gomocup_free(gomocup *ctx)
 {
     if (!ctx)
         return;
+    ponder_stop(&ctx->pondering);
     while (ctx->head) {
         gomocup_item *it = ctx->head;
         ctx->head = it->next;
@@ -988,7 +1011,14 @@ int gomocup_run(gomocup *ctx, int fd)
         return 0;
     }
     for (;;) {
+        double ret[BANYAN_MAX_PLAYERS];
+        bool want =
+            ctx->ponder_on && ctx->moved && !ctx->g->outcome(banyan_engine_state(ctx->e), ret);
+        ctx->moved = false;
         pthread_mutex_lock(&ctx->mu);
+        /* Ponder while nothing waits; the next line wakes us to stop it. */
+        if (want && !ctx->head && !ctx->quit && !ctx->eof)
+            ponder_start(&ctx->pondering, ctx->e);
         while (!ctx->head && !ctx->quit && !ctx->eof)
             pthread_cond_wait(&ctx->cv, &ctx->mu);
         gomocup_item *it = ctx->quit ? NULL : ctx->head;
@@ -998,6 +1028,7 @@ int gomocup_run(gomocup *ctx, int fd)
                 ctx->tail = NULL;
         }
         pthread_mutex_unlock(&ctx->mu);
+        ponder_stop(&ctx->pondering);
         if (!it)
             break; /* END, or the end of input with nothing queued. */
         bool end = it->too_long ? (gomocup_say(ctx, "ERROR line too long"), false)

@@ -23,6 +23,11 @@ gomocup *gomocup_new(const banyan_config *cfg, const banyan_limits *lim, FILE *o
 
 void gomocup_free(gomocup *ctx);
 
+/* Turns pondering on or off (off by default: Gomocup tournaments forbid
+ * thinking on the opponent's time). gomocup_run then searches after each
+ * move answered until the next command arrives. */
+void gomocup_set_ponder(gomocup *ctx, bool on);
+
 /* Executes one input line (without its line end; modified in place) and
  * writes its answer, if any, timing the move from now. Returns true when
  * the session should end (END). Bad input of any kind is answered with

@@ -12,6 +12,11 @@
  * Vertices: games played on points (m,n,k-games, Gomoku) use GTP's letters,
  * A to Z without I, and rows from the bottom; other games (Connect Four
  * columns) use their own notation. Uses only the public API.
+ *
+ * Pondering (gtp_set_ponder, off by default so that sessions are
+ * reproducible): after a genmove, gtp_run searches on a thread of its own
+ * while it waits for the next line, and stops and joins that search before
+ * executing the line. The opponent's move then keeps its subtree.
  */
 #include "gtp.h"
 
@@ -21,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "ponder.h"
 
 #define GTP_MAX_HISTORY      2048
 #define GTP_DEFAULT_PLAYOUTS 50000
@@ -47,10 +54,11 @@ struct gtp {
     banyan_limits lim;                    /* Per-move limits without a clock. */
     banyan_move history[GTP_MAX_HISTORY]; /* Moves since the start position. */
     int n_history;
-    double komi;                /* Stored; used by games with a score. */
-    bool timed;                 /* time_settings with a main or byo-yomi time. */
-    double main_time, byo_time; /* Seconds, from time_settings. */
-    int byo_stones;
+    double komi;                          /* Stored; used by games with a score. */
+    bool timed;                           /* The controller set a clock. */
+    double main_time, byo_time;           /* Seconds, from time_settings or kgs-time_settings. */
+    int byo_stones;                       /* Canadian: stones per period. */
+    int byo_periods;                      /* Japanese byo-yomi: periods. */
     double time_left[BANYAN_MAX_PLAYERS]; /* Seconds, from time_left; < 0 unknown. */
     int stones_left[BANYAN_MAX_PLAYERS];
     FILE *out;
@@ -59,6 +67,9 @@ struct gtp {
     char resp[GTP_OUT_MAX]; /* The response being built. */
     size_t resp_len;
     bool stream_stop; /* lz-analyze: the next command arrived. */
+    bool ponder_on;   /* Ponder after genmove (gtp_set_ponder). */
+    bool moved;       /* The command just executed was a genmove that played. */
+    ponder pondering; /* The search on the opponent's time, while gtp_run waits. */
 };
 
 /* ---- Responses ---- */
@@ -215,8 +226,10 @@ static void gtp_params_without(const char *params, const char *drop, char *out, 
     }
 }
 
-/* The limits of the next genmove: the command-line limits, or a share of
- * the clock when the controller sent time settings. */
+/* The limits of the next genmove: the command-line limits, or the plan of
+ * banyan_time_plan() for the clock the controller set (a soft time, a hard
+ * time for unclear positions, and an early stop), with a playout cap from
+ * the command line still applying. */
 static banyan_limits gtp_move_limits(gtp *ctx)
 {
     banyan_limits lim = ctx->lim;
@@ -227,19 +240,27 @@ static banyan_limits gtp_move_limits(gtp *ctx)
     int p = ctx->g->to_move(gtp_state(ctx));
     double left = ctx->time_left[p] >= 0 ? ctx->time_left[p] : ctx->main_time;
     int stones = ctx->stones_left[p];
-    double t;
-    if (stones > 0)
-        t = left / stones; /* In byo-yomi: this period's time per stone. */
-    else if (left > 0)
-        t = left / 20 + (ctx->byo_stones > 0 ? 0.5 * ctx->byo_time / ctx->byo_stones : 0);
-    else
-        t = ctx->byo_stones > 0 ? ctx->byo_time / ctx->byo_stones : 1;
-    /* Leave a margin for process and I/O lag. */
-    t = t * 0.9 - 0.05;
-    if (left > 0 && t > left - 0.5)
-        t = left - 0.5;
-    lim.time = t > 0.02 ? t : 0.02;
-    lim.playouts = ctx->lim.playouts; /* A playout cap still applies. */
+    banyan_clock c = {0};
+    if (stones == 0) {
+        c.main_time = left; /* Main time: overtime, if any, follows. */
+        c.period_time = ctx->byo_time;
+        c.periods = ctx->byo_periods;
+        c.period_stones = ctx->byo_stones;
+    } else if (ctx->byo_periods > 0) {
+        c.period_time = ctx->byo_time; /* Japanese: time_left counts periods. */
+        c.periods = stones;
+    } else {
+        c.period_time = left; /* Canadian: the period's time and stones. */
+        c.period_stones = stones;
+    }
+    double soft, hard;
+    if (banyan_time_plan(&c, 0, &soft, &hard) != BANYAN_OK) {
+        soft = hard = 0.05; /* No time left that the rules allow for: move at once. */
+    }
+    lim.time = soft;
+    lim.time_max = hard;
+    lim.stop_early = true;
+    lim.playouts = ctx->lim.playouts;
     return lim;
 }
 
@@ -347,6 +368,7 @@ static int gtp_genmove(gtp *ctx, int argc, char **argv)
     gtp_append(ctx, "%s", gtp_move_text(ctx, gtp_state(ctx), r.best, buf, sizeof buf));
     banyan_engine_play(ctx->e, r.best);
     ctx->history[ctx->n_history++] = r.best;
+    ctx->moved = true;
     return 0;
 }
 
@@ -373,6 +395,20 @@ static int gtp_showboard(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
+/* Sets the clock of both players: main time, then overtime periods of
+ * byo_time seconds, Canadian (stones per period) or Japanese (periods). */
+static void gtp_set_clock(gtp *ctx, double main_time, double byo_time, int stones, int periods)
+{
+    ctx->main_time = main_time;
+    ctx->byo_time = byo_time;
+    ctx->byo_stones = stones;
+    ctx->byo_periods = periods;
+    for (int p = 0; p < BANYAN_MAX_PLAYERS; p++) {
+        ctx->time_left[p] = -1;
+        ctx->stones_left[p] = 0;
+    }
+}
+
 static int gtp_time_settings(gtp *ctx, int argc, char **argv)
 {
     long main_time, byo_time, byo_stones;
@@ -380,15 +416,35 @@ static int gtp_time_settings(gtp *ctx, int argc, char **argv)
         banyan_parse_int(argv[1], 0, 100000000, &byo_time) != BANYAN_OK ||
         banyan_parse_int(argv[2], 0, 100000000, &byo_stones) != BANYAN_OK)
         return gtp_fail(ctx, "syntax error");
-    ctx->main_time = (double)main_time;
-    ctx->byo_time = (double)byo_time;
-    ctx->byo_stones = (int)byo_stones;
-    /* Byo-yomi time with no stones means no time limit (the specification). */
+    /* GTP's byo-yomi is Canadian: byo_time for byo_stones stones. Byo-yomi
+     * time with no stones means no time limit (the specification). */
+    gtp_set_clock(ctx, (double)main_time, byo_stones > 0 ? (double)byo_time : 0, (int)byo_stones,
+                  0);
     ctx->timed = main_time > 0 || (byo_time > 0 && byo_stones > 0);
-    for (int p = 0; p < BANYAN_MAX_PLAYERS; p++) {
-        ctx->time_left[p] = -1;
-        ctx->stones_left[p] = 0;
-    }
+    return 0;
+}
+
+/* kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS |
+ * canadian MAIN PERIOD STONES: the systems the KGS server uses. */
+static int gtp_kgs_time_settings(gtp *ctx, int argc, char **argv)
+{
+    long v[3] = {0, 0, 0};
+    static const char *const kinds[] = {"none", "absolute", "byoyomi", "canadian"};
+    static const int n_args[] = {0, 1, 3, 3};
+    int kind = -1;
+    for (int k = 0; k < 4 && argc >= 1; k++)
+        if (!strcasecmp(argv[0], kinds[k]))
+            kind = k;
+    if (kind < 0 || argc != 1 + n_args[kind])
+        return gtp_fail(ctx, "syntax error");
+    for (int i = 0; i < n_args[kind]; i++)
+        if (banyan_parse_int(argv[1 + i], 0, 100000000, &v[i]) != BANYAN_OK)
+            return gtp_fail(ctx, "syntax error");
+    if (kind == 2)
+        gtp_set_clock(ctx, (double)v[0], (double)v[1], 0, (int)v[2]);
+    else
+        gtp_set_clock(ctx, (double)v[0], (double)v[1], (int)v[2], 0);
+    ctx->timed = kind == 1 ? v[0] > 0 : kind >= 2 ? v[0] > 0 || (v[1] > 0 && v[2] > 0) : false;
     return 0;
 }
 
@@ -530,6 +586,19 @@ static int gtp_banyan_analyze(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
+/* banyan-tree: "nodes N", the nodes the tree holds now (it grows while
+ * pondering, and keeps the subtree of each move played). */
+static int gtp_banyan_tree(gtp *ctx, int argc, char **argv)
+{
+    banyan_report r;
+    (void)argv;
+    if (argc != 0)
+        return gtp_fail(ctx, "syntax error");
+    banyan_engine_report(ctx->e, &r);
+    gtp_append(ctx, "nodes %llu", (unsigned long long)r.nodes);
+    return 0;
+}
+
 static int gtp_known_command(gtp *ctx, int argc, char **argv);
 static int gtp_list_commands(gtp *ctx, int argc, char **argv);
 
@@ -540,9 +609,11 @@ static const struct gtp_command {
 } gtp_commands[] = {
     {"banyan-analyze", gtp_banyan_analyze},
     {"banyan-game", gtp_banyan_game},
+    {"banyan-tree", gtp_banyan_tree},
     {"boardsize", gtp_boardsize},
     {"clear_board", gtp_clear_board},
     {"genmove", gtp_genmove},
+    {"kgs-time_settings", gtp_kgs_time_settings},
     {"known_command", gtp_known_command},
     {"komi", gtp_komi},
     {"list_commands", gtp_list_commands},
@@ -667,9 +738,15 @@ gtp *gtp_new(const banyan_game *g, const char *params, const banyan_config *cfg,
     return ctx;
 }
 
+void gtp_set_ponder(gtp *ctx, bool on)
+{
+    ctx->ponder_on = on;
+}
+
 void gtp_free(gtp *ctx)
 {
     if (ctx) {
+        ponder_stop(&ctx->pondering);
         banyan_engine_free(ctx->e);
         free(ctx);
     }
@@ -679,7 +756,15 @@ int gtp_run(gtp *ctx, line_reader *in)
 {
     char line[LINE_BUF];
     bool too_long;
-    while (line_next(in, line, sizeof line, &too_long)) {
+    for (;;) {
+        /* Ponder after our move, unless the next line is already here. */
+        if (ctx->ponder_on && ctx->moved && !gtp_over(ctx) && !line_ready(in))
+            ponder_start(&ctx->pondering, ctx->e);
+        ctx->moved = false;
+        int got = line_next(in, line, sizeof line, &too_long);
+        ponder_stop(&ctx->pondering);
+        if (!got)
+            break;
         if (too_long) {
             fprintf(ctx->out, "? line too long\n\n");
             fflush(ctx->out);

@@ -23,12 +23,17 @@ gtp *gtp_new(const banyan_game *g, const char *params, const banyan_config *cfg,
 
 void gtp_free(gtp *ctx);
 
+/* Turns pondering on or off (off by default): gtp_run then searches on the
+ * opponent's time after each genmove, until the next line arrives. */
+void gtp_set_ponder(gtp *ctx, bool on);
+
 /* Executes one input line (modified in place) and writes its response.
  * Returns true when the session should end (quit). Bad input of any kind
  * becomes a "?" response. */
 bool gtp_execute(gtp *ctx, char *line);
 
-/* Runs a session over in until quit or the end of input. Returns 0. */
+/* Runs a session over in until quit or the end of input, pondering while
+ * it waits for a line when that is on. Returns 0. */
 int gtp_run(gtp *ctx, line_reader *in);
 
 /* The GTP text of move m in state s of game g into buf: games played on

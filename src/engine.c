@@ -111,6 +111,13 @@ static void engine_release(banyan_engine *e)
     a(ud, e, 0);
 }
 
+/* Empties the tree for a new root; recycling starts afresh. */
+static void engine_clear_tree(banyan_engine *e)
+{
+    tree_reset(&e->t);
+    e->recycle_visits = 0;
+}
+
 /* Sets up a new game on the spare state, then makes it the root. */
 static int engine_setup(banyan_engine *e, const char *params)
 {
@@ -122,7 +129,7 @@ static int engine_setup(banyan_engine *e, const char *params)
     memcpy(e->root_state, e->spare, e->game->state_size);
     snprintf(e->params, sizeof e->params, "%s", p);
     e->root_player = e->game->to_move(e->root_state);
-    tree_reset(&e->t);
+    engine_clear_tree(e);
     return engine_ok(e);
 }
 
@@ -225,7 +232,7 @@ BANYAN_API int banyan_engine_load(banyan_engine *e, const char *position)
                             banyan_strerror(rc));
     memcpy(e->root_state, e->spare, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
-    tree_reset(&e->t);
+    engine_clear_tree(e);
     return engine_ok(e);
 }
 
@@ -239,7 +246,7 @@ BANYAN_API int banyan_engine_set_state(banyan_engine *e, const void *s)
         return engine_error(e, BANYAN_EINVAL, "invalid %s state", e->game->name);
     memmove(e->root_state, s, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
-    tree_reset(&e->t);
+    engine_clear_tree(e);
     return engine_ok(e);
 }
 
@@ -298,7 +305,7 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     if (child)
         tree_promote(&e->t, child);
     else
-        tree_reset(&e->t);
+        engine_clear_tree(e);
     e->game->play(e->root_state, m);
     e->root_player = e->game->to_move(e->root_state);
     return engine_ok(e);
@@ -310,8 +317,9 @@ BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *lim, 
         return BANYAN_EINVAL;
     if (!out)
         return engine_error(e, BANYAN_EINVAL, "no report given");
-    if (lim && (!(lim->time >= 0) || !isfinite(lim->time) || !(lim->progress_interval >= 0) ||
-                !isfinite(lim->progress_interval)))
+    if (lim &&
+        (!(lim->time >= 0) || !isfinite(lim->time) || !(lim->progress_interval >= 0) ||
+         !isfinite(lim->progress_interval) || !(lim->time_max >= 0) || !isfinite(lim->time_max)))
         return engine_error(e, BANYAN_EINVAL, "bad limits");
     search_run(e, lim, out);
     return engine_ok(e);
@@ -321,6 +329,12 @@ BANYAN_API void banyan_engine_stop(banyan_engine *e)
 {
     if (e)
         atomic_store_explicit(&e->stop, 1, memory_order_relaxed);
+}
+
+BANYAN_API void banyan_engine_clear_stop(banyan_engine *e)
+{
+    if (e)
+        atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
 }
 
 BANYAN_API int banyan_engine_report(banyan_engine *e, banyan_report *out)

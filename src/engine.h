@@ -39,6 +39,9 @@ struct banyan_engine {
     uint64_t budget;           /* Simulations allowed in the current search. */
     int root_player;           /* Player to move at the root. */
     bool shared;               /* More than one thread: statistics need atomic RMW. */
+    uint32_t recycle_visits;   /* Visits a node needs to keep its children when the arena
+                                  is recycled; grows each time it fills again. */
+    uint32_t recycles;         /* Recycling passes in the current search. */
     char errmsg[256];          /* banyan_errmsg() text. */
 };
 

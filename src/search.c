@@ -33,9 +33,10 @@ typedef struct step {
 
 /* Deadline and limits of the running search, shared read-only by workers. */
 typedef struct limits {
-    double start;       /* util_now() when the search began. */
-    double deadline;    /* Absolute stop time; 0 = none. */
-    uint64_t max_nodes; /* Tree size limit; 0 = none. */
+    double start;         /* util_now() when the search began. */
+    double deadline;      /* Absolute stop time; 0 = none. */
+    double hard_deadline; /* Absolute end of the extension for unclear positions. */
+    uint64_t max_nodes;   /* Tree size limit; 0 = none. */
     const banyan_limits *user;
     double next_progress; /* Worker 0 only: when to call progress next. */
     _Atomic int halt;     /* A limit was reached: every worker stops. */
@@ -435,8 +436,38 @@ static void search_simulate(worker *w)
     }
 }
 
+/* The most and second most visited children of the root, and whether the
+ * best by mean value (among children with at least a quarter of the best's
+ * visits) is another one. */
+static void search_leaders(const banyan_engine *e, uint32_t *v1, uint32_t *v2, bool *split)
+{
+    const node *nodes = e->t.nodes;
+    const node *root = &nodes[e->t.root];
+    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
+    uint32_t best = 0;
+    *v1 = *v2 = 0;
+    *split = false;
+    for (int i = 0; first && i < root->n_children; i++) {
+        uint32_t v = atomic_load_explicit(&nodes[first + i].visits, memory_order_relaxed);
+        if (v > *v1) {
+            *v2 = *v1;
+            *v1 = v;
+            best = first + (uint32_t)i;
+        } else if (v > *v2) {
+            *v2 = v;
+        }
+    }
+    for (int i = 0; best && i < root->n_children; i++) {
+        const node *c = &nodes[first + i];
+        uint32_t v = atomic_load_explicit(&c->visits, memory_order_relaxed);
+        if (first + (uint32_t)i != best && v >= *v1 / 4 && tree_mean(c) > tree_mean(&nodes[best]))
+            *split = true;
+    }
+}
+
 /* Whether the search must stop now. Worker 0 also serves the progress
- * callback. Looks at the clock only every SEARCH_CHECK_EVERY simulations. */
+ * callback, the extension of unclear positions and the early stop. The
+ * clock is read only every SEARCH_CHECK_EVERY simulations. */
 static bool search_should_stop(worker *w, limits *L)
 {
     banyan_engine *e = w->e;
@@ -446,21 +477,70 @@ static bool search_should_stop(worker *w, limits *L)
         return true;
     if (L->max_nodes && tree_size(&e->t) >= L->max_nodes)
         return true;
-    if (w->playouts % SEARCH_CHECK_EVERY == 0 && (L->deadline > 0 || L->user->progress)) {
-        double now = util_now();
-        if (L->deadline > 0 && now >= L->deadline)
+    if (w->playouts % SEARCH_CHECK_EVERY != 0)
+        return false;
+    bool timed = L->deadline > 0 || L->user->progress;
+    double now = timed ? util_now() : 0;
+    if (L->deadline > 0 && now >= L->deadline) {
+        /* Time is up: only an unclear position may go on, to the hard
+         * limit (checked by worker 0 only, which then halts the rest). */
+        if (w->index != 0)
+            return false; /* Worker 0 decides, and halts the others. */
+        if (now >= L->hard_deadline)
             return true;
-        if (w->index == 0 && L->user->progress && now >= L->next_progress) {
-            banyan_report rep;
-            search_report(e, &rep);
-            rep.playouts = atomic_load_explicit(&e->started, memory_order_relaxed);
-            rep.seconds = now - L->start;
-            L->user->progress(L->user->progress_ud, &rep);
-            L->next_progress =
-                now + (L->user->progress_interval > 0 ? L->user->progress_interval : 0.25);
+        uint32_t v1, v2;
+        bool split;
+        search_leaders(e, &v1, &v2, &split);
+        if (!split && (uint64_t)v2 * 10 <= (uint64_t)v1 * 6)
+            return true;
+    }
+    if (w->index == 0 && L->user->progress && now >= L->next_progress) {
+        banyan_report rep;
+        search_report(e, &rep);
+        rep.playouts = atomic_load_explicit(&e->started, memory_order_relaxed);
+        rep.seconds = now - L->start;
+        L->user->progress(L->user->progress_ud, &rep);
+        L->next_progress =
+            now + (L->user->progress_interval > 0 ? L->user->progress_interval : 0.25);
+    }
+    if (w->index == 0 && L->user->stop_early && w->playouts % (16 * SEARCH_CHECK_EVERY) == 0) {
+        /* Simulations still to come: by the budget, and by the rate so far
+         * over the time left (to the hard limit: the stop must be safe). */
+        uint64_t started = atomic_load_explicit(&e->started, memory_order_relaxed);
+        double left = e->budget > started ? (double)(e->budget - started) : 0;
+        if (L->deadline > 0) {
+            double t = now > 0 ? now : util_now(), elapsed = t - L->start;
+            double end = L->hard_deadline > L->deadline ? L->hard_deadline : L->deadline;
+            double by_time = elapsed > 0 ? (double)started / elapsed * (end - t) : left;
+            left = by_time < left ? by_time : left;
         }
+        uint32_t v1, v2;
+        bool split;
+        search_leaders(e, &v1, &v2, &split);
+        if (!split && v1 > v2 && (double)(v1 - v2) > left)
+            return true;
     }
     return false;
+}
+
+/*
+ * The arena is full and one thread searches: drop the children of the
+ * nodes with fewer than recycle_visits visits (they become leaves, keeping
+ * their statistics and proofs) so that the tree can grow again where the
+ * search now goes. The threshold starts at eight times the expansion
+ * threshold and doubles until at most three quarters of the arena are
+ * kept; it carries over to the next filling. Each pass is linear in the
+ * arena (tree_compact).
+ */
+static void search_recycle(banyan_engine *e)
+{
+    uint32_t limit = e->t.capacity / 4 * 3;
+    if (!e->recycle_visits)
+        e->recycle_visits = 8 * (e->cfg.expand_visits + 1);
+    while (tree_compact(&e->t, e->t.root, e->recycle_visits) > limit &&
+           e->recycle_visits < (1u << 30))
+        e->recycle_visits *= 2;
+    e->recycles++;
 }
 
 /* A worker's loop: simulations until a limit, a stop or a proof. */
@@ -477,6 +557,9 @@ static void search_work(worker *w, limits *L)
             break;
         search_simulate(w);
         w->playouts++;
+        if (!e->shared && !e->cfg.no_recycle &&
+            atomic_load_explicit(&e->t.full, memory_order_relaxed))
+            search_recycle(e);
     }
     atomic_store_explicit(&L->halt, 1, memory_order_relaxed);
 }
@@ -530,6 +613,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     L.start = util_now();
     uint64_t start_nodes = tree_size(&e->t);
     L.deadline = u->time > 0 ? L.start + u->time : 0;
+    L.hard_deadline = u->time > 0 && u->time_max > u->time ? L.start + u->time_max : L.deadline;
     L.max_nodes = u->nodes;
     L.user = u;
     L.next_progress = L.start + (u->progress_interval > 0 ? u->progress_interval : 0.25);
@@ -542,6 +626,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         e->workers[i].playouts = 0;
         e->workers[i].max_depth = 0;
     }
+    e->recycles = 0;
 
     /* A finished game needs no search, nor does a root the game proves. */
     if (e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0) {
@@ -567,6 +652,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     }
     out->seconds = util_now() - L.start;
     out->start_nodes = start_nodes;
+    out->recycles = e->recycles;
 }
 
 /* Final-move order: proven wins first, proven losses last, and in between

@@ -42,11 +42,12 @@ uint32_t tree_size(const tree *t)
     return (used > t->capacity ? t->capacity : used) - 1;
 }
 
-/* Marks the children block of node x (if any) as live, with its size. */
-static void tree_mark(node *nodes, const node *x)
+/* Marks the children block of node x (if any) as live, with its size,
+ * unless x has fewer than min_visits visits (its children are dropped). */
+static void tree_mark(node *nodes, const node *x, uint32_t min_visits)
 {
     uint32_t first = atomic_load_explicit(&x->children, memory_order_relaxed);
-    if (!first)
+    if (!first || atomic_load_explicit(&x->visits, memory_order_relaxed) < min_visits)
         return;
     node *b = &nodes[first];
     uint16_t f = atomic_load_explicit(&b->flags, memory_order_relaxed);
@@ -60,7 +61,7 @@ static uint32_t tree_block_size(const node *b)
 }
 
 /*
- * Sliding compaction in three linear passes, using two facts: the bump
+ * tree_compact: sliding compaction in three linear passes, using two facts: the bump
  * allocator places every block after the node that owns it, so one upward
  * scan can find every live block by marking the children of each live block
  * it meets; and blocks only ever move down, in address order, so moving
@@ -68,11 +69,39 @@ static uint32_t tree_block_size(const node *b)
  *   1. Mark and forward: a live block's first node gets NODE_BLOCK and its
  *      size; its new index (the running total) goes into its `reserved`.
  *   2. Fix: every live node's child index becomes its block's new index; a
- *      leaf loses a stale expansion claim (a full arena may have left one).
+ *      leaf, or a node whose block is dropped, becomes a leaf again (a
+ *      full arena may have left a stale expansion claim on it).
  *   3. Move: each live block slides down to its new index.
  * The new root is copied to slot 1 between passes 2 and 3.
  */
 uint32_t tree_promote(tree *t, uint32_t child)
+{
+    return tree_compact(t, child, 0);
+}
+
+/* Pass 2's treatment of a node whose block is dropped, or a leaf: it is a
+ * leaf again (its statistics and proof stay), free to be expanded. */
+static void tree_make_leaf(node *x)
+{
+    atomic_store_explicit(&x->children, 0, memory_order_relaxed);
+    x->n_children = 0;
+    atomic_fetch_and_explicit(&x->flags,
+                              (uint16_t) ~(NODE_EXPANDING | NODE_CANDIDATES | NODE_PROVEN_CHILD),
+                              memory_order_relaxed);
+}
+
+/* Pass 2 for one live node: its child index becomes its block's new
+ * index, or, with no live block, it becomes a leaf. */
+static void tree_fix(node *nodes, node *x)
+{
+    uint32_t first = atomic_load_explicit(&x->children, memory_order_relaxed);
+    if (first && (atomic_load_explicit(&nodes[first].flags, memory_order_relaxed) & NODE_BLOCK))
+        atomic_store_explicit(&x->children, nodes[first].reserved, memory_order_relaxed);
+    else
+        tree_make_leaf(x);
+}
+
+uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
 {
     node *nodes = t->nodes;
     uint32_t used = atomic_load_explicit(&t->used, memory_order_relaxed);
@@ -80,7 +109,7 @@ uint32_t tree_promote(tree *t, uint32_t child)
         used = t->capacity;
 
     /* Pass 1. */
-    tree_mark(nodes, &nodes[child]);
+    tree_mark(nodes, &nodes[child], min_visits);
     uint32_t next = 2;
     for (uint32_t i = 2; i < used;) {
         node *b = &nodes[i];
@@ -92,7 +121,7 @@ uint32_t tree_promote(tree *t, uint32_t child)
         b->reserved = next;
         next += n;
         for (uint32_t j = i; j < i + n; j++)
-            tree_mark(nodes, &nodes[j]);
+            tree_mark(nodes, &nodes[j], min_visits);
         i += n;
     }
 
@@ -105,21 +134,11 @@ uint32_t tree_promote(tree *t, uint32_t child)
             continue;
         }
         uint32_t n = tree_block_size(b);
-        for (uint32_t j = i; j < i + n; j++) {
-            node *x = &nodes[j];
-            uint32_t first = atomic_load_explicit(&x->children, memory_order_relaxed);
-            if (first)
-                atomic_store_explicit(&x->children, nodes[first].reserved, memory_order_relaxed);
-            else
-                atomic_fetch_and_explicit(&x->flags, (uint16_t)~NODE_EXPANDING,
-                                          memory_order_relaxed);
-        }
+        for (uint32_t j = i; j < i + n; j++)
+            tree_fix(nodes, &nodes[j]);
         i += n;
     }
-    uint32_t first = atomic_load_explicit(&root.children, memory_order_relaxed);
-    atomic_store_explicit(&root.children, first ? nodes[first].reserved : 0, memory_order_relaxed);
-    if (!first)
-        atomic_fetch_and_explicit(&root.flags, (uint16_t)~NODE_EXPANDING, memory_order_relaxed);
+    tree_fix(nodes, &root);
     root.move = BANYAN_MOVE_NONE;
     root.prior = 1.0f;
     nodes[1] = root;

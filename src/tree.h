@@ -76,6 +76,12 @@ BANYAN_INTERNAL uint32_t tree_size(const tree *t);
  * nodes kept. */
 BANYAN_INTERNAL uint32_t tree_promote(tree *t, uint32_t child);
 
+/* Compacts the tree under child (which becomes the root, in slot 1; child
+ * 1 keeps the root) keeping only the children of nodes with at least
+ * min_visits visits; the others become leaves with their statistics and
+ * proofs. One thread only, between simulations. Returns the nodes kept. */
+BANYAN_INTERNAL uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits);
+
 static inline banyan_proof tree_proof(const node *x)
 {
     return (banyan_proof)(atomic_load_explicit(&x->flags, memory_order_acquire) & NODE_PROOF_MASK);

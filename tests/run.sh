@@ -84,7 +84,7 @@ check "show" "$BANYAN" show --game connect4 --position 4453
 has "show: legal moves" '^moves \(7\): a b c d e f g$'
 
 # play: scripted through stdin; every bad line gets an answer and a prompt.
-printf 'zz\n\nh\n9\nhelp\nd\nquit\n' | "$BANYAN" play connect4 --playouts 500 > "$tmp/out" 2>&1
+printf 'zz\n\nh\n9\nhelp\nd\nquit\n' | "$BANYAN" play connect4 --playouts 500 --no-ponder > "$tmp/out" 2>&1
 [ $? -eq 0 ] && ok "play: quits cleanly" || bad "play: quits cleanly"
 has "play: gibberish explained" '"zz" is not a move'
 has "play: empty line explained" 'Empty line'
@@ -95,7 +95,7 @@ printf 'd\n' | "$BANYAN" play connect4 --playouts 200 > "$tmp/out" 2>&1
 [ $? -eq 0 ] && ok "play: EOF ends cleanly" || bad "play: EOF ends cleanly"
 printf 'd\nd\nd\nd\nd\nd\nd\n' | "$BANYAN" play connect4 --playouts 200 --human both > "$tmp/out" 2>&1
 has "play: full column refused" 'd is not legal here'
-printf 'b2\nundo\nundo\na1\nquit\n' | "$BANYAN" play tictactoe --playouts 300 > "$tmp/out" 2>&1
+printf 'b2\nundo\nundo\na1\nquit\n' | "$BANYAN" play tictactoe --playouts 300 --no-ponder > "$tmp/out" 2>&1
 has "play: undo" 'Nothing to undo'
 printf '' | "$BANYAN" play tictactoe --human none --playouts 2000 > "$tmp/out" 2>&1
 has "play: engine against itself draws tic-tac-toe" 'Game over: a draw'

@@ -47,6 +47,8 @@ static void banyan_usage(FILE *f)
                "  --tree-dump F      analyze: write the tree to F (.json, or .dot for Graphviz)\n"
                "  --depth D          analyze: plies below the root in the dump (default all)\n"
                "  --min-visits N     analyze: leave out nodes with fewer visits\n"
+               "  --ponder, --no-ponder   think on the opponent's time (default: on in play,\n"
+               "                     off in gtp and gomocup)\n"
                "  --help, --version\n");
 }
 
@@ -107,6 +109,7 @@ static bool banyan_parse_double(const char *s, double lo, double hi, double *out
 bool cli_parse(int argc, char **argv, int first, cli_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->ponder = -1;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -122,6 +125,10 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o)
         }
         if (!strcmp(a, "--json")) {
             o->json = true;
+            continue;
+        }
+        if (!strcmp(a, "--ponder") || !strcmp(a, "--no-ponder")) {
+            o->ponder = a[2] == 'p';
             continue;
         }
         if (!v) {
@@ -315,13 +322,7 @@ static int banyan_analyze(int argc, char **argv)
         banyan_engine_free(e);
         return 1;
     }
-    /* The dump may reuse the engine's report buffer: read the statistics
-     * again, keeping what only the search knows. */
-    banyan_report searched = r;
-    banyan_engine_report(e, &r);
-    r.playouts = searched.playouts;
-    r.seconds = searched.seconds;
-    r.max_depth = searched.max_depth;
+    /* The dump reads the tree only: the report stays valid. */
 
     if (o.json) {
         for (int i = 0; i < r.n_moves; i++) {
@@ -333,9 +334,10 @@ static int banyan_analyze(int argc, char **argv)
             printf("]}\n");
         }
         printf("{\"bestmove\":\"%s\",\"playouts\":%llu,\"seconds\":%.3f,\"nodes\":%llu,"
-               "\"tree_full\":%s,\"proof\":\"%s\"}\n",
+               "\"tree_full\":%s,\"recycles\":%u,\"proof\":\"%s\"}\n",
                cli_move(g, s, r.best), (unsigned long long)r.playouts, r.seconds,
-               (unsigned long long)r.nodes, r.tree_full ? "true" : "false", cli_proof(r.proof));
+               (unsigned long long)r.nodes, r.tree_full ? "true" : "false", r.recycles,
+               cli_proof(r.proof));
         banyan_engine_free(e);
         return 0;
     }
@@ -349,11 +351,14 @@ static int banyan_analyze(int argc, char **argv)
         banyan_print_pv(g, s, m, false);
         printf("\n");
     }
-    printf("playouts %llu, %.3f s, %.0f playouts/s, nodes %llu of %llu%s, depth %d, root %s\n",
+    printf("playouts %llu, %.3f s, %.0f playouts/s, nodes %llu of %llu%s, depth %d, root %s",
            (unsigned long long)r.playouts, r.seconds,
            r.seconds > 0 ? (double)r.playouts / r.seconds : 0.0, (unsigned long long)r.nodes,
            (unsigned long long)r.node_capacity, r.tree_full ? " (tree full: stopped growing)" : "",
            r.max_depth, cli_proof(r.proof));
+    if (r.recycles)
+        printf(", arena recycled %u times", r.recycles);
+    printf("\n");
     banyan_engine_free(e);
     return 0;
 }
@@ -434,6 +439,7 @@ static int banyan_gtp(int argc, char **argv)
         fprintf(stderr, "banyan gtp: %s\n", err);
         return 1;
     }
+    gtp_set_ponder(ctx, o.ponder == 1);
     gtp_run(ctx, &in);
     gtp_free(ctx);
     return 0;

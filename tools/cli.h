@@ -26,6 +26,7 @@ typedef struct cli_opts {
     const char *tree_dump;   /* analyze: --tree-dump FILE.json or FILE.dot. */
     int depth;               /* analyze: --depth of the dump; 0 = all. */
     uint32_t min_visits;     /* analyze: --min-visits of dumped nodes. */
+    int ponder;              /* --ponder 1, --no-ponder 0, neither -1 (the front-end's default). */
     int n_args;              /* Positional arguments left over. */
     const char *args[CLI_MAX_ARGS];
 } cli_opts;

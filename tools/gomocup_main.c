@@ -16,7 +16,7 @@ int cli_gomocup(int argc, char **argv, int first)
         return 2;
     if (o.n_args > 0 || (o.game && o.game != banyan_game_find("gomoku"))) {
         fprintf(stderr, "usage: banyan gomocup [--playouts N] [--time S] [--threads T] "
-                        "[--memory B] [--seed S]\n");
+                        "[--memory B] [--seed S] [--ponder]\n");
         return 2;
     }
     gomocup *ctx = gomocup_new(&o.cfg, &o.limits, stdout, err, sizeof err);
@@ -24,6 +24,7 @@ int cli_gomocup(int argc, char **argv, int first)
         fprintf(stderr, "banyan gomocup: %s\n", err);
         return 1;
     }
+    gomocup_set_ponder(ctx, o.ponder == 1);
     gomocup_run(ctx, 0);
     gomocup_free(ctx);
     return 0;

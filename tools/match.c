@@ -218,10 +218,14 @@ static banyan_limits match_limits(const match *M, const player_spec *spec, doubl
     if (!lim.playouts && lim.time <= 0)
         lim = M->o.lim;
     if (clock >= 0) {
-        double t = clock / 20 + 0.8 * M->o.tc_inc;
-        if (t > clock * 0.5)
-            t = clock * 0.5;
-        lim.time = t > 0.01 ? t : 0.01;
+        /* The engine's own time management on the player's clock. */
+        banyan_clock c = {.main_time = clock, .increment = M->o.tc_inc};
+        double soft = 0.01, hard = 0.01;
+        banyan_time_plan(&c, 0, &soft, &hard);
+        lim.time = soft;
+        lim.time_max = hard;
+        lim.stop_early = true;
+        lim.playouts = 0;
     }
     if (!lim.playouts && lim.time <= 0)
         lim.playouts = 10000;

@@ -7,6 +7,13 @@
  * start position plus the moves played since, so undo and load simply
  * replay it: states are plain bytes and engines never undo. Escape codes
  * (the live status line) are written only when stdout is a terminal.
+ *
+ * Pondering (on by default; --no-ponder turns it off): while the prompt
+ * waits for the person, a thread of ponder.h searches the position, as long
+ * as the game goes on and Banyan plays a side. The line typed (or the end
+ * of input) stops and joins that search before anything else touches the
+ * engine; the move the person plays then keeps its subtree, so Banyan's
+ * reply starts from the thinking done meanwhile. The thread prints nothing.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +24,7 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "ponder.h"
 
 #define PLAY_MAX_PLIES        4096
 #define PLAY_DEFAULT_PLAYOUTS 200000
@@ -37,6 +45,8 @@ typedef struct play {
     bool announced;                 /* The end of this game was announced. */
     bool tty;                       /* stdout is a terminal: draw the status line. */
     bool echo;                      /* stdin is not a terminal: echo each line read. */
+    bool ponder_on;                 /* Search while the person thinks (not --no-ponder). */
+    ponder pondering;               /* That search, while the prompt waits. */
 } play;
 
 /* One command of the prompt: its name, whether it takes the rest of the
@@ -644,7 +654,13 @@ static bool play_prompt(play *P)
     else
         printf("%s> ", play_player_name(P->g, P->g->to_move(s)));
     fflush(stdout);
+    bool banyan_plays = false;
+    for (int i = 0; i < P->g->n_players; i++)
+        banyan_plays = banyan_plays || !P->human[i];
+    if (P->ponder_on && banyan_plays && !play_is_over(P))
+        ponder_start(&P->pondering, P->e);
     play_line status = play_read_line(stdin, raw, sizeof raw);
+    ponder_stop(&P->pondering);
     if (status == PLAY_LINE_EOF) {
         printf("\n");
         return false;
@@ -693,6 +709,7 @@ static bool play_init(play *P)
     P->human[1] = !strcmp(h, "second") || !strcmp(h, "both");
     P->tty = isatty(STDOUT_FILENO) != 0;
     P->echo = !isatty(STDIN_FILENO);
+    P->ponder_on = P->o.ponder != 0;
     strcpy(P->params, P->o.params); /* Same size. */
     P->position = P->o.position ? strdup(P->o.position) : NULL;
     P->start = malloc(P->g->state_size);

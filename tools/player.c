@@ -69,6 +69,10 @@ static bool player_option(player_spec *p, const char *key, const char *val)
         p->cfg.memory = (size_t)(d * unit);
     else if (!strcmp(key, "c") && num && d > 0)
         p->cfg.c = d;
+    else if (!strcmp(key, "recycle") && (!strcmp(val, "on") || !strcmp(val, "off")))
+        p->cfg.no_recycle = !strcmp(val, "off");
+    else if (!strcmp(key, "reuse") && (!strcmp(val, "on") || !strcmp(val, "off")))
+        p->cfg.fresh_tree = !strcmp(val, "off");
     else if (!strcmp(key, "expand") && num && d >= 1)
         p->cfg.expand_visits = (uint32_t)d;
     else if (!strcmp(key, "select") && (!strcmp(val, "uct") || !strcmp(val, "puct")))

@@ -36,3 +36,16 @@ nodes=$(grep -c '\[label=' "$tmp/tree.dot"); edges=$(grep -c -- '->' "$tmp/tree.
 [ "$edges" -eq $((nodes - 1)) ] && [ "$nodes" -gt 8 ] && ok "tree dump: DOT tree ($nodes nodes)" || bad "tree dump: DOT tree"
 "$BANYAN" analyze --game connect4 --playouts 100 --tree-dump /nonexistent/dir/t.json > "$tmp/out" 2>&1
 [ $? -eq 1 ] && ok "tree dump: unwritable file reported" || bad "tree dump: unwritable file reported"
+
+# Clocks: Japanese byo-yomi of 1 s per move: every genmove answers inside
+# its period (allowing 0.5 s for process start-up and a busy machine).
+t0=$(date +%s%N)
+printf 'kgs-time_settings byoyomi 0 1 3\ngenmove b\ngenmove w\ngenmove b\n' \
+    | "$BANYAN" gtp --game connect4 > "$tmp/out" 2>&1
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$(grep -c '^= [a-g]$' "$tmp/out")" -eq 3 ] && [ "$ms" -lt 3500 ] \
+    && ok "kgs-time_settings byoyomi: three moves in ${ms} ms" || bad "kgs-time_settings byoyomi (${ms} ms)"
+printf 'kgs-time_settings canadian 0 2 4\ntime_left b 2 4\ngenmove b\nkgs-time_settings nonsense 1\n' \
+    | "$BANYAN" gtp --game connect4 > "$tmp/out" 2>&1
+has "kgs-time_settings canadian" '^= [a-g]$'
+has "kgs-time_settings: unknown system refused" '^\? syntax error$'

@@ -16,8 +16,10 @@ play_count() {
 # play_board FILE: the last tic-tac-toe-style board in FILE, last-move marks removed.
 play_board() { grep -E '^( ?[0-9]+[ (]|  ( [a-z])+$)' "$1" | tail -"${2:-4}" | sed 's/[()]/ /g; s/ *$//'; }
 
-T="tictactoe --playouts 300"
-C="connect4 --playouts 300"
+# Pondering would make the engine's replies depend on timing: these checks
+# script exact games, so they run without it (tests/cli/ponder.sh covers it).
+T="tictactoe --playouts 300 --no-ponder"
+C="connect4 --playouts 300 --no-ponder"
 
 # Commands.
 play_exit0 "play: help exits 0" 'help\nquit\n' $T

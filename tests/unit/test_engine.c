@@ -329,14 +329,26 @@ void test_engine_tiny_memory(void)
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_TRUE(test_best_in(e, r.best, "cg"));
 
-    /* From the empty board the arena fills: the report says so and the
+    /* From the empty board the arena fills again and again: the least
+     * visited subtrees are recycled, the report says how often, and the
      * move is still sensible (a central column). */
     banyan_engine_setup(e, NULL);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-    T_TRUE(r.tree_full);
+    T_TRUE(r.recycles > 0);
     T_EQ(r.playouts, 20000);
     T_TRUE(r.nodes <= r.node_capacity);
-    T_TRUE(r.nodes > 500);
+    T_TRUE(r.nodes > 200);
+    T_TRUE(test_best_in(e, r.best, "cde"));
+    banyan_engine_free(e);
+
+    /* Without recycling the tree stops growing and the search goes on. */
+    cfg.no_recycle = true;
+    e = test_engine(&banyan_game_connect4, NULL, &cfg);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.tree_full);
+    T_EQ(r.recycles, 0);
+    T_EQ(r.playouts, 20000);
+    T_TRUE(r.nodes <= r.node_capacity && r.nodes > 500);
     T_TRUE(test_best_in(e, r.best, "cde"));
     banyan_engine_free(e);
 }
