@@ -11,7 +11,7 @@ sanitize ?=
 WARN    = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Wshadow \
           -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wwrite-strings \
           -Wconversion -Wno-sign-conversion $(if $(WERROR),-Werror)
-INCS    = -Iinclude -Isrc -Iproto
+INCS    = -Iinclude -Isrc -Iproto -Igames
 
 ifneq ($(sanitize),)
   MODE  = san-$(subst $(comma),-,$(sanitize))
@@ -36,7 +36,7 @@ TOOL_SRC  = $(wildcard tools/*.c) $(wildcard proto/*.c)
 PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
-FORMAT_SRC = include/*.h src/*.[ch] games/*.c tools/*.[ch] proto/*.[ch] tests/unit/*.[ch] \
+FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] tools/*.[ch] proto/*.[ch] tests/unit/*.[ch] \
              tests/fuzz/*.c \
              examples/*.c
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
@@ -132,7 +132,7 @@ bench: $(BANYAN)
 
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
-	@for h in include/*.h src/*.h proto/*.h; do \
+	@for h in include/*.h src/*.h games/*.h proto/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
 	    $(CC) $(WARN) $(INCS) -fsyntax-only -x c - || exit 1; \
 	done

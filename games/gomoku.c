@@ -16,6 +16,7 @@
 
 #include "banyan_game.h"
 #include "config.h"
+#include "point.h"
 
 #define GMK_MIN         5                                  /* Smallest side. */
 #define GMK_MAX         22                                 /* Largest side: columns a .. v. */
@@ -1090,78 +1091,10 @@ static int gmk_format_move(const void *s, banyan_move m, char *buf, size_t len)
     return snprintf(buf, len, "%c%d", 'a' + (int)(m % t->size), (int)(m / t->size) + 1);
 }
 
-static inline bool gmk_is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static inline bool gmk_is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Reads one ASCII letter at *p (either case) as a column 0 .. 25, or -1. */
-static int gmk_read_letter(const char **p)
-{
-    char c = **p;
-    if (c >= 'a' && c <= 'z') {
-        (*p)++;
-        return c - 'a';
-    }
-    if (c >= 'A' && c <= 'Z') {
-        (*p)++;
-        return c - 'A';
-    }
-    return -1;
-}
-
-/* Reads a row number at *p: digits without a leading zero (a lone "0" is
- * well-formed and never on the board), saturating so any length is safe.
- * Returns -1 when there is none. */
-static int gmk_read_number(const char **p)
-{
-    const char *q = *p;
-    int v = 0;
-    if (!gmk_is_digit(*q) || (q[0] == '0' && gmk_is_digit(q[1])))
-        return -1;
-    for (; gmk_is_digit(*q); q++)
-        v = v > 1000 ? v : v * 10 + (*q - '0');
-    *p = q;
-    return v;
-}
-
-/* Parses the move at *str ("h8", "8h", any case) and advances *str past it.
- * A lone move (in_list false) may have spaces inside ("h 8") and must end the
- * text; in a move list a space or a comma ends the move instead. */
+/* Parses the move at *str and advances *str past it (see point.h). */
 static int gmk_parse_at(const gmk *t, const char **str, bool in_list, int *cell)
 {
-    const char *p = *str;
-    int col, row;
-
-    while (gmk_is_space(*p))
-        p++;
-    if (gmk_is_digit(*p)) {
-        row = gmk_read_number(&p);
-        while (!in_list && gmk_is_space(*p))
-            p++;
-        col = gmk_read_letter(&p);
-    } else {
-        col = gmk_read_letter(&p);
-        while (!in_list && gmk_is_space(*p))
-            p++;
-        row = gmk_read_number(&p);
-    }
-    if (col < 0 || row < 0)
-        return BANYAN_EINVAL;
-    while (!in_list && gmk_is_space(*p))
-        p++;
-    if (*p && !(in_list && (gmk_is_space(*p) || *p == ',')))
-        return BANYAN_EINVAL;
-    *str = p;
-    if (col >= t->size || row < 1 || row > t->size)
-        return BANYAN_ERANGE;
-    *cell = (row - 1) * t->size + col;
-    return BANYAN_OK;
+    return point_parse(str, in_list, t->size, t->size, cell);
 }
 
 static int gmk_parse_move(const void *s, const char *str, banyan_move *out)
@@ -1190,7 +1123,7 @@ static int gmk_load(void *s, const char *text)
     gmk_reset(&t);
     for (;;) {
         int cell, rc;
-        while (gmk_is_space(*p) || *p == ',')
+        while (point_is_space(*p) || *p == ',')
             p++;
         if (!*p)
             break;

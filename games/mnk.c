@@ -14,6 +14,7 @@
 
 #include "banyan_game.h"
 #include "config.h"
+#include "point.h"
 
 #define MNK_MAX_SIDE 19                                              /* Largest m and n. */
 #define MNK_WORDS    ((MNK_MAX_SIDE * (MNK_MAX_SIDE + 1) + 63) / 64) /* 380 bits: 6 words. */
@@ -264,78 +265,10 @@ static int mnk_format_move(const void *s, banyan_move m, char *buf, size_t len)
     return snprintf(buf, len, "%c%d", 'a' + (int)(m % t->m), (int)(m / t->m) + 1);
 }
 
-static inline bool mnk_is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static inline bool mnk_is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Reads one ASCII letter at *p (either case) as a column 0 .. 25, or -1. */
-static int mnk_read_letter(const char **p)
-{
-    char c = **p;
-    if (c >= 'a' && c <= 'z') {
-        (*p)++;
-        return c - 'a';
-    }
-    if (c >= 'A' && c <= 'Z') {
-        (*p)++;
-        return c - 'A';
-    }
-    return -1;
-}
-
-/* Reads a row number at *p: digits without a leading zero (a lone "0" is a
- * well-formed row that is never on a board). Saturates instead of
- * overflowing, so any length is safe. Returns -1 when there is none. */
-static int mnk_read_number(const char **p)
-{
-    const char *q = *p;
-    int v = 0;
-    if (!mnk_is_digit(*q) || (q[0] == '0' && mnk_is_digit(q[1])))
-        return -1;
-    for (; mnk_is_digit(*q); q++)
-        v = v > 1000 ? v : v * 10 + (*q - '0');
-    *p = q;
-    return v;
-}
-
-/* Parses the move at *str ("c3", "3c", any case) and advances *str past
- * it. A lone move (in_list false) may have spaces inside ("c 3") and must end
- * the text; in a move list a space or a comma ends the move instead. */
+/* Parses the move at *str and advances *str past it (see point.h). */
 static int mnk_parse_at(const mnk *t, const char **str, bool in_list, int *cell)
 {
-    const char *p = *str;
-    int col, row;
-
-    while (mnk_is_space(*p))
-        p++;
-    if (mnk_is_digit(*p)) {
-        row = mnk_read_number(&p);
-        while (!in_list && mnk_is_space(*p))
-            p++;
-        col = mnk_read_letter(&p);
-    } else {
-        col = mnk_read_letter(&p);
-        while (!in_list && mnk_is_space(*p))
-            p++;
-        row = mnk_read_number(&p);
-    }
-    if (col < 0 || row < 0)
-        return BANYAN_EINVAL;
-    while (!in_list && mnk_is_space(*p))
-        p++;
-    if (*p && !(in_list && (mnk_is_space(*p) || *p == ',')))
-        return BANYAN_EINVAL;
-    *str = p;
-    if (col >= t->m || row < 1 || row > t->n)
-        return BANYAN_ERANGE;
-    *cell = (row - 1) * t->m + col;
-    return BANYAN_OK;
+    return point_parse(str, in_list, t->m, t->n, cell);
 }
 
 static int mnk_parse_move(const void *s, const char *str, banyan_move *out)
@@ -363,7 +296,7 @@ static int mnk_load(void *s, const char *text)
     mnk_reset(&t);
     for (;;) {
         int cell, rc;
-        while (mnk_is_space(*p) || *p == ',')
+        while (point_is_space(*p) || *p == ',')
             p++;
         if (!*p)
             break;

@@ -167,6 +167,25 @@ static player_status player_send(player *p, const char *line)
     return PLAYER_OK;
 }
 
+/* Reads one line (without CR or LF) before the deadline. */
+static player_status player_read_line(player *p, double deadline, char *line, size_t len)
+{
+    bool too_long;
+    while (!line_ready(&p->from)) {
+        double left = deadline - player_now();
+        if (left <= 0)
+            return PLAYER_TIMEOUT;
+        struct pollfd pf = {.fd = p->from.fd, .events = POLLIN};
+        int ms = left > 1 ? 1000 : (int)(left * 1000) + 1;
+        if (poll(&pf, 1, ms) < 0 && errno != EINTR)
+            return PLAYER_CRASH;
+    }
+    if (!line_next(&p->from, line, len, &too_long))
+        return PLAYER_CRASH;
+    line[strcspn(line, "\r")] = 0;
+    return PLAYER_OK;
+}
+
 /* Reads one GTP answer before the deadline: lines up to the empty line
  * that ends a response starting with '=' or '?'. Other lines (some engines
  * print banners) are skipped. The answer's first line, without "=" or "?"
@@ -174,22 +193,11 @@ static player_status player_send(player *p, const char *line)
 static player_status player_answer(player *p, double deadline, bool *ok)
 {
     char line[LINE_BUF];
-    bool started = false, too_long;
+    bool started = false;
     for (;;) {
-        while (!line_ready(&p->from)) {
-            double left = deadline - player_now();
-            if (left <= 0)
-                return PLAYER_TIMEOUT;
-            struct pollfd pf = {.fd = p->from.fd, .events = POLLIN};
-            int ms = left > 1 ? 1000 : (int)(left * 1000) + 1;
-            if (poll(&pf, 1, ms) < 0 && errno != EINTR)
-                return PLAYER_CRASH;
-        }
-        if (!line_next(&p->from, line, sizeof line, &too_long))
-            return PLAYER_CRASH;
-        char *cr = strchr(line, '\r');
-        if (cr)
-            *cr = 0;
+        player_status st = player_read_line(p, deadline, line, sizeof line);
+        if (st != PLAYER_OK)
+            return st;
         if (!started) {
             if (line[0] != '=' && line[0] != '?')
                 continue;
@@ -266,20 +274,10 @@ static player_status player_spawn(player *p)
 static player_status player_brain_line(player *p, double deadline)
 {
     char line[LINE_BUF];
-    bool too_long;
     for (;;) {
-        while (!line_ready(&p->from)) {
-            double left = deadline - player_now();
-            if (left <= 0)
-                return PLAYER_TIMEOUT;
-            struct pollfd pf = {.fd = p->from.fd, .events = POLLIN};
-            int ms = left > 1 ? 1000 : (int)(left * 1000) + 1;
-            if (poll(&pf, 1, ms) < 0 && errno != EINTR)
-                return PLAYER_CRASH;
-        }
-        if (!line_next(&p->from, line, sizeof line, &too_long))
-            return PLAYER_CRASH;
-        line[strcspn(line, "\r")] = 0;
+        player_status st = player_read_line(p, deadline, line, sizeof line);
+        if (st != PLAYER_OK)
+            return st;
         if (!line[0] || !strncmp(line, "MESSAGE", 7) || !strncmp(line, "DEBUG", 5) ||
             !strncmp(line, "SUGGEST", 7))
             continue;

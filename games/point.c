@@ -1,0 +1,78 @@
+/*
+ * point.c - the notation of the games played on points (m,n,k-games and
+ * Gomoku): a column letter from the left and a row number from the bottom,
+ * "c3" or "3c", in either case. One parser, so that every such game reads
+ * moves alike and the fuzzer covers it once.
+ */
+#include "point.h"
+
+bool point_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static inline bool point_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Reads one ASCII letter at *p (either case) as a column 0 .. 25, or -1. */
+static int point_read_letter(const char **p)
+{
+    char c = **p;
+    if (c >= 'a' && c <= 'z') {
+        (*p)++;
+        return c - 'a';
+    }
+    if (c >= 'A' && c <= 'Z') {
+        (*p)++;
+        return c - 'A';
+    }
+    return -1;
+}
+
+/* Reads a row number at *p: digits without a leading zero (a lone "0" is a
+ * well-formed row that is never on a board). Saturates instead of
+ * overflowing, so any length is safe. Returns -1 when there is none. */
+static int point_read_number(const char **p)
+{
+    const char *q = *p;
+    int v = 0;
+    if (!point_is_digit(*q) || (q[0] == '0' && point_is_digit(q[1])))
+        return -1;
+    for (; point_is_digit(*q); q++)
+        v = v > 1000 ? v : v * 10 + (*q - '0');
+    *p = q;
+    return v;
+}
+
+int point_parse(const char **str, bool in_list, int cols, int rows, int *cell)
+{
+    const char *p = *str;
+    int col, row;
+
+    while (point_is_space(*p))
+        p++;
+    if (point_is_digit(*p)) {
+        row = point_read_number(&p);
+        while (!in_list && point_is_space(*p))
+            p++;
+        col = point_read_letter(&p);
+    } else {
+        col = point_read_letter(&p);
+        while (!in_list && point_is_space(*p))
+            p++;
+        row = point_read_number(&p);
+    }
+    if (col < 0 || row < 0)
+        return BANYAN_EINVAL;
+    while (!in_list && point_is_space(*p))
+        p++;
+    if (*p && !(in_list && (point_is_space(*p) || *p == ',')))
+        return BANYAN_EINVAL;
+    *str = p;
+    if (col >= cols || row < 1 || row > rows)
+        return BANYAN_ERANGE;
+    *cell = (row - 1) * cols + col;
+    return BANYAN_OK;
+}
