@@ -32,3 +32,5 @@ run gomoku-rollout-uniform --game gomoku banyan:playouts=2000 "banyan:playouts=2
     --openings tests/data/gomoku_openings15.txt --games 60 -j 2
 run gomoku-priors-off --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=priors=off" \
     --openings tests/data/gomoku_openings15.txt --games 60 -j 2
+run gomoku-textbook-1s --game gomoku banyan:time=1 banyan:time=1,policy=textbook \
+    --openings tests/data/gomoku_openings15.txt --games 200 -j 2
