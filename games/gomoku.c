@@ -1086,9 +1086,7 @@ static bool gmk_prove_win(const void *s, banyan_move *out)
 static int gmk_format_move(const void *s, banyan_move m, char *buf, size_t len)
 {
     const gmk *t = s;
-    if (m >= (banyan_move)(t->size * t->size)) /* Outside the contract: say so visibly. */
-        return snprintf(buf, len, "-");
-    return snprintf(buf, len, "%c%d", 'a' + (int)(m % t->size), (int)(m / t->size) + 1);
+    return point_format(m, t->size, t->size, buf, len);
 }
 
 /* Parses the move at *str and advances *str past it (see point.h). */
@@ -1099,13 +1097,8 @@ static int gmk_parse_at(const gmk *t, const char **str, bool in_list, int *cell)
 
 static int gmk_parse_move(const void *s, const char *str, banyan_move *out)
 {
-    int cell;
-    if (!str)
-        return BANYAN_EINVAL;
-    int rc = gmk_parse_at(s, &str, false, &cell);
-    if (rc == BANYAN_OK)
-        *out = (banyan_move)cell;
-    return rc;
+    const gmk *t = s;
+    return point_parse_move(str, t->size, t->size, out);
 }
 
 /* A move list such as "h8 i9 h9" or "h8,i9,h9", Black first, played on a

@@ -260,9 +260,7 @@ static void mnk_rollout(void *s, banyan_rng *rng)
 static int mnk_format_move(const void *s, banyan_move m, char *buf, size_t len)
 {
     const mnk *t = s;
-    if (m >= (banyan_move)(t->m * t->n)) /* Outside the contract: say so visibly. */
-        return snprintf(buf, len, "-");
-    return snprintf(buf, len, "%c%d", 'a' + (int)(m % t->m), (int)(m / t->m) + 1);
+    return point_format(m, t->m, t->n, buf, len);
 }
 
 /* Parses the move at *str and advances *str past it (see point.h). */
@@ -273,13 +271,8 @@ static int mnk_parse_at(const mnk *t, const char **str, bool in_list, int *cell)
 
 static int mnk_parse_move(const void *s, const char *str, banyan_move *out)
 {
-    int cell;
-    if (!str)
-        return BANYAN_EINVAL;
-    int rc = mnk_parse_at(s, &str, false, &cell);
-    if (rc == BANYAN_OK)
-        *out = (banyan_move)cell;
-    return rc;
+    const mnk *t = s;
+    return point_parse_move(str, t->m, t->n, out);
 }
 
 /* A move list such as "b2 a1 c3" or "b2,a1,c3", played on a copy from the

@@ -6,6 +6,8 @@
  */
 #include "point.h"
 
+#include <stdio.h>
+
 bool point_is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -75,4 +77,23 @@ int point_parse(const char **str, bool in_list, int cols, int rows, int *cell)
         return BANYAN_ERANGE;
     *cell = (row - 1) * cols + col;
     return BANYAN_OK;
+}
+
+int point_parse_move(const char *str, int cols, int rows, banyan_move *out)
+{
+    int cell;
+    if (!str)
+        return BANYAN_EINVAL;
+    int rc = point_parse(&str, false, cols, rows, &cell);
+    if (rc == BANYAN_OK)
+        *out = (banyan_move)cell;
+    return rc;
+}
+
+int point_format(banyan_move m, int cols, int rows, char *buf, size_t len)
+{
+    if (m >= (banyan_move)(cols * rows))
+        return snprintf(buf, len, "-");
+    return snprintf(buf, len, "%c%d", 'a' + (int)(m % (banyan_move)cols),
+                    (int)(m / (banyan_move)cols) + 1);
 }

@@ -5,6 +5,7 @@
 #define BANYAN_POINT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "banyan_game.h"
 #include "config.h"
@@ -19,5 +20,12 @@ BANYAN_INTERNAL bool point_is_space(char c);
  * column, BANYAN_ERANGE for a well-formed point off the board, or
  * BANYAN_EINVAL; never reads past the text's end. */
 BANYAN_INTERNAL int point_parse(const char **str, bool in_list, int cols, int rows, int *cell);
+
+/* parse_move for a board of cols x rows: the whole text is one move. */
+BANYAN_INTERNAL int point_parse_move(const char *str, int cols, int rows, banyan_move *out);
+
+/* format_move for a board of cols x rows: "c3", or "-" for a move that is
+ * not a point of the board (outside the contract, shown visibly). */
+BANYAN_INTERNAL int point_format(banyan_move m, int cols, int rows, char *buf, size_t len);
 
 #endif /* BANYAN_POINT_H */
