@@ -11,13 +11,11 @@
 #define BANYAN_API         __attribute__((visibility("default")))
 #define BANYAN_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define BANYAN_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define BANYAN_PREFETCH(p) __builtin_prefetch(p)
 #else
 #define BANYAN_INTERNAL
 #define BANYAN_API
 #define BANYAN_LIKELY(x)   (x)
 #define BANYAN_UNLIKELY(x) (x)
-#define BANYAN_PREFETCH(p) ((void)0)
 #endif
 
 #define BANYAN_DEFAULT_MEMORY   ((size_t)256 << 20) /* Node arena when config.memory is 0. */

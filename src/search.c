@@ -362,13 +362,6 @@ static void search_simulate(worker *w)
             break;
         int p = g->to_move(w->state);
         xi = search_select(e, x);
-        /* The next level's children are needed after the move is played:
-         * start fetching them now. */
-        uint32_t next = atomic_load_explicit(&nodes[xi].children, memory_order_relaxed);
-        BANYAN_PREFETCH(&nodes[next]);
-        BANYAN_PREFETCH(&nodes[next + 2]);
-        BANYAN_PREFETCH(&nodes[next + 4]);
-        BANYAN_PREFETCH(&nodes[next + 6]);
         g->play(w->state, nodes[xi].move);
         path[++depth] = (step){xi, p};
         search_add_visit(e, &nodes[xi]);
