@@ -1137,62 +1137,19 @@ static int gmk_load(void *s, const char *text)
     return BANYAN_OK;
 }
 
-/* Appends to a buffer snprintf-style: pos counts every byte asked for, and
- * only those that fit before the final NUL are stored. */
-typedef struct gmk_out {
-    char *buf;  /* The caller's buffer, may be NULL when len is 0. */
-    size_t len; /* Its size in bytes. */
-    size_t pos; /* Bytes of text so far, stored or not. */
-} gmk_out;
-
-static void gmk_put(gmk_out *o, char c)
-{
-    if (o->pos + 1 < o->len)
-        o->buf[o->pos] = c;
-    o->pos++;
-}
-
-/* Top row first, X for Black, O for White, the last move in parentheses:
- *
- *    3 . . . . .
- *    2 . .(X). .
- *    1 O . . . .
- *      a b c d e
- */
+/* The diagram of point.c, from the stones. */
 static int gmk_print(const void *s, banyan_move last, char *buf, size_t len)
 {
     const gmk *t = s;
-    gmk_out o = {buf, len, 0};
-    int n = t->size, last_r = -1, last_c = -1;
-
-    if (last < (banyan_move)(n * n)) {
-        last_r = (int)(last / n);
-        last_c = (int)(last % n);
-    }
-    for (int r = n - 1; r >= 0; r--) {
-        gmk_put(&o, (char)(r + 1 >= 10 ? '0' + (r + 1) / 10 : ' '));
-        gmk_put(&o, (char)('0' + (r + 1) % 10));
-        for (int c = 0; c <= n; c++) {
-            bool here = r == last_r && c == last_c, before = r == last_r && c - 1 == last_c;
-            if (here || before || c < n)
-                gmk_put(&o, here ? '(' : before ? ')' : ' ');
-            if (c == n)
-                break;
-            int i = r * GMK_STRIDE + c;
-            gmk_put(&o, gmk_bit(t->stones[0], i) ? 'X' : gmk_bit(t->stones[1], i) ? 'O' : '.');
+    char cells[GMK_MAX * GMK_MAX];
+    for (int r = 0; r < t->size; r++)
+        for (int c = 0; c < t->size; c++) {
+            int p = r * GMK_STRIDE + c;
+            cells[r * t->size + c] = gmk_bit(t->stones[0], p)   ? 'X'
+                                     : gmk_bit(t->stones[1], p) ? 'O'
+                                                                : '.';
         }
-        gmk_put(&o, '\n');
-    }
-    gmk_put(&o, ' ');
-    gmk_put(&o, ' ');
-    for (int c = 0; c < n; c++) {
-        gmk_put(&o, ' ');
-        gmk_put(&o, (char)('a' + c));
-    }
-    gmk_put(&o, '\n');
-    if (len)
-        buf[o.pos < len ? o.pos : len - 1] = 0;
-    return (int)o.pos;
+    return point_print(t->size, t->size, cells, last, buf, len);
 }
 
 /* splitmix64's finaliser: a bijection that spreads every input bit. */

@@ -304,62 +304,19 @@ static int mnk_load(void *s, const char *text)
     return BANYAN_OK;
 }
 
-/* Appends to a buffer snprintf-style: pos counts every byte asked for, and
- * only those that fit before the final NUL are stored. */
-typedef struct mnk_out {
-    char *buf;  /* The caller's buffer, may be NULL when len is 0. */
-    size_t len; /* Its size in bytes. */
-    size_t pos; /* Bytes of text so far, stored or not. */
-} mnk_out;
-
-static void mnk_put(mnk_out *o, char c)
-{
-    if (o->pos + 1 < o->len)
-        o->buf[o->pos] = c;
-    o->pos++;
-}
-
-/* Top row first, X and O for the players, the last move in parentheses:
- *
- *    3 . . .
- *    2 .(X).
- *    1 O . X
- *      a b c
- */
+/* The diagram of point.c, from the stones. */
 static int mnk_print(const void *s, banyan_move last, char *buf, size_t len)
 {
     const mnk *t = s;
-    mnk_out o = {buf, len, 0};
-    int last_r = -1, last_c = -1;
-
-    if (last < (banyan_move)(t->m * t->n)) {
-        last_r = (int)(last / t->m);
-        last_c = (int)(last % t->m);
-    }
-    for (int r = t->n - 1; r >= 0; r--) {
-        mnk_put(&o, (char)(r + 1 >= 10 ? '0' + (r + 1) / 10 : ' '));
-        mnk_put(&o, (char)('0' + (r + 1) % 10));
-        for (int c = 0; c <= t->m; c++) {
-            bool here = r == last_r && c == last_c, before = r == last_r && c - 1 == last_c;
-            if (here || before || c < t->m)
-                mnk_put(&o, here ? '(' : before ? ')' : ' ');
-            if (c == t->m)
-                break;
+    char cells[MNK_MAX_SIDE * MNK_MAX_SIDE];
+    for (int r = 0; r < t->n; r++)
+        for (int c = 0; c < t->m; c++) {
             int p = r * t->stride + c;
-            mnk_put(&o, mnk_bit(t->stones[0], p) ? 'X' : mnk_bit(t->stones[1], p) ? 'O' : '.');
+            cells[r * t->m + c] = mnk_bit(t->stones[0], p)   ? 'X'
+                                  : mnk_bit(t->stones[1], p) ? 'O'
+                                                             : '.';
         }
-        mnk_put(&o, '\n');
-    }
-    mnk_put(&o, ' ');
-    mnk_put(&o, ' ');
-    for (int c = 0; c < t->m; c++) {
-        mnk_put(&o, ' ');
-        mnk_put(&o, (char)('a' + c));
-    }
-    mnk_put(&o, '\n');
-    if (len)
-        buf[o.pos < len ? o.pos : len - 1] = 0;
-    return (int)o.pos;
+    return point_print(t->m, t->n, cells, last, buf, len);
 }
 
 /* splitmix64's finaliser: a bijection that spreads every input bit. */

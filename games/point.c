@@ -97,3 +97,59 @@ int point_format(banyan_move m, int cols, int rows, char *buf, size_t len)
     return snprintf(buf, len, "%c%d", 'a' + (int)(m % (banyan_move)cols),
                     (int)(m / (banyan_move)cols) + 1);
 }
+
+/* Appends to a buffer snprintf-style: pos counts every byte asked for, and
+ * only those that fit before the final NUL are stored. */
+typedef struct point_out {
+    char *buf;  /* The caller's buffer, may be NULL when len is 0. */
+    size_t len; /* Its size in bytes. */
+    size_t pos; /* Bytes of text so far, stored or not. */
+} point_out;
+
+static void point_put(point_out *o, char c)
+{
+    if (o->pos + 1 < o->len)
+        o->buf[o->pos] = c;
+    o->pos++;
+}
+
+/* Top row first, the last move in parentheses:
+ *
+ *    3 . . .
+ *    2 .(X).
+ *    1 O . X
+ *      a b c
+ */
+int point_print(int cols, int rows, const char *cells, banyan_move last, char *buf, size_t len)
+{
+    point_out o = {buf, len, 0};
+    int last_r = -1, last_c = -1;
+
+    if (last < (banyan_move)(cols * rows)) {
+        last_r = (int)(last / (banyan_move)cols);
+        last_c = (int)(last % (banyan_move)cols);
+    }
+    for (int r = rows - 1; r >= 0; r--) {
+        point_put(&o, (char)(r + 1 >= 10 ? '0' + (r + 1) / 10 : ' '));
+        point_put(&o, (char)('0' + (r + 1) % 10));
+        for (int c = 0; c <= cols; c++) {
+            bool here = r == last_r && c == last_c, before = r == last_r && c - 1 == last_c;
+            if (here || before || c < cols)
+                point_put(&o, here ? '(' : before ? ')' : ' ');
+            if (c == cols)
+                break;
+            point_put(&o, cells[r * cols + c]);
+        }
+        point_put(&o, '\n');
+    }
+    point_put(&o, ' ');
+    point_put(&o, ' ');
+    for (int c = 0; c < cols; c++) {
+        point_put(&o, ' ');
+        point_put(&o, (char)('a' + c));
+    }
+    point_put(&o, '\n');
+    if (len)
+        buf[o.pos < len ? o.pos : len - 1] = 0;
+    return (int)o.pos;
+}

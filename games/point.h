@@ -28,4 +28,11 @@ BANYAN_INTERNAL int point_parse_move(const char *str, int cols, int rows, banyan
  * not a point of the board (outside the contract, shown visibly). */
 BANYAN_INTERNAL int point_format(banyan_move m, int cols, int rows, char *buf, size_t len);
 
+/* print for a board of cols x rows: cells[r * cols + c] is the character
+ * of each point ('X', 'O' or '.'), rows top first with their numbers,
+ * columns lettered below, the last move (if on the board) in parentheses;
+ * snprintf-style (returns the length the whole text needs). */
+BANYAN_INTERNAL int point_print(int cols, int rows, const char *cells, banyan_move last, char *buf,
+                                size_t len);
+
 #endif /* BANYAN_POINT_H */

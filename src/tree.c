@@ -60,6 +60,15 @@ static uint32_t tree_block_size(const node *b)
     return (atomic_load_explicit(&b->flags, memory_order_relaxed) >> NODE_SIZE_SHIFT) + 1u;
 }
 
+/* The first node at or after i, before used, that starts a live block;
+ * used when there is none. Nodes between live blocks are garbage. */
+static uint32_t tree_next_block(const node *nodes, uint32_t i, uint32_t used)
+{
+    while (i < used && !(atomic_load_explicit(&nodes[i].flags, memory_order_relaxed) & NODE_BLOCK))
+        i++;
+    return i;
+}
+
 /*
  * tree_compact: sliding compaction in three linear passes, using two facts: the bump
  * allocator places every block after the node that owns it, so one upward
@@ -111,51 +120,38 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
     /* Pass 1. */
     tree_mark(nodes, &nodes[child], min_visits);
     uint32_t next = 2;
-    for (uint32_t i = 2; i < used;) {
-        node *b = &nodes[i];
-        if (!(atomic_load_explicit(&b->flags, memory_order_relaxed) & NODE_BLOCK)) {
-            i++;
-            continue;
-        }
-        uint32_t n = tree_block_size(b);
-        b->reserved = next;
+    for (uint32_t i = tree_next_block(nodes, 2, used), n; i < used;
+         i = tree_next_block(nodes, i + n, used)) {
+        n = tree_block_size(&nodes[i]);
+        nodes[i].reserved = next;
         next += n;
         for (uint32_t j = i; j < i + n; j++)
             tree_mark(nodes, &nodes[j], min_visits);
-        i += n;
     }
 
     /* Pass 2. */
     node root = nodes[child];
-    for (uint32_t i = 2; i < used;) {
-        node *b = &nodes[i];
-        if (!(atomic_load_explicit(&b->flags, memory_order_relaxed) & NODE_BLOCK)) {
-            i++;
-            continue;
-        }
-        uint32_t n = tree_block_size(b);
+    for (uint32_t i = tree_next_block(nodes, 2, used), n; i < used;
+         i = tree_next_block(nodes, i + n, used)) {
+        n = tree_block_size(&nodes[i]);
         for (uint32_t j = i; j < i + n; j++)
             tree_fix(nodes, &nodes[j]);
-        i += n;
     }
     tree_fix(nodes, &root);
     root.move = BANYAN_MOVE_NONE;
     root.prior = 1.0f;
     nodes[1] = root;
 
-    /* Pass 3. */
-    for (uint32_t i = 2; i < used;) {
+    /* Pass 3: the size is read before the flags that hold it are cleared. */
+    for (uint32_t i = tree_next_block(nodes, 2, used), n; i < used;
+         i = tree_next_block(nodes, i + n, used)) {
         node *b = &nodes[i];
         uint16_t f = atomic_load_explicit(&b->flags, memory_order_relaxed);
-        if (!(f & NODE_BLOCK)) {
-            i++;
-            continue;
-        }
-        uint32_t n = tree_block_size(b), to = b->reserved;
+        uint32_t to = b->reserved;
+        n = tree_block_size(b);
         atomic_store_explicit(&b->flags, (uint16_t)(f & (NODE_BLOCK - 1u)), memory_order_relaxed);
         b->reserved = 0;
         memmove(&nodes[to], &nodes[i], n * sizeof(node));
-        i += n;
     }
     t->root = 1;
     atomic_store_explicit(&t->used, next, memory_order_relaxed);
