@@ -120,12 +120,14 @@ unit: $(UNIT)
 	$(UNIT)
 
 # Threaded code under ThreadSanitizer (make sanitize=thread tsan): the
-# threaded unit tests, and 4-thread searches of every game.
+# threaded unit tests, and 4-thread searches of every game, on one shared
+# tree and on a tree per thread.
 tsan: $(UNIT) $(BANYAN)
 	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop
-	@for g in tictactoe connect4 gomoku; do \
-	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --playouts 20000 \
-	    > /dev/null || exit 1; echo "tsan: 4-thread $$g search: 1 passed, 0 failed"; done
+	@for p in tree root; do for g in tictactoe connect4 gomoku; do \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --parallel $$p \
+	    --playouts 20000 > /dev/null || exit 1; \
+	  echo "tsan: 4-thread $$g search, $$p parallelism: 1 passed, 0 failed"; done; done
 
 bench: $(BANYAN)
 	$(BANYAN) bench

@@ -69,28 +69,42 @@ typedef enum banyan_final {
     BANYAN_FINAL_LCB          /* Highest lower confidence bound, mean - 2 sigma. */
 } banyan_final;
 
+/* How several threads share the work. */
+typedef enum banyan_parallel {
+    BANYAN_PARALLEL_DEFAULT = 0, /* TREE. */
+    BANYAN_PARALLEL_TREE,        /* One shared tree, lock-free, with virtual loss. */
+    BANYAN_PARALLEL_ROOT         /* A private tree per thread in its share of the arena; the
+                                    root children's statistics are summed for reports and
+                                    the move. Pays where simulations are so short that a
+                                    shared tree's top levels become the bottleneck, and is
+                                    reproducible with a playout limit, which is split evenly. */
+} banyan_parallel;
+
 /* Engine configuration. Zero means "default" for every field, and fields are
  * only ever appended:   banyan_config cfg = { .memory = 64 << 20 };   */
 typedef struct banyan_config {
-    size_t memory;          /* Node arena bytes; 0 = 256 MiB. At least 32 KiB. */
-    int threads;            /* Search threads; 0 = 1. Reproducible only with 1. */
-    uint64_t seed;          /* RNG seed; 0 = a fixed default, never the clock. */
-    double c;               /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). */
-    banyan_select select;   /* Selection formula. */
-    banyan_fpu fpu;         /* First-play urgency mode. */
-    double fpu_value;       /* Reduction (PARENT) or value (ABSOLUTE). */
-    banyan_final final;     /* Final-move rule. */
-    uint32_t expand_visits; /* Visits a leaf needs before it is expanded; 0 = 1. */
-    banyan_alloc_fn *alloc; /* NULL = the C library's realloc and free. */
-    void *alloc_ud;         /* Passed to alloc unchanged. */
-    double widening;        /* Progressive widening: a node with N visits considers its first
-                               max(2, widening * sqrt(N)) children, by prior; 0 = 2 for
-                               games with priors and none for others; < 0 = none. */
-    bool fresh_tree;        /* true: clear the tree at every move; false (default): keep the
-                               subtree of the move played and reclaim the rest. */
-    bool no_recycle;        /* true: a full arena stops the tree growing; false (default):
-                               with one thread, the children of the least visited nodes are
-                               dropped so that the tree grows at its frontier again. */
+    size_t memory;            /* Node arena bytes; 0 = 256 MiB. At least 32 KiB (per thread
+                                 under root parallelism). */
+    int threads;              /* Search threads; 0 = 1. Reproducible with 1, or under
+                                 root parallelism with a playout limit. */
+    uint64_t seed;            /* RNG seed; 0 = a fixed default, never the clock. */
+    double c;                 /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). */
+    banyan_select select;     /* Selection formula. */
+    banyan_fpu fpu;           /* First-play urgency mode. */
+    double fpu_value;         /* Reduction (PARENT) or value (ABSOLUTE). */
+    banyan_final final;       /* Final-move rule. */
+    uint32_t expand_visits;   /* Visits a leaf needs before it is expanded; 0 = 1. */
+    banyan_alloc_fn *alloc;   /* NULL = the C library's realloc and free. */
+    void *alloc_ud;           /* Passed to alloc unchanged. */
+    double widening;          /* Progressive widening: a node with N visits considers its first
+                                 max(2, widening * sqrt(N)) children, by prior; 0 = 2 for
+                                 games with priors and none for others; < 0 = none. */
+    bool fresh_tree;          /* true: clear the tree at every move; false (default): keep the
+                                 subtree of the move played and reclaim the rest. */
+    bool no_recycle;          /* true: a full arena stops the tree growing; false (default):
+                                 with private trees, the children of the least visited nodes are
+                                 dropped so that the tree grows at its frontier again. */
+    banyan_parallel parallel; /* With threads > 1: one shared tree or one tree per thread. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -249,7 +263,8 @@ int banyan_engine_report(banyan_engine *e, banyan_report *out);
 /* Writes the tree through write(ud, data, len), which returns 0 to go on and
  * anything else to abort (the value is then returned). Nodes deeper than
  * max_depth plies below the root (0 = no limit) or with fewer than
- * min_visits visits are left out. */
+ * min_visits visits are left out. Under root parallelism this is the first
+ * thread's tree. */
 typedef enum banyan_dump_format { BANYAN_DUMP_JSON = 0, BANYAN_DUMP_DOT } banyan_dump_format;
 typedef int banyan_write_fn(void *ud, const char *data, size_t len);
 int banyan_engine_dump(banyan_engine *e, banyan_dump_format format, int max_depth,

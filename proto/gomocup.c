@@ -41,12 +41,15 @@
  * after it are skipped silently).
  *
  * Time. Each move is timed from the moment its command was read. Its
- * budget is the smallest of: timeout_turn * 0.9 - 50 ms (timeout_turn is
- * INFO's, else the command line's --time, else 5000 ms), and, with a match
- * clock, left / max(15, empty points / 4), itself at most left * 0.9 - 50
- * ms, where left is INFO time_left, or timeout_match less the time this
- * game's moves took. timeout_turn 0, or a budget under 5 ms, plays at once
- * with 64 playouts. The command line's --playouts and --nodes still cap
+ * budget is at most timeout_turn * 0.9 - 50 ms (timeout_turn is INFO's,
+ * else the command line's --time, else 5000 ms). With a match clock,
+ * banyan_time_plan() shares what is left (INFO time_left, or timeout_match
+ * less the time this game's moves took) over max(15, empty points / 4)
+ * moves with 50 ms of lag each: its soft time becomes the budget and its
+ * hard time the most that an unclear position may take, both inside the
+ * turn limit; a search limited by time alone also stops early once its
+ * best move cannot be overtaken. timeout_turn 0, or a budget under 5 ms,
+ * plays at once with 64 playouts. The command line's --playouts and --nodes still cap
  * every search. A proven result ends a search early (the engine does that).
  * After each move one MESSAGE line gives playouts, win rate, depth and
  * the nodes the search began with (kept from earlier searches).
@@ -101,7 +104,8 @@
 #define GOMOCUP_TURN_MS        5000.0              /* timeout_turn until INFO says. */
 #define GOMOCUP_QUICK_PLAYOUTS 64                  /* A move "at once". */
 #define GOMOCUP_MIN_BUDGET_MS  5.0                 /* Below this, play at once. */
-#define GOMOCUP_MOVES_LEFT_MIN 15                  /* Moves the match clock is shared by. */
+#define GOMOCUP_MOVES_LEFT_MIN 15                  /* Fewest moves a match clock is planned for. */
+#define GOMOCUP_MARGIN_MS      50.0                /* Lag allowed per move on a match clock. */
 #define GOMOCUP_MEMORY_DEFAULT ((size_t)256 << 20) /* Arena without --memory. */
 #define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
 #define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
@@ -448,7 +452,7 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     double turn = ctx->timeout_turn >= 0 ? ctx->timeout_turn
                   : ctx->lim.time > 0    ? ctx->lim.time * 1000
                                          : GOMOCUP_TURN_MS;
-    double budget = turn > 0 ? turn * 0.9 - 50 : 0;
+    double budget = turn > 0 ? turn * 0.9 - 50 : 0, hard = budget;
     double left = -1;
     if (ctx->time_left >= 0 && ctx->timeout_match != 0)
         left = ctx->time_left;
@@ -457,19 +461,26 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     if (left >= 0) {
         int empty = ctx->size * ctx->size - ctx->n_moves;
         int moves_left = empty / 4 > GOMOCUP_MOVES_LEFT_MIN ? empty / 4 : GOMOCUP_MOVES_LEFT_MIN;
-        double share = left / moves_left;
-        if (share > left * 0.9 - 50)
-            share = left * 0.9 - 50;
-        if (share < budget)
-            budget = share;
+        banyan_clock c = {.main_time = left / 1000, .margin = GOMOCUP_MARGIN_MS / 1000};
+        double soft_s, hard_s;
+        if (banyan_time_plan(&c, moves_left, &soft_s, &hard_s) != BANYAN_OK)
+            soft_s = hard_s = 0; /* No time left: play at once. */
+        budget = soft_s * 1000 < budget ? soft_s * 1000 : budget;
+        hard = hard_s * 1000 < hard ? hard_s * 1000 : hard;
     }
-    budget -= (gomocup_now() - ctx->t_cmd) * 1000;
+    double taken = (gomocup_now() - ctx->t_cmd) * 1000;
+    budget -= taken;
+    hard -= taken;
     if (budget < GOMOCUP_MIN_BUDGET_MS) {
         if (!lim.playouts || lim.playouts > GOMOCUP_QUICK_PLAYOUTS)
             lim.playouts = GOMOCUP_QUICK_PLAYOUTS;
         lim.time = 0;
     } else {
         lim.time = budget / 1000;
+        lim.time_max = hard > budget ? hard / 1000 : 0;
+        /* The early stop reads the clock, so only searches that the clock
+         * alone limits use it: a playout limit stays reproducible. */
+        lim.stop_early = !ctx->lim.playouts && !ctx->lim.nodes;
     }
     lim.progress = NULL;
     return lim;

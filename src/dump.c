@@ -72,7 +72,7 @@ static void dump_move_text(dump *d, const node *x, char *buf, size_t len)
 static void dump_node(dump *d, uint32_t xi, uint32_t parent, int depth, size_t state_off)
 {
     const banyan_game *g = d->e->game;
-    const node *x = &d->e->t.nodes[xi];
+    const node *x = &d->e->trees[0].nodes[xi];
     unsigned char *here = d->state + state_off;
     char mv[64];
     if (d->rc)
@@ -107,7 +107,8 @@ static void dump_node(dump *d, uint32_t xi, uint32_t parent, int depth, size_t s
     int written = 0;
     for (int i = 0; deeper && i < x->n_children; i++) {
         uint32_t ci = first + (uint32_t)i;
-        if (atomic_load_explicit(&d->e->t.nodes[ci].visits, memory_order_relaxed) < d->min_visits)
+        if (atomic_load_explicit(&d->e->trees[0].nodes[ci].visits, memory_order_relaxed) <
+            d->min_visits)
             continue;
         if (d->format == BANYAN_DUMP_JSON && written++)
             dump_printf(d, ",");
@@ -148,7 +149,7 @@ BANYAN_API int banyan_engine_dump(banyan_engine *e, banyan_dump_format format, i
 
     if (format == BANYAN_DUMP_DOT)
         dump_printf(d, "digraph banyan {\n  node [shape=box, fontname=\"monospace\"];\n");
-    dump_node(d, e->t.root, 0, 0, 0);
+    dump_node(d, e->trees[0].root, 0, 0, 0);
     dump_printf(d, format == BANYAN_DUMP_DOT ? "}\n" : "\n");
     dump_flush(d);
     int rc = d->rc;

@@ -15,8 +15,6 @@
 
 #include "util.h"
 
-#define ENGINE_MAX_THREADS 64
-
 static void *engine_default_alloc(void *ud, void *ptr, size_t nsize)
 {
     (void)ud;
@@ -75,6 +73,8 @@ static bool engine_resolve(const banyan_config *in, banyan_config *out)
     }
     if (out->final == BANYAN_FINAL_DEFAULT)
         out->final = BANYAN_FINAL_VISITS;
+    if (out->parallel == BANYAN_PARALLEL_DEFAULT)
+        out->parallel = BANYAN_PARALLEL_TREE;
     if (out->expand_visits == 0)
         out->expand_visits = 1;
     if (!out->alloc)
@@ -83,7 +83,10 @@ static bool engine_resolve(const banyan_config *in, banyan_config *out)
            out->threads <= ENGINE_MAX_THREADS && isfinite(out->c) && out->c > 0 &&
            (unsigned)out->select <= BANYAN_SELECT_PUCT &&
            (unsigned)out->fpu <= BANYAN_FPU_ABSOLUTE && isfinite(out->fpu_value) &&
-           (unsigned)out->final <= BANYAN_FINAL_LCB;
+           (unsigned)out->final <= BANYAN_FINAL_LCB &&
+           (unsigned)out->parallel <= BANYAN_PARALLEL_ROOT &&
+           (out->parallel != BANYAN_PARALLEL_ROOT ||
+            out->memory / (size_t)out->threads >= BANYAN_MIN_MEMORY);
 }
 
 /* Frees what banyan_engine_new() allocated; fields still NULL are skipped. */
@@ -102,20 +105,22 @@ static void engine_release(banyan_engine *e)
     }
     if (e->stats)
         a(ud, e->stats, 0);
+    if (e->children)
+        a(ud, e->children, 0);
     if (e->spare)
         a(ud, e->spare, 0);
     if (e->root_state)
         a(ud, e->root_state, 0);
-    if (e->t.block)
-        a(ud, e->t.block, 0);
+    if (e->block)
+        a(ud, e->block, 0);
     a(ud, e, 0);
 }
 
-/* Empties the tree for a new root; recycling starts afresh. */
+/* Empties the trees for a new root; recycling starts afresh. */
 static void engine_clear_tree(banyan_engine *e)
 {
-    tree_reset(&e->t);
-    e->recycle_visits = 0;
+    for (int i = 0; i < e->n_trees; i++)
+        tree_reset(&e->trees[i]);
 }
 
 /* Sets up a new game on the spare state, then makes it the root. */
@@ -152,23 +157,30 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         c.widening = g->priors ? 2.0 : -1.0;
     e->game = g;
     e->cfg = c;
-    e->shared = c.threads > 1;
+    e->n_trees = c.parallel == BANYAN_PARALLEL_ROOT ? c.threads : 1;
+    e->shared = c.threads > 1 && e->n_trees == 1;
     atomic_init(&e->stop, 0);
     atomic_init(&e->started, 0);
 
-    size_t n_nodes = (c.memory - 64) / sizeof(node);
+    /* One block, cut into a share per tree; each share a whole number of
+     * cache lines and aligned to one, so that a node never straddles two. */
+    size_t n_nodes = (c.memory - 64) / sizeof(node) / (size_t)e->n_trees & ~(size_t)1;
     if (n_nodes > UINT32_MAX - 1)
         n_nodes = UINT32_MAX - 1;
-    e->t.capacity = (uint32_t)n_nodes;
-    /* Aligned to a cache line, so that a node never straddles two. */
-    e->t.block = c.alloc(c.alloc_ud, NULL, n_nodes * sizeof(node) + 64);
-    if (e->t.block)
-        e->t.nodes = (node *)(((uintptr_t)e->t.block + 63) & ~(uintptr_t)63);
+    e->block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(node) + 64);
+    node *nodes = e->block ? (node *)(((uintptr_t)e->block + 63) & ~(uintptr_t)63) : NULL;
+    for (int i = 0; nodes && i < e->n_trees; i++) {
+        e->trees[i].nodes = nodes + (size_t)i * n_nodes;
+        e->trees[i].capacity = (uint32_t)n_nodes;
+        /* The sentinel node 0 is never read as a node, but keep it defined. */
+        memset(&e->trees[i].nodes[0], 0, sizeof(node));
+    }
     e->root_state = c.alloc(c.alloc_ud, NULL, g->state_size);
     e->spare = c.alloc(c.alloc_ud, NULL, g->state_size);
     e->stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->stats);
+    e->children = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->children);
     e->workers = c.alloc(c.alloc_ud, NULL, (size_t)c.threads * sizeof *e->workers);
-    if (!e->t.nodes || !e->root_state || !e->spare || !e->stats || !e->workers) {
+    if (!e->block || !e->root_state || !e->spare || !e->stats || !e->children || !e->workers) {
         if (e->workers)
             memset(e->workers, 0, (size_t)c.threads * sizeof *e->workers);
         engine_release(e);
@@ -179,6 +191,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         worker *w = &e->workers[i];
         w->e = e;
         w->index = i;
+        w->t = &e->trees[e->n_trees > 1 ? i : 0];
         banyan_rng_seed(&w->rng, c.seed, (uint64_t)i);
         w->state = c.alloc(c.alloc_ud, NULL, g->state_size);
         w->scratch = c.alloc(c.alloc_ud, NULL, g->state_size);
@@ -187,9 +200,6 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
             return BANYAN_ENOMEM;
         }
     }
-    /* The sentinel node 0 is never read as a node, but keep it defined. */
-    memset(&e->t.nodes[0], 0, sizeof(node));
-
     if (g->reward_min == 0 && g->reward_max == 0) {
         e->reward_lo = 0;
         e->reward_scale = 1;
@@ -295,17 +305,20 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
         return BANYAN_EINVAL;
     if (!engine_is_legal(e, m))
         return engine_error(e, BANYAN_EILLEGAL, "move %u is not legal here", (unsigned)m);
-    /* Keep the subtree under m, if the tree has one, as the new tree. */
-    const node *root = &e->t.nodes[e->t.root];
-    uint32_t first = atomic_load_explicit(&root->children, memory_order_relaxed);
-    uint32_t child = 0;
-    for (int i = 0; first && !e->cfg.fresh_tree && i < root->n_children; i++)
-        if (e->t.nodes[first + i].move == m)
-            child = first + (uint32_t)i;
-    if (child)
-        tree_promote(&e->t, child);
-    else
-        engine_clear_tree(e);
+    /* Keep the subtree under m, where a tree has one, as the new tree. */
+    for (int k = 0; k < e->n_trees; k++) {
+        tree *t = &e->trees[k];
+        const node *root = &t->nodes[t->root];
+        uint32_t first = atomic_load_explicit(&root->children, memory_order_relaxed);
+        uint32_t child = 0;
+        for (int i = 0; first && !e->cfg.fresh_tree && i < root->n_children; i++)
+            if (t->nodes[first + i].move == m)
+                child = first + (uint32_t)i;
+        if (child)
+            tree_promote(t, child);
+        else
+            tree_reset(t);
+    }
     e->game->play(e->root_state, m);
     e->root_player = e->game->to_move(e->root_state);
     return engine_ok(e);

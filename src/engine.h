@@ -12,37 +12,57 @@
 #include "banyan.h"
 #include "tree.h"
 
+#define ENGINE_MAX_THREADS 64 /* Most threads an engine takes. */
+
+/* A root child's statistics summed over the trees (there is one but under
+ * root parallelism), and where its PV starts: in the tree that visited it
+ * most. */
+typedef struct root_child {
+    banyan_move move;
+    float prior;
+    uint32_t visits;
+    int64_t value;
+    banyan_proof proof; /* Exact, so any tree's proof holds for all. */
+    const tree *pv_tree;
+    uint32_t pv_node;
+    uint32_t pv_visits;
+} root_child;
+
 /* One search thread's private state. */
 typedef struct worker {
     struct banyan_engine *e; /* The engine searched. */
+    tree *t;                 /* The tree it searches: the engine's one, or its own. */
     int index;               /* 0 for the calling thread. */
     banyan_rng rng;          /* Seeded from (config.seed, index). */
     unsigned char *state;    /* Scratch position, state_size bytes. */
     unsigned char *scratch;  /* A second one, for re-playing a path. */
     uint64_t playouts;       /* Simulations this worker ran in the current search. */
     int max_depth;           /* Deepest ply it reached. */
+    uint64_t budget;         /* Root parallelism: simulations left to it in this search. */
+    uint32_t claimed;        /* Simulations taken from the budget and not yet started. */
+    uint32_t recycles;       /* Recycling passes of its tree in the current search. */
 } worker;
 
 struct banyan_engine {
-    const banyan_game *game;   /* Borrowed; outlives the engine. */
-    banyan_config cfg;         /* With every default resolved. */
-    double reward_lo;          /* Bounds used to map returns onto [0, 1]. */
-    double reward_scale;       /* 1 / (reward_max - reward_min). */
-    tree t;                    /* The search tree. */
-    unsigned char *root_state; /* The root position. */
-    unsigned char *spare;      /* A second state, for changes that may fail. */
-    char params[256];          /* Parameters of the current game. */
-    worker *workers;           /* cfg.threads workers. */
-    banyan_move_stats *stats;  /* BANYAN_MAX_MOVES entries for reports. */
-    _Atomic int stop;          /* Set by banyan_engine_stop(). */
-    _Atomic uint64_t started;  /* Simulations started in the current search. */
-    uint64_t budget;           /* Simulations allowed in the current search. */
-    int root_player;           /* Player to move at the root. */
-    bool shared;               /* More than one thread: statistics need atomic RMW. */
-    uint32_t recycle_visits;   /* Visits a node needs to keep its children when the arena
-                                  is recycled; grows each time it fills again. */
-    uint32_t recycles;         /* Recycling passes in the current search. */
-    char errmsg[256];          /* banyan_errmsg() text. */
+    const banyan_game *game;        /* Borrowed; outlives the engine. */
+    banyan_config cfg;              /* With every default resolved. */
+    double reward_lo;               /* Bounds used to map returns onto [0, 1]. */
+    double reward_scale;            /* 1 / (reward_max - reward_min). */
+    tree trees[ENGINE_MAX_THREADS]; /* trees[0], and under root parallelism one per thread. */
+    int n_trees;                    /* Trees in use: 1, or threads under root parallelism. */
+    void *block;                    /* The allocation holding every tree's nodes. */
+    unsigned char *root_state;      /* The root position. */
+    unsigned char *spare;           /* A second state, for changes that may fail. */
+    char params[256];               /* Parameters of the current game. */
+    worker *workers;                /* cfg.threads workers. */
+    banyan_move_stats *stats;       /* BANYAN_MAX_MOVES entries for reports. */
+    root_child *children;           /* BANYAN_MAX_MOVES entries: the root merged over the trees. */
+    _Atomic int stop;               /* Set by banyan_engine_stop(). */
+    _Atomic uint64_t started;       /* Simulations started in the current search. */
+    uint64_t budget;                /* Simulations allowed in the current search. */
+    int root_player;                /* Player to move at the root. */
+    bool shared;                    /* More than one thread: statistics need atomic RMW. */
+    char errmsg[256];               /* banyan_errmsg() text. */
 };
 
 /* Runs one search with limits already checked; fills *out. */

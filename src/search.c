@@ -31,6 +31,9 @@ typedef struct step {
 /* How often (in simulations) a worker looks at the clock and the limits. */
 #define SEARCH_CHECK_EVERY 16
 
+/* Simulations a thread takes from the budget at once, when several search. */
+#define SEARCH_CHUNK 32
+
 /* Deadline and limits of the running search, shared read-only by workers. */
 typedef struct limits {
     double start;         /* util_now() when the search began. */
@@ -109,21 +112,22 @@ static double search_log(double x)
  * one square root and one division per child. UCB1 is rewritten as
  * (W + c sqrt(ln N * n)) / n, which is Q + c sqrt(ln N / n).
  */
-static uint32_t search_select(const banyan_engine *e, const node *x)
+static uint32_t search_select(const banyan_engine *e, const tree *t, const node *x)
 {
-    const node *nodes = e->t.nodes;
+    const node *nodes = t->nodes;
     uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
-    int n = x->n_children;
+    int n = x->n_children, width = n;
     const banyan_config *cfg = &e->cfg;
     uint32_t parent_n = atomic_load_explicit(&x->visits, memory_order_relaxed);
     if (cfg->widening > 0) {
         /* Progressive widening: only the first children by prior compete,
-         * more of them as the node is visited more. */
-        int k = (int)(cfg->widening * sqrtf((float)parent_n));
-        if (k < 2)
-            k = 2;
-        if (k < n)
-            n = k;
+         * more of them as the node is visited more. Children proven lost do
+         * not count (below), so that proofs widen the node. */
+        width = (int)(cfg->widening * sqrtf((float)parent_n));
+        if (width < 2)
+            width = 2;
+        if (width < n)
+            n = width;
     }
     bool puct = cfg->select == BANYAN_SELECT_PUCT;
     float c = (float)cfg->c;
@@ -166,10 +170,14 @@ static uint32_t search_select(const banyan_engine *e, const node *x)
         }
         return best_i;
     }
-    for (int i = 0; i < n; i++) {
+    n = x->n_children;
+    if (x != &nodes[t->root])
+        n = width < n ? width : n;
+    for (int i = 0, live = 0; i < n && live < width; i++) {
         const node *ch = &nodes[first + i];
         banyan_proof proof = tree_proof(ch);
         uint32_t cn = atomic_load_explicit(&ch->visits, memory_order_relaxed);
+        live += proof != BANYAN_PROVEN_LOSS;
         float w = (float)atomic_load_explicit(&ch->value, memory_order_relaxed) * unit;
         float score;
         if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN))
@@ -228,7 +236,7 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, bool prove)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
-    node *x = &e->t.nodes[xi];
+    node *x = &w->t->nodes[xi];
     banyan_move moves[BANYAN_MAX_MOVES];
     float priors[BANYAN_MAX_MOVES];
 
@@ -247,7 +255,7 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, bool prove)
     int n = g->candidates ? g->candidates(w->state, moves) : g->moves(w->state, moves);
     if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
         return EXPAND_NONE;
-    uint32_t first = tree_take(&e->t, (uint32_t)n);
+    uint32_t first = tree_take(w->t, (uint32_t)n);
     if (!first)
         return EXPAND_NONE; /* The claim stays: nobody can expand into a full arena. */
 
@@ -259,7 +267,7 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, bool prove)
             priors[i] = 1.0f / (float)n;
     }
     for (int i = 0; i < n; i++) {
-        node *c = &e->t.nodes[first + (uint32_t)i];
+        node *c = &w->t->nodes[first + (uint32_t)i];
         atomic_init(&c->children, 0);
         c->n_children = 0;
         atomic_init(&c->flags, 0);
@@ -290,7 +298,7 @@ static bool search_prove(worker *w, const step *path, int i, int mover, int p)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
-    node *nodes = e->t.nodes;
+    node *nodes = w->t->nodes;
     node *x = &nodes[path[i].node];
     uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
     double best = -1;
@@ -336,13 +344,14 @@ static void search_simulate(worker *w)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
-    node *nodes = e->t.nodes;
+    tree *t = w->t;
+    node *nodes = t->nodes;
     step path[BANYAN_MAX_DEPTH + 2];
     double ret[BANYAN_MAX_PLAYERS];
     double exact = -1; /* Exact value for the leaf's mover, when proven. */
     bool proving = false;
     int depth = 0;
-    uint32_t xi = e->t.root;
+    uint32_t xi = t->root;
 
     /* Step 1. Start from a private copy of the root position. */
     memcpy(w->state, e->root_state, g->state_size);
@@ -361,7 +370,7 @@ static void search_simulate(worker *w)
         if (!atomic_load_explicit(&x->children, memory_order_acquire) || depth >= BANYAN_MAX_DEPTH)
             break;
         int p = g->to_move(w->state);
-        xi = search_select(e, x);
+        xi = search_select(e, t, x);
         g->play(w->state, nodes[xi].move);
         path[++depth] = (step){xi, p};
         search_add_visit(e, &nodes[xi]);
@@ -382,7 +391,7 @@ static void search_simulate(worker *w)
             proving = true;
         } else if (grown == EXPAND_DONE) {
             int p = g->to_move(w->state);
-            xi = search_select(e, &nodes[xi]);
+            xi = search_select(e, t, &nodes[xi]);
             g->play(w->state, nodes[xi].move);
             path[++depth] = (step){xi, p};
             search_add_visit(e, &nodes[xi]);
@@ -429,33 +438,91 @@ static void search_simulate(worker *w)
     }
 }
 
+/* The root's children block of tree t, or 0 while it is unexpanded. */
+static uint32_t search_root_block(const tree *t, int *n)
+{
+    const node *root = &t->nodes[t->root];
+    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
+    *n = first ? root->n_children : 0;
+    return first;
+}
+
+/* Lists the root's children in the order of the first tree whose root is
+ * expanded, each summed over every tree. Trees expand the same root alike,
+ * so a move is looked for at the same index first. Returns how many. */
+static int search_root_children(const banyan_engine *e, root_child *out)
+{
+    int ref = 0, n = 0;
+    uint32_t first = 0;
+    while (ref < e->n_trees && !(first = search_root_block(&e->trees[ref], &n)))
+        ref++;
+    for (int i = 0; i < n; i++) {
+        const node *c = &e->trees[ref].nodes[first + (uint32_t)i];
+        out[i] = (root_child){c->move, c->prior, 0, 0, BANYAN_UNPROVEN, NULL, 0, 0};
+    }
+    for (int k = ref; k < e->n_trees; k++) {
+        const tree *t = &e->trees[k];
+        int m;
+        uint32_t f = search_root_block(t, &m);
+        for (int i = 0; f && i < n; i++) {
+            int j = i < m && t->nodes[f + (uint32_t)i].move == out[i].move ? i : 0;
+            while (j < m && t->nodes[f + (uint32_t)j].move != out[i].move)
+                j++;
+            if (j == m)
+                continue;
+            const node *c = &t->nodes[f + (uint32_t)j];
+            uint32_t v = atomic_load_explicit(&c->visits, memory_order_relaxed);
+            banyan_proof proof = tree_proof(c);
+            out[i].value += atomic_load_explicit(&c->value, memory_order_relaxed);
+            if (proof != BANYAN_UNPROVEN)
+                out[i].proof = proof;
+            if (!out[i].pv_tree || v > out[i].pv_visits) {
+                out[i].pv_tree = t;
+                out[i].pv_node = f + (uint32_t)j;
+                out[i].pv_visits = v;
+            }
+            out[i].visits += v;
+        }
+    }
+    return n;
+}
+
+static double search_child_mean(const root_child *c)
+{
+    return c->visits ? (double)c->value / ((double)c->visits * VALUE_ONE) : 0.5;
+}
+
 /* The most and second most visited children of the root, and whether the
  * best by mean value (among children with at least a quarter of the best's
  * visits) is another one. */
 static void search_leaders(const banyan_engine *e, uint32_t *v1, uint32_t *v2, bool *split)
 {
-    const node *nodes = e->t.nodes;
-    const node *root = &nodes[e->t.root];
-    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
-    uint32_t best = 0;
+    root_child *c = e->children;
+    int n = search_root_children(e, c), best = -1;
     *v1 = *v2 = 0;
     *split = false;
-    for (int i = 0; first && i < root->n_children; i++) {
-        uint32_t v = atomic_load_explicit(&nodes[first + i].visits, memory_order_relaxed);
-        if (v > *v1) {
+    for (int i = 0; i < n; i++) {
+        if (c[i].visits > *v1) {
             *v2 = *v1;
-            *v1 = v;
-            best = first + (uint32_t)i;
-        } else if (v > *v2) {
-            *v2 = v;
+            *v1 = c[i].visits;
+            best = i;
+        } else if (c[i].visits > *v2) {
+            *v2 = c[i].visits;
         }
     }
-    for (int i = 0; best && i < root->n_children; i++) {
-        const node *c = &nodes[first + i];
-        uint32_t v = atomic_load_explicit(&c->visits, memory_order_relaxed);
-        if (first + (uint32_t)i != best && v >= *v1 / 4 && tree_mean(c) > tree_mean(&nodes[best]))
+    for (int i = 0; best >= 0 && i < n; i++)
+        if (i != best && c[i].visits >= *v1 / 4 &&
+            search_child_mean(&c[i]) > search_child_mean(&c[best]))
             *split = true;
-    }
+}
+
+/* Nodes in all the trees. */
+static uint64_t search_nodes(const banyan_engine *e)
+{
+    uint64_t n = 0;
+    for (int k = 0; k < e->n_trees; k++)
+        n += tree_size(&e->trees[k]);
+    return n;
 }
 
 /* Whether the search must stop now. Worker 0 also serves the progress
@@ -466,9 +533,9 @@ static bool search_should_stop(worker *w, limits *L)
     banyan_engine *e = w->e;
     if (atomic_load_explicit(&L->halt, memory_order_relaxed) ||
         atomic_load_explicit(&e->stop, memory_order_relaxed) ||
-        tree_proof(&e->t.nodes[e->t.root]) != BANYAN_UNPROVEN)
+        tree_proof(&w->t->nodes[w->t->root]) != BANYAN_UNPROVEN)
         return true;
-    if (L->max_nodes && tree_size(&e->t) >= L->max_nodes)
+    if (L->max_nodes && search_nodes(e) >= L->max_nodes)
         return true;
     if (w->playouts % SEARCH_CHECK_EVERY != 0)
         return false;
@@ -477,10 +544,10 @@ static bool search_should_stop(worker *w, limits *L)
     if (L->deadline > 0 && now >= L->deadline) {
         /* Time is up: only an unclear position may go on, to the hard
          * limit (checked by worker 0 only, which then halts the rest). */
-        if (w->index != 0)
-            return false; /* Worker 0 decides, and halts the others. */
         if (now >= L->hard_deadline)
             return true;
+        if (w->index != 0)
+            return false; /* Worker 0 decides, and halts the others. */
         uint32_t v1, v2;
         bool split;
         search_leaders(e, &v1, &v2, &split);
@@ -501,6 +568,8 @@ static bool search_should_stop(worker *w, limits *L)
          * over the time left (to the hard limit: the stop must be safe). */
         uint64_t started = atomic_load_explicit(&e->started, memory_order_relaxed);
         double left = e->budget > started ? (double)(e->budget - started) : 0;
+        /* Other threads run their claimed chunks too. */
+        left += e->cfg.threads > 1 ? (double)SEARCH_CHUNK * e->cfg.threads : 0;
         if (L->deadline > 0) {
             double t = now > 0 ? now : util_now(), elapsed = t - L->start;
             double end = L->hard_deadline > L->deadline ? L->hard_deadline : L->deadline;
@@ -517,7 +586,7 @@ static bool search_should_stop(worker *w, limits *L)
 }
 
 /*
- * The arena is full and one thread searches: drop the children of the
+ * The worker's tree is full and private: drop the children of the
  * nodes with fewer than recycle_visits visits (they become leaves, keeping
  * their statistics and proofs) so that the tree can grow again where the
  * search now goes. The threshold starts at eight times the expansion
@@ -525,34 +594,64 @@ static bool search_should_stop(worker *w, limits *L)
  * kept; it carries over to the next filling. Each pass is linear in the
  * arena (tree_compact).
  */
-static void search_recycle(banyan_engine *e)
+static void search_recycle(worker *w)
 {
-    uint32_t limit = e->t.capacity / 4 * 3;
-    if (!e->recycle_visits)
-        e->recycle_visits = 8 * (e->cfg.expand_visits + 1);
-    while (tree_compact(&e->t, e->t.root, e->recycle_visits) > limit &&
-           e->recycle_visits < (1u << 30))
-        e->recycle_visits *= 2;
-    e->recycles++;
+    tree *t = w->t;
+    uint32_t limit = t->capacity / 4 * 3;
+    if (!t->recycle_visits)
+        t->recycle_visits = 8 * (w->e->cfg.expand_visits + 1);
+    while (tree_compact(t, t->root, t->recycle_visits) > limit && t->recycle_visits < (1u << 30))
+        t->recycle_visits *= 2;
+    w->recycles++;
 }
 
-/* A worker's loop: simulations until a limit, a stop or a proof. */
+/*
+ * Takes the right to run one more simulation. One thread counts them one
+ * by one. Several threads take them in chunks, so that the shared counter
+ * costs one atomic instruction per chunk rather than per simulation: from
+ * the common budget with one tree, from the worker's own share with one
+ * tree each (so that a playout limit gives a reproducible search).
+ */
+static bool search_claim(worker *w)
+{
+    banyan_engine *e = w->e;
+    if (w->claimed) {
+        w->claimed--;
+        return true;
+    }
+    if (e->cfg.threads == 1) {
+        uint64_t k = atomic_load_explicit(&e->started, memory_order_relaxed);
+        atomic_store_explicit(&e->started, k + 1, memory_order_relaxed);
+        return k < e->budget;
+    }
+    uint64_t c = SEARCH_CHUNK;
+    if (e->n_trees > 1) {
+        c = w->budget < c ? w->budget : c;
+        w->budget -= c;
+        atomic_fetch_add_explicit(&e->started, c, memory_order_relaxed);
+    } else {
+        uint64_t k = atomic_fetch_add_explicit(&e->started, c, memory_order_relaxed);
+        c = k >= e->budget ? 0 : e->budget - k < c ? e->budget - k : c;
+    }
+    if (!c)
+        return false;
+    w->claimed = (uint32_t)c - 1;
+    return true;
+}
+
+/* A worker's loop: simulations until a limit, a stop or a proof, which
+ * halt every worker, or until the budget is spent. */
 static void search_work(worker *w, limits *L)
 {
     banyan_engine *e = w->e;
     while (!search_should_stop(w, L)) {
-        uint64_t k = atomic_load_explicit(&e->started, memory_order_relaxed);
-        if (e->shared)
-            k = atomic_fetch_add_explicit(&e->started, 1, memory_order_relaxed);
-        else
-            atomic_store_explicit(&e->started, k + 1, memory_order_relaxed);
-        if (k >= e->budget)
-            break;
+        if (!search_claim(w))
+            return; /* The budget is spent; the others finish what they took. */
         search_simulate(w);
         w->playouts++;
         if (!e->shared && !e->cfg.no_recycle &&
-            atomic_load_explicit(&e->t.full, memory_order_relaxed))
-            search_recycle(e);
+            atomic_load_explicit(&w->t->full, memory_order_relaxed))
+            search_recycle(w);
     }
     atomic_store_explicit(&L->halt, 1, memory_order_relaxed);
 }
@@ -570,28 +669,32 @@ static void *search_thread_main(void *arg)
 }
 
 /* The game's prover on the root, before any simulation: a proven win needs
- * no search. The root is expanded (without the prover) and the winning
- * child marked, so the report plays it. */
+ * no search. The root of each tree is expanded (without the prover) and the
+ * winning child marked, so the report plays it. */
 static void search_prove_root(banyan_engine *e)
 {
     const banyan_game *g = e->game;
-    node *root = &e->t.nodes[e->t.root];
-    worker *w = &e->workers[0];
+    const tree *t0 = &e->trees[0];
     banyan_move win;
-    if (!g->prove_win || g->n_players != 2 || tree_proof(root) != BANYAN_UNPROVEN ||
+    if (!g->prove_win || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
         !g->prove_win(e->root_state, &win))
         return;
-    memcpy(w->state, e->root_state, g->state_size);
-    if (!atomic_load_explicit(&root->children, memory_order_acquire))
-        search_expand(w, e->t.root, search_root_mover(e), false);
-    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
-    for (int i = 0; first && i < root->n_children; i++)
-        if (e->t.nodes[first + i].move == win) {
-            tree_set_proof(&e->t.nodes[first + i], BANYAN_PROVEN_WIN);
-            atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
-            search_prove(w, &(step){e->t.root, search_root_mover(e)}, 0, search_root_mover(e),
-                         e->root_player);
-        }
+    for (int k = 0; k < e->n_trees; k++) {
+        worker *w = &e->workers[k]; /* The owner of tree k. */
+        tree *t = w->t;
+        node *root = &t->nodes[t->root];
+        memcpy(w->state, e->root_state, g->state_size);
+        if (!atomic_load_explicit(&root->children, memory_order_acquire))
+            search_expand(w, t->root, search_root_mover(e), false);
+        uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
+        for (int i = 0; first && i < root->n_children; i++)
+            if (t->nodes[first + i].move == win) {
+                tree_set_proof(&t->nodes[first + i], BANYAN_PROVEN_WIN);
+                atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
+                search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
+                             e->root_player);
+            }
+    }
 }
 
 void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
@@ -604,7 +707,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     int spawned = 0;
 
     L.start = util_now();
-    uint64_t start_nodes = tree_size(&e->t);
+    uint64_t start_nodes = search_nodes(e);
     L.deadline = u->time > 0 ? L.start + u->time : 0;
     L.hard_deadline = u->time > 0 && u->time_max > u->time ? L.start + u->time_max : L.deadline;
     L.max_nodes = u->nodes;
@@ -616,10 +719,16 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
                                             : BANYAN_DEFAULT_PLAYOUTS;
     atomic_store_explicit(&e->started, 0, memory_order_relaxed);
     for (int i = 0; i < e->cfg.threads; i++) {
-        e->workers[i].playouts = 0;
-        e->workers[i].max_depth = 0;
+        worker *w = &e->workers[i];
+        w->playouts = 0;
+        w->max_depth = 0;
+        w->recycles = 0;
+        w->claimed = 0;
+        /* Root parallelism: an even share each, the first ones taking the
+         * remainder. */
+        w->budget =
+            e->budget / (uint64_t)e->n_trees + ((uint64_t)i < e->budget % (uint64_t)e->n_trees);
     }
-    e->recycles = 0;
 
     /* A finished game needs no search, nor does a root the game proves. */
     if (e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0) {
@@ -633,27 +742,37 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         search_work(&e->workers[0], &L);
         for (int i = 1; i <= spawned; i++)
             pthread_join(threads[i], NULL);
+        /* Threads that could not start leave their trees to this one. */
+        for (int i = spawned + 1; i < e->n_trees; i++)
+            search_work(&e->workers[i], &L);
     }
     atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
 
     search_report(e, out);
     out->playouts = 0;
+    out->recycles = 0;
     for (int i = 0; i < e->cfg.threads; i++) {
         out->playouts += e->workers[i].playouts;
+        out->recycles += e->workers[i].recycles;
         if (e->workers[i].max_depth > out->max_depth)
             out->max_depth = e->workers[i].max_depth;
     }
     out->seconds = util_now() - L.start;
     out->start_nodes = start_nodes;
-    out->recycles = e->recycles;
 }
 
-/* Final-move order: proven wins first, proven losses last, and in between
- * the configured rule; the move's index breaks ties, so sorting is
- * deterministic. */
+/* Final-move order: proven wins first, then unproven moves by the
+ * configured rule, then proven losses by visits (the most visited is the
+ * one the search found hardest to refute, the best try against a fallible
+ * opponent), and last the moves never visited, about which the search
+ * knows nothing (under widening, those the priors rated lowest). The
+ * move's index breaks ties, so sorting is deterministic. */
 static int search_rank(const banyan_move_stats *s)
 {
-    return s->proof == BANYAN_PROVEN_WIN ? 0 : s->proof == BANYAN_PROVEN_LOSS ? 2 : 1;
+    return s->proof == BANYAN_PROVEN_WIN    ? 0
+           : s->proof == BANYAN_PROVEN_LOSS ? 2
+           : s->visits                      ? 1
+                                            : 3;
 }
 
 static double search_lcb(const banyan_move_stats *s)
@@ -687,10 +806,10 @@ static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b
     return ka == kb ? 0 : ka > kb ? -1 : 1;
 }
 
-/* Fills s->pv with the most visited path from child ci. */
-static void search_pv(const banyan_engine *e, uint32_t ci, banyan_move_stats *s)
+/* Fills s->pv with the most visited path from node ci of tree t. */
+static void search_pv(const tree *t, uint32_t ci, banyan_move_stats *s)
 {
-    const node *nodes = e->t.nodes;
+    const node *nodes = t->nodes;
     s->pv_len = 0;
     while (ci && s->pv_len < BANYAN_MAX_PV) {
         const node *x = &nodes[ci];
@@ -710,21 +829,18 @@ static void search_pv(const banyan_engine *e, uint32_t ci, banyan_move_stats *s)
 
 void search_report(banyan_engine *e, banyan_report *out)
 {
-    const node *nodes = e->t.nodes;
-    const node *root = &nodes[e->t.root];
-    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
-    int n = first ? root->n_children : 0;
+    root_child *c = e->children;
+    int n = search_root_children(e, c);
     banyan_move_stats *st = e->stats;
 
     memset(out, 0, sizeof *out);
     for (int i = 0; i < n; i++) {
-        const node *c = &nodes[first + i];
-        st[i].move = c->move;
-        st[i].visits = atomic_load_explicit(&c->visits, memory_order_relaxed);
-        st[i].proof = tree_proof(c);
-        st[i].value = st[i].proof ? tree_proof_value(st[i].proof) : tree_mean(c);
-        st[i].prior = c->prior;
-        search_pv(e, first + (uint32_t)i, &st[i]);
+        st[i].move = c[i].move;
+        st[i].visits = c[i].visits;
+        st[i].proof = c[i].proof;
+        st[i].value = st[i].proof ? tree_proof_value(st[i].proof) : search_child_mean(&c[i]);
+        st[i].prior = c[i].prior;
+        search_pv(c[i].pv_tree, c[i].pv_node, &st[i]);
     }
     /* Insertion sort by the final-move rule: stable, so the game's move order
      * breaks every remaining tie. */
@@ -738,9 +854,12 @@ void search_report(banyan_engine *e, banyan_report *out)
 
     out->n_moves = n;
     out->moves = st;
-    out->nodes = tree_size(&e->t);
-    out->node_capacity = e->t.capacity - 1;
-    out->tree_full = atomic_load_explicit(&e->t.full, memory_order_relaxed);
+    out->nodes = search_nodes(e);
+    out->node_capacity = 0;
+    for (int k = 0; k < e->n_trees; k++) {
+        out->node_capacity += e->trees[k].capacity - 1;
+        out->tree_full |= atomic_load_explicit(&e->trees[k].full, memory_order_relaxed);
+    }
     out->best = BANYAN_MOVE_NONE;
     if (n > 0) {
         out->best = st[0].move;

@@ -16,6 +16,7 @@ void tree_reset(tree *t)
     t->nodes[1].move = BANYAN_MOVE_NONE;
     t->nodes[1].prior = 1.0f;
     t->root = 1;
+    t->recycle_visits = 0;
     atomic_store_explicit(&t->used, 2, memory_order_relaxed);
     atomic_store_explicit(&t->full, false, memory_order_relaxed);
 }

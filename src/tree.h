@@ -53,12 +53,13 @@ _Static_assert(sizeof(node) == 32, "two nodes per cache line");
 
 /* The arena. Index 0 is never handed out, so 0 can mean "none". */
 typedef struct tree {
-    node *nodes;           /* capacity slots, 64-byte aligned. */
-    void *block;           /* The allocation holding nodes. */
-    uint32_t capacity;     /* Slots, the sentinel included. */
-    _Atomic uint32_t used; /* Next free slot; may overshoot capacity after a failed take. */
-    _Atomic bool full;     /* A take failed: the tree has stopped growing. */
-    uint32_t root;         /* Index of the root node. */
+    node *nodes;             /* capacity slots, 64-byte aligned. */
+    uint32_t capacity;       /* Slots, the sentinel included. */
+    _Atomic uint32_t used;   /* Next free slot; may overshoot capacity after a failed take. */
+    _Atomic bool full;       /* A take failed: the tree has stopped growing. */
+    uint32_t root;           /* Index of the root node. */
+    uint32_t recycle_visits; /* Visits a node needs to keep its children when the arena is
+                                recycled; grows each time it fills again, 0 after a reset. */
 } tree;
 
 /* Empties the tree and makes a fresh, unexpanded root. */

@@ -30,14 +30,15 @@ static void banyan_usage(FILE *f)
                "  games              list the games\n"
                "\n"
                "options:\n"
-               "  --game G           tictactoe (m,n,k-games) or connect4\n"
-               "  --param k=v        game parameter, repeatable (tictactoe: m=, n=, k=)\n"
+               "  --game G           tictactoe (m,n,k-games), connect4 or gomoku\n"
+               "  --param k=v        game parameter, repeatable (README lists each game's)\n"
                "  --position P       a position in the game's notation (default: start)\n"
                "  --playouts N       simulations per search\n"
                "  --time S           seconds per search\n"
                "  --nodes N          stop when the tree holds N nodes\n"
                "  --seed S           random seed (default: a fixed seed)\n"
                "  --threads T        search threads (default 1)\n"
+               "  --parallel tree|root   threads share one tree (default) or own one each\n"
                "  --memory B         node arena, bytes with optional K, M or G (default 256M)\n"
                "  --c X              exploration constant\n"
                "  --select uct|puct  selection formula\n"
@@ -156,6 +157,11 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o)
         } else if (!strcmp(a, "--threads")) {
             ok = banyan_parse_u64(v, &u) && u >= 1 && u <= 64;
             o->cfg.threads = (int)u;
+        } else if (!strcmp(a, "--parallel")) {
+            o->cfg.parallel = !strcmp(v, "tree")   ? BANYAN_PARALLEL_TREE
+                              : !strcmp(v, "root") ? BANYAN_PARALLEL_ROOT
+                                                   : BANYAN_PARALLEL_DEFAULT;
+            ok = o->cfg.parallel != BANYAN_PARALLEL_DEFAULT;
         } else if (!strcmp(a, "--memory")) {
             ok = banyan_parse_size(v, &o->cfg.memory) && o->cfg.memory > 0;
         } else if (!strcmp(a, "--c")) {

@@ -47,7 +47,8 @@ typedef struct match_opts {
     double move_timeout;    /* Longest wait for an external player's answer. */
     double resign;          /* Internal players resign below this value; 0 = never. */
     int resign_moves;
-    int draw_after; /* Plies; 0 = never. */
+    int draw_after;  /* Plies; 0 = never. */
+    bool turn_limit; /* A move over its per-move time loses on time. */
     bool sprt;
     double elo0, elo1, alpha, beta;
     const char *records; /* Directory for game records. */
@@ -210,13 +211,16 @@ static void match_record(match *M, int index, const void *start, const banyan_mo
     fclose(f);
 }
 
-/* The per-move limits of an internal player: its own, else the match's,
- * and with a clock a share of what is left. */
+/* The per-move limits of a player: its own, else the match's; and for an
+ * internal player with a clock, a share of what is left (external players
+ * manage their own clocks). */
 static banyan_limits match_limits(const match *M, const player_spec *spec, double clock)
 {
     banyan_limits lim = spec->lim;
     if (!lim.playouts && lim.time <= 0)
         lim = M->o.lim;
+    if (spec->kind != PLAYER_INTERNAL)
+        return lim;
     if (clock >= 0) {
         /* The engine's own time management on the player's clock. */
         banyan_clock c = {.main_time = clock, .increment = M->o.tc_inc};
@@ -309,6 +313,8 @@ static void match_play(match *M, int index, match_game *r)
         if (n == MATCH_MAX_PLIES)
             break;
         banyan_limits lim = match_limits(M, spec[side], clock[side]);
+        /* The per-move time as given, before any clock plan. */
+        double turn = match_limits(M, spec[side], -1).time;
         double t0 = match_now();
         double wait = clock[side] >= 0 ? clock[side] + timeout : timeout + lim.time;
         player_status st = player_genmove(&p[side], s, &lim, clock[side], wait, &m, &value);
@@ -316,6 +322,11 @@ static void match_play(match *M, int index, match_game *r)
         if (st != PLAYER_OK) {
             loser = side;
             snprintf(r->reason, sizeof r->reason, "%s", match_status_name(st));
+            goto end;
+        }
+        if (o->turn_limit && turn > 0 && spent > turn) {
+            loser = side;
+            snprintf(r->reason, sizeof r->reason, "time forfeit");
             goto end;
         }
         if (clock[side] >= 0) {
@@ -520,8 +531,9 @@ static void match_usage(FILE *f)
 {
     fprintf(f, "usage: banyan match --game G [--param k=v ...] A B [options]\n"
                "  A, B              banyan:key=value,... (in this process: playouts, time, seed,\n"
-               "                    threads, memory, c, select, final, expand, policy=textbook,\n"
-               "                    params=k=v;k=v), gtp[@DIR]:COMMAND LINE (a GTP program)\n"
+               "                    threads, parallel, memory, c, select, final, expand,\n"
+               "                    policy=textbook, params=k=v;k=v), gtp[@DIR]:COMMAND LINE (a "
+               "GTP program)\n"
                "                    or gomocup[@DIR]:COMMAND LINE (a Gomocup brain, Gomoku)\n"
                "  --games N         games to play (default: two per opening, at least 10)\n"
                "  --openings FILE   one opening per line, moves in the game's notation\n"
@@ -532,6 +544,8 @@ static void match_usage(FILE *f)
                "  --move-timeout S  longest wait for an external player's answer (default 30)\n"
                "  --resign V        internal players resign when their value stays below V\n"
                "  --draw-after N    adjudicate a draw after N plies\n"
+               "  --turn-limit      a move over its per-move time (--time, or the player's\n"
+               "                    time=) loses on time, as in Gomocup\n"
                "  --sprt E0,E1,A,B  stop when the SPRT of elo0 E0 against elo1 E1 is decided\n"
                "  --records DIR     write each game's moves to DIR/game-NNNNN.txt\n"
                "  --results FILE    results game by game; a match run again resumes from it\n"
@@ -568,6 +582,10 @@ static bool match_parse(int argc, char **argv, match_opts *o)
                 return false;
             }
             n_players++;
+            continue;
+        }
+        if (!strcmp(a, "--turn-limit")) {
+            o->turn_limit = true; /* The one option without a value. */
             continue;
         }
         if (!val) {

@@ -69,6 +69,8 @@ static bool player_option(player_spec *p, const char *key, const char *val)
         p->cfg.memory = (size_t)(d * unit);
     else if (!strcmp(key, "c") && num && d > 0)
         p->cfg.c = d;
+    else if (!strcmp(key, "parallel") && (!strcmp(val, "tree") || !strcmp(val, "root")))
+        p->cfg.parallel = !strcmp(val, "tree") ? BANYAN_PARALLEL_TREE : BANYAN_PARALLEL_ROOT;
     else if (!strcmp(key, "recycle") && (!strcmp(val, "on") || !strcmp(val, "off")))
         p->cfg.no_recycle = !strcmp(val, "off");
     else if (!strcmp(key, "reuse") && (!strcmp(val, "on") || !strcmp(val, "off")))
@@ -325,7 +327,8 @@ static player_status player_brain_move(player *p, const void *s, const banyan_li
     unsigned char *t = malloc(p->g->state_size);
     if (!t)
         return PLAYER_CRASH;
-    double turn = lim->time > 0 ? lim->time : 1.0;
+    /* The per-move time given, else the whole clock, else a second. */
+    double turn = lim->time > 0 ? lim->time : clock >= 0 ? clock : 1.0;
     snprintf(buf, sizeof buf, "INFO timeout_turn %d\n", (int)(turn * 1000));
     player_status st = player_send(p, buf);
     if (st == PLAYER_OK && clock >= 0) {

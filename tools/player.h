@@ -19,7 +19,8 @@ typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP, PLAYER_GOMOCUP } player_
 /* A player as given on the command line:
  *   banyan:key=value,...   an engine configuration in this process; keys:
  *       playouts, time, seed, threads, memory, c, select (uct|puct),
- *       final (visits|value|lcb), expand, recycle (on|off), reuse (on|off),
+ *       final (visits|value|lcb), expand, parallel (tree|root), recycle (on|off),
+ *       reuse (on|off),
  *       params (extra game parameters,
  *       ';'-separated), policy=textbook (UCB1 with c = 1.4, every empty
  *       cell a candidate and uniform rollouts where the game has them)

@@ -60,6 +60,13 @@ pgrep -f 'tests/engines/hang.sh' > /dev/null && bad "match: hung engines are kil
 check "match: time control" $M banyan banyan:c=1 --tc 2+0.1 --games 2 -j 2
 if grep -q 'time forfeit' "$tmp/out"; then bad "match: no time forfeits"; else ok "match: no time forfeits"; fi
 
+# A per-move limit: with --turn-limit a move over it loses on time; without,
+# the referee waits.
+check "match: turn limit" $M "gtp:tests/engines/slow.sh" banyan:playouts=100 --time 0.2 --turn-limit --games 2
+has "match: slow moves forfeit" '^time forfeit: A 2, B 0$'
+check "match: no turn limit" $M "gtp:tests/engines/slow.sh" banyan:playouts=100 --time 0.2 --games 2
+if grep -q 'time forfeit' "$tmp/out"; then bad "match: no turn limit, no forfeit"; else ok "match: no turn limit, no forfeit"; fi
+
 # Bad command lines.
 $M banyan:playouts=10 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "match: one player is refused" || bad "match: one player is refused"
 $M banyan:bogus=1 banyan > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "match: bad option refused" || bad "match: bad option refused"

@@ -73,6 +73,8 @@ void test_engine_bad_config(void)
         {.fpu = (banyan_fpu)9},
         {.fpu = BANYAN_FPU_ABSOLUTE, .fpu_value = NAN},
         {.final = (banyan_final)-3},
+        {.parallel = (banyan_parallel)3},
+        {.threads = 4, .parallel = BANYAN_PARALLEL_ROOT, .memory = 64 << 10}, /* 16K a tree */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e = (banyan_engine *)&e;
@@ -512,6 +514,58 @@ void test_engine_threads(void)
         T_TRUE(test_best_in(e, r.best, "cg"));
         banyan_engine_free(e);
     }
+}
+
+/* Root parallelism: a tree per thread. The budget is split evenly, so a
+ * playout limit gives the same search every time; the report sums the
+ * trees (its nodes and capacity too); the solver proves wins through any
+ * tree; reuse and recycling work on each tree; and a tree share too small
+ * for a root is refused (test_engine_bad_config). */
+void test_engine_threads_root(void)
+{
+    for (int threads = 2; threads <= 3; threads++) {
+        banyan_config cfg = {
+            .threads = threads, .memory = 3 << 20, .parallel = BANYAN_PARALLEL_ROOT};
+        banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+        banyan_limits lim = {.playouts = 20001};
+        banyan_report r;
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(r.playouts, 20001);
+        uint64_t sum = 0;
+        for (int i = 0; i < r.n_moves; i++)
+            sum += r.moves[i].visits;
+        T_EQ(sum, 20001); /* No thread finds the root claimed: its tree is its own. */
+        T_TRUE(r.node_capacity <= (3u << 20) / banyan_node_size() &&
+               r.node_capacity >= (3u << 20) / banyan_node_size() - 4 * (unsigned)threads - 4);
+        T_TRUE(test_best_in(e, r.best, "cde"));
+        banyan_move best = r.best;
+        uint32_t visits = r.moves[0].visits;
+        /* The same search by a second engine: the same statistics. */
+        banyan_engine *twin = test_engine(&banyan_game_connect4, NULL, &cfg);
+        T_EQ(banyan_engine_search(twin, &lim, &r), BANYAN_OK);
+        T_EQ(r.best, best);
+        T_EQ(r.moves[0].visits, visits);
+        banyan_engine_free(twin);
+        /* Each tree keeps its subtree of the move played. */
+        T_EQ(banyan_engine_play(e, best), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 100}, &r), BANYAN_OK);
+        T_TRUE(r.start_nodes > 1000);
+        /* Proofs. */
+        T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(r.proof, BANYAN_PROVEN_WIN);
+        T_TRUE(test_best_in(e, r.best, "cg"));
+        banyan_engine_free(e);
+    }
+    /* A small arena: each tree fills and recycles on its own. */
+    banyan_config small = {.threads = 2, .memory = 128 << 10, .parallel = BANYAN_PARALLEL_ROOT};
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &small);
+    banyan_report r;
+    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 50000}, &r), BANYAN_OK);
+    T_EQ(r.playouts, 50000);
+    T_TRUE(r.recycles >= 2);
+    T_TRUE(test_best_in(e, r.best, "cde"));
+    banyan_engine_free(e);
 }
 
 /* A growing buffer for whole-tree dumps. */
