@@ -30,11 +30,15 @@
 #define GMK_EDGE        3                                  /* Byte board value off the board. */
 #define GMK_VCF_NODES   2000                               /* Attacker moves tried per VCF call. */
 #define GMK_VCF_DEPTH   32                                 /* Longest VCF, in attacker moves. */
+#define GMK_VCT_NODES   600                                /* Positions per VCT call. */
+#define GMK_VCT_THREES  4                                  /* Open threes in a VCT, most. */
+#define GMK_VCT_DEPTH   32                                 /* Longest VCT, in attacker moves. */
 #define GMK_RENJU_DEPTH 6                                  /* Nesting of renju's three checks. */
 
-enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };        /* rule */
-enum { GMK_CAND_NEAR, GMK_CAND_ALL };                   /* cands */
-enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM }; /* rollout */
+enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };         /* rule */
+enum { GMK_CAND_NEAR, GMK_CAND_ALL };                    /* cands */
+enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM };  /* rollout */
+enum { GMK_PROVER_VCT, GMK_PROVER_VCF, GMK_PROVER_OFF }; /* prover */
 
 /* The state. Only the stones, near, ply, last, winner and stuck change. */
 typedef struct gmk {
@@ -49,7 +53,8 @@ typedef struct gmk {
     uint8_t flat;                  /* priors=off: uniform priors (the textbook baseline). */
     uint8_t winner;                /* 0 or 1 once a player has won, else GMK_NOBODY. */
     uint8_t stuck;                 /* Renju: Black to move has only forbidden points. */
-    uint8_t pad[2];                /* Always zero. */
+    uint8_t prover;                /* GMK_PROVER_*: the solvers the search may call. */
+    uint8_t pad;                   /* Always zero. */
 } gmk;
 
 /* A byte board: 0 empty, 1 Black, 2 White, GMK_EDGE off the board; cell
@@ -375,13 +380,14 @@ static void gmk_reset(gmk *t)
     t->stuck = 0;
 }
 
-/* Parameters size, rule, candidates and rollout, in any order; the last of
- * a repeated key counts. */
+/* Parameters size, rule, candidates, rollout, priors and prover, in any
+ * order; the last of a repeated key counts. */
 static int gmk_setup(void *s, const char *params)
 {
     gmk *t = s;
     long size = 15;
     int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, flat = 0, rc;
+    int prover = GMK_PROVER_VCT;
     const char *cursor = params;
     char key[16], val[16];
 
@@ -418,6 +424,15 @@ static int gmk_setup(void *s, const char *params)
             if (strcmp(val, "threats") && strcmp(val, "off"))
                 return BANYAN_EINVAL;
             flat = !strcmp(val, "off");
+        } else if (!strcmp(key, "prover")) {
+            if (!strcmp(val, "vct"))
+                prover = GMK_PROVER_VCT;
+            else if (!strcmp(val, "vcf"))
+                prover = GMK_PROVER_VCF;
+            else if (!strcmp(val, "off"))
+                prover = GMK_PROVER_OFF;
+            else
+                return BANYAN_EINVAL;
         } else {
             return BANYAN_EINVAL;
         }
@@ -430,6 +445,7 @@ static int gmk_setup(void *s, const char *params)
     t->cands = (uint8_t)cands;
     t->rollout = (uint8_t)rollout;
     t->flat = (uint8_t)flat;
+    t->prover = (uint8_t)prover;
     gmk_reset(t);
     return BANYAN_OK;
 }
@@ -1047,8 +1063,8 @@ static bool gmk_prove_win(const void *s, banyan_move *out)
     bool found = false;
     gmk_vcf work; /* About 37 KiB of stack. */
 
-    if (gmk_is_over(t) || t->ply < 5) /* The attacker needs 3 stones for a four. */
-        return false;
+    if (gmk_is_over(t) || t->ply < 5 || t->prover == GMK_PROVER_OFF)
+        return false; /* (The attacker needs 3 stones for a four.) */
     v = &work;
     gmk_board_load(t, &v->g);
     memset(v->stamp, 0, sizeof v->stamp);
@@ -1074,6 +1090,275 @@ static bool gmk_prove_win(const void *s, banyan_move *out)
             }
         }
     found = gmk_vcf_search(v, 0, n, dfp, n_dfp);
+    if (found)
+        *out = gmk_b2move(size, v->first);
+    return found;
+}
+
+/*
+ * The VCT solver: victory by continuous threats, fours and open threes,
+ * for the player to move; slower than the VCF, so the engine runs it only
+ * on the root and on the root's children. An AND/OR search on the byte
+ * board:
+ *   - attacker to move: a five wins; the defender's five point, if any,
+ *     must be blocked (two lose); a move making two five points (a
+ *     straight or double four) wins; otherwise each move making a four or
+ *     an open three is tried;
+ *   - defender to move: a five of his fails the line; two five points of
+ *     the attacker win; one must be blocked; otherwise the attacker must
+ *     threaten a winning four, and every answer is tried: each point that
+ *     leaves the attacker no winning four (on the lines through those
+ *     moves, found by trying them) and each move making a four of the
+ *     defender's own, which the attacker must then block.
+ * Sound by construction: threats are recognised by playing them out rather
+ * than by shape, every defence is tried, and "no threat" fails. Moves are
+ * looked for only among cells within distance 2 of a stone, the region in
+ * which every five point, four and open three lies; limiting the
+ * attacker's choices can only hide wins. Not used under renju, whose
+ * forbidden points would have to enter every threat.
+ */
+
+/* The solver's workspace. */
+typedef struct gmk_vct {
+    gmk_board g;                       /* The position, moves played on it in place. */
+    uint16_t cells[GMK_MAX * GMK_MAX]; /* The region: cells within distance 2 of a stone. */
+    uint8_t in_region[GMK_BCELLS];     /* Whether a cell is listed. */
+    uint32_t stamp[GMK_BCELLS];        /* Defence candidates already listed. */
+    int n_cells;
+    uint32_t nodes;  /* Positions visited so far. */
+    uint32_t budget; /* Bound on nodes. */
+    uint32_t stamp_id;
+    int att;        /* Attacker: 0 or 1. */
+    int first;      /* The winning first move, a byte board cell. */
+    int max_threes; /* Open threes allowed on a line of play. */
+} gmk_vct;
+
+/* Plays colour col at p and widens the region around it; returns the
+ * region's old size, for gmk_vct_unplace. */
+static int gmk_vct_place(gmk_vct *v, int p, int col)
+{
+    int old = v->n_cells;
+    v->g.b[p] = (uint8_t)col;
+    for (int i = 0; i < 24; i++) {
+        int q = p + gmk_ring[i];
+        if (v->g.b[q] == 0 && !v->in_region[q]) {
+            v->in_region[q] = 1;
+            v->cells[v->n_cells++] = (uint16_t)q;
+        }
+    }
+    return old;
+}
+
+static void gmk_vct_unplace(gmk_vct *v, int p, int old)
+{
+    while (v->n_cells > old)
+        v->in_region[v->cells[--v->n_cells]] = 0;
+    v->g.b[p] = 0;
+}
+
+/* Up to max empty cells where colour col makes a five, into out. */
+static int gmk_vct_fives(const gmk_vct *v, int col, int *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < v->n_cells && n < max; i++) {
+        int p = v->cells[i];
+        if (v->g.b[p] == 0 && gmk_five_at(v->g.b, p, col, v->g.exact[col - 1]))
+            out[n++] = p;
+    }
+    return n;
+}
+
+/* Whether colour col playing at empty p makes two five points or more. */
+static bool gmk_vct_double(gmk_vct *v, int p, int col)
+{
+    int fives[8];
+    if (!gmk_vcf_makes_four(&v->g, p, col))
+        return false;
+    v->g.b[p] = (uint8_t)col;
+    int n = gmk_vcf_fives(&v->g, p, col, fives);
+    v->g.b[p] = 0;
+    return n >= 2;
+}
+
+/* Up to max empty cells where colour col makes two five points, into out. */
+static int gmk_vct_doubles(gmk_vct *v, int col, int *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < v->n_cells && n < max; i++) {
+        int p = v->cells[i];
+        if (v->g.b[p] == 0 && gmk_vct_double(v, p, col))
+            out[n++] = p;
+    }
+    return n;
+}
+
+/* Whether colour col playing at empty p makes an open three in some line. */
+static bool gmk_vct_three(gmk_vct *v, int p, int col)
+{
+    for (int i = 0; i < 4; i++)
+        if (gmk_shape(v->g.b, p, gmk_dirs[i], col, v->g.exact[col - 1], false) == GMK_SH_OPEN3)
+            return true;
+    return false;
+}
+
+static bool gmk_vct_defend(gmk_vct *v, int depth, int threes);
+
+/* The attacker to move, with threes open threes played on the way here.
+ * Returns whether a win is proven. */
+static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
+{
+    int col = v->att + 1, dcol = 2 - v->att, x[2];
+    if (++v->nodes > v->budget)
+        return false;
+    if (gmk_vct_fives(v, col, x, 1)) {
+        v->first = depth == 0 ? x[0] : v->first;
+        return true;
+    }
+    int nd = gmk_vct_fives(v, dcol, x, 2);
+    if (nd >= 2 || depth >= GMK_VCT_DEPTH)
+        return false;
+    if (nd == 1) {
+        /* Forced: block, and the defender must answer whatever threat is left. */
+        int old = gmk_vct_place(v, x[0], col);
+        bool won = gmk_vct_defend(v, depth + 1, threes);
+        gmk_vct_unplace(v, x[0], old);
+        v->first = won && depth == 0 ? x[0] : v->first;
+        return won;
+    }
+    if (gmk_vct_doubles(v, col, x, 1)) {
+        v->first = depth == 0 ? x[0] : v->first;
+        return true;
+    }
+    /* Threats: fours first, then open threes. */
+    uint16_t moves[GMK_MAX * GMK_MAX];
+    int n = 0, n_fours = 0;
+    for (int i = 0; i < v->n_cells; i++) {
+        int p = v->cells[i];
+        if (v->g.b[p] == 0 && gmk_vcf_makes_four(&v->g, p, col))
+            moves[n++] = (uint16_t)p;
+    }
+    n_fours = n;
+    for (int i = 0; i < v->n_cells && threes < v->max_threes; i++) {
+        int p = v->cells[i];
+        if (v->g.b[p] != 0)
+            continue;
+        bool four = false;
+        for (int k = 0; k < n_fours && !four; k++)
+            four = moves[k] == p;
+        if (!four && gmk_vct_three(v, p, col))
+            moves[n++] = (uint16_t)p;
+    }
+    for (int i = 0; i < n; i++) {
+        int old = gmk_vct_place(v, moves[i], col);
+        bool won = gmk_vct_defend(v, depth + 1, threes + (i >= n_fours));
+        gmk_vct_unplace(v, moves[i], old);
+        if (won) {
+            v->first = depth == 0 ? moves[i] : v->first;
+            return true;
+        }
+        if (v->nodes > v->budget)
+            return false;
+    }
+    return false;
+}
+
+/* Whether the defender's stone just played at r leaves the attacker none
+ * of his winning fours w[0 .. n - 1]. */
+static bool gmk_vct_stops(gmk_vct *v, const int *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (v->g.b[w[i]] == 0 && gmk_vct_double(v, w[i], v->att + 1))
+            return false;
+    return true;
+}
+
+/* The defender to move. Returns whether every answer loses. */
+static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
+{
+    int col = v->att + 1, dcol = 2 - v->att, x[2], w[64];
+    if (++v->nodes > v->budget)
+        return false;
+    if (gmk_vct_fives(v, dcol, x, 1))
+        return false;
+    int na = gmk_vct_fives(v, col, x, 2);
+    if (na >= 2)
+        return true;
+    if (na == 1) {
+        int old = gmk_vct_place(v, x[0], dcol);
+        bool won = gmk_vct_attack(v, depth, threes);
+        gmk_vct_unplace(v, x[0], old);
+        return won;
+    }
+    int nw = gmk_vct_doubles(v, col, w, 64);
+    if (nw == 0 || nw == 64)
+        return false; /* No threat (or too many to list: give up, soundly). */
+    /* Answers: points on the lines through the winning fours, and the
+     * defender's own fours anywhere. */
+    uint16_t cand[GMK_MAX * GMK_MAX];
+    int n = 0;
+    uint32_t id = ++v->stamp_id;
+    for (int i = 0; i < nw; i++)
+        for (int d = 0; d < 4; d++)
+            for (int k = -5; k <= 5; k++) {
+                int q = w[i] + k * gmk_dirs[d];
+                if (v->g.b[q] == 0 && v->stamp[q] != id) {
+                    v->stamp[q] = id;
+                    cand[n++] = (uint16_t)q;
+                }
+            }
+    for (int i = 0; i < v->n_cells; i++) {
+        int q = v->cells[i];
+        if (v->g.b[q] == 0 && v->stamp[q] != id && gmk_vcf_makes_four(&v->g, q, dcol)) {
+            v->stamp[q] = id;
+            cand[n++] = (uint16_t)q;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int r = cand[i];
+        bool counter = gmk_vcf_makes_four(&v->g, r, dcol);
+        int old = gmk_vct_place(v, r, dcol);
+        bool lost = true;
+        if (counter || gmk_vct_stops(v, w, nw))
+            lost = gmk_vct_attack(v, depth, threes);
+        gmk_vct_unplace(v, r, old);
+        if (!lost)
+            return false;
+    }
+    return true;
+}
+
+/* A VCT within GMK_VCT_NODES positions, for the player to move; freestyle
+ * and standard rules only. */
+static bool gmk_prove_win_deep(const void *s, banyan_move *out)
+{
+    const gmk *t = s;
+    int size = t->size;
+    if (gmk_is_over(t) || t->rule == GMK_RENJU || t->ply < 4 || t->prover != GMK_PROVER_VCT)
+        return false;
+    gmk_vct work; /* About 7 KiB of stack, and 2 KiB a level below. */
+    gmk_vct *v = &work;
+    gmk_board_load(t, &v->g);
+    memset(v->in_region, 0, sizeof v->in_region);
+    memset(v->stamp, 0, sizeof v->stamp);
+    v->n_cells = 0;
+    v->nodes = 0;
+    v->budget = GMK_VCT_NODES;
+    v->stamp_id = 0;
+    v->att = t->ply & 1;
+    v->first = -1;
+    for (int r = 0; r < size; r++)
+        for (int c = 0; c < size; c++)
+            if (gmk_bit(t->near, r * GMK_STRIDE + c)) {
+                int p = gmk_bidx(r, c);
+                v->in_region[p] = 1;
+                v->cells[v->n_cells++] = (uint16_t)p;
+            }
+    /* Iterative deepening on the threes: the wins with fewest threes, which
+     * are the cheapest to find, are found first. */
+    bool found = false;
+    for (v->max_threes = 0; !found && v->max_threes <= GMK_VCT_THREES && v->nodes < v->budget;
+         v->max_threes++)
+        found = gmk_vct_attack(v, 0, 0) && v->first >= 0;
     if (found)
         *out = gmk_b2move(size, v->first);
     return found;
@@ -1166,7 +1451,7 @@ static uint64_t gmk_hash(const void *s)
 {
     const gmk *t = s;
     uint64_t h = gmk_mix((uint64_t)t->size | (uint64_t)t->rule << 8 | (uint64_t)t->cands << 16 |
-                         (uint64_t)t->rollout << 24);
+                         (uint64_t)t->rollout << 24 | (uint64_t)t->prover << 32);
     for (int i = 0; i < GMK_WORDS; i++) {
         h = gmk_mix(h ^ t->stones[0][i]);
         h = gmk_mix(h ^ t->stones[1][i] ^ 0x9e3779b97f4a7c15ULL);
@@ -1193,7 +1478,8 @@ static bool gmk_is_valid(const void *s)
     const gmk *t = s;
     int n = t->size, count[2] = {0, 0};
     if (n < GMK_MIN || n > GMK_MAX || t->rule > GMK_RENJU || t->cands > GMK_CAND_ALL ||
-        t->rollout > GMK_RO_UNIFORM || t->winner > GMK_NOBODY || t->stuck > 1)
+        t->rollout > GMK_RO_UNIFORM || t->prover > GMK_PROVER_OFF || t->winner > GMK_NOBODY ||
+        t->stuck > 1 || t->pad)
         return false;
     for (int i = 0; i < GMK_WORDS; i++) {
         if (t->stones[0][i] & t->stones[1][i])
@@ -1262,4 +1548,5 @@ BANYAN_API const banyan_game banyan_game_gomoku = {
     .is_valid = gmk_is_valid,
     .prove_win = gmk_prove_win,
     .candidates = gmk_candidates,
+    .prove_win_deep = gmk_prove_win_deep,
 };

@@ -163,6 +163,13 @@ typedef struct banyan_game {
      * every node it expands, and turns each proof into an MCTS-Solver win.
      * Two-player games only. NULL means none. */
     bool (*prove_win)(const void *s, banyan_move *out);
+
+    /* Optional. A slower, deeper prover with the contract of prove_win (in
+     * Gomoku, victory by continuous threats: fours and open threes), which
+     * the engine calls only where prove_win found nothing on the root and on
+     * the root's children: where a proof changes the move played, or shows
+     * the opponent's win after it. NULL means none. */
+    bool (*prove_win_deep)(const void *s, banyan_move *out);
 } banyan_game;
 
 /* The games built into libbanyan. */

@@ -31,6 +31,9 @@ typedef struct step {
 /* How often (in simulations) a worker looks at the clock and the limits. */
 #define SEARCH_CHECK_EVERY 16
 
+/* Visits at which a root child first gets the game's deep prover. */
+#define SEARCH_DEEP_VISITS 64
+
 /* Simulations a thread takes from the budget at once, when several search. */
 #define SEARCH_CHUNK 32
 
@@ -64,14 +67,16 @@ static double search_norm(const banyan_engine *e, double r)
  * instructions; with one thread a relaxed load and store do the same job
  * without the locked instruction (a full barrier on x86), which would
  * otherwise cost more than the rest of a tree level. */
-static inline void search_add_visit(const banyan_engine *e, node *x)
+static inline uint32_t search_add_visit(const banyan_engine *e, node *x)
 {
-    if (e->shared)
-        atomic_fetch_add_explicit(&x->visits, 1, memory_order_relaxed);
-    else
-        atomic_store_explicit(&x->visits,
-                              atomic_load_explicit(&x->visits, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+    uint32_t n;
+    if (e->shared) {
+        n = atomic_fetch_add_explicit(&x->visits, 1, memory_order_relaxed) + 1;
+    } else {
+        n = atomic_load_explicit(&x->visits, memory_order_relaxed) + 1;
+        atomic_store_explicit(&x->visits, n, memory_order_relaxed);
+    }
+    return n;
 }
 
 static inline void search_add_value(const banyan_engine *e, node *x, int64_t v)
@@ -218,6 +223,38 @@ static void search_sort_by_prior(banyan_move *moves, float *priors, int n)
     }
 }
 
+/* Whether a root child that has just reached n visits is due for the
+ * game's deep prover: at SEARCH_DEEP_VISITS visits, and again at each
+ * fourfold count (a tree kept from the last move has root children that
+ * passed the first count while deeper down). Only children that the search
+ * keeps choosing pay for it. */
+static inline bool search_deep_due(uint32_t n)
+{
+    if (n < SEARCH_DEEP_VISITS || (n & (n - 1)))
+        return false;
+    uint32_t k = n / SEARCH_DEEP_VISITS;
+    return k * SEARCH_DEEP_VISITS == n && !(k & 0xaaaaaaaau);
+}
+
+/* Runs the game's deep prover on root child xi, whose position is
+ * w->state, where mover just moved: a win for the opponent to move there
+ * proves the child lost. Two-player games only. Returns whether it did. */
+static bool search_prove_deep(worker *w, uint32_t xi, int mover)
+{
+    banyan_engine *e = w->e;
+    const banyan_game *g = e->game;
+    node *x = &w->t->nodes[xi];
+    double ret[BANYAN_MAX_PLAYERS];
+    banyan_move win;
+    if (g->n_players != 2 || tree_proof(x) != BANYAN_UNPROVEN || g->outcome(w->state, ret) ||
+        !g->prove_win_deep(w->state, &win))
+        return false;
+    tree_set_proof(x, g->to_move(w->state) == mover ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
+    atomic_fetch_or_explicit(&w->t->nodes[w->t->root].flags, NODE_PROVEN_CHILD,
+                             memory_order_release);
+    return true;
+}
+
 /* What an expansion did. */
 typedef enum expansion {
     EXPAND_NONE = 0, /* Another thread holds the claim, or the arena is full. */
@@ -228,11 +265,11 @@ typedef enum expansion {
 /*
  * Expands node xi, whose position is w->state and which is not over: one
  * block of children (the game's candidates, or every legal move), ordered
- * by prior, published with a release store. Before that, with prove is
- * true, the game's prover may prove a win for the player to move, which
- * makes children unnecessary: the node is proven instead.
+ * by prior, published with a release store. Before that, below the root
+ * (depth > 0), the game's prover may prove a win for the player to move,
+ * which makes children unnecessary: the node is proven instead.
  */
-static expansion search_expand(worker *w, uint32_t xi, int mover, bool prove)
+static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
@@ -244,7 +281,7 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, bool prove)
         (atomic_fetch_or_explicit(&x->flags, NODE_EXPANDING, memory_order_acq_rel) &
          NODE_EXPANDING))
         return EXPAND_NONE;
-    if (prove && g->prove_win && g->n_players == 2) {
+    if (depth > 0 && g->prove_win && g->n_players == 2) {
         banyan_move win;
         if (g->prove_win(w->state, &win)) {
             int p = g->to_move(w->state);
@@ -373,7 +410,9 @@ static void search_simulate(worker *w)
         xi = search_select(e, t, x);
         g->play(w->state, nodes[xi].move);
         path[++depth] = (step){xi, p};
-        search_add_visit(e, &nodes[xi]);
+        uint32_t n = search_add_visit(e, &nodes[xi]);
+        if (depth == 1 && g->prove_win_deep && search_deep_due(n))
+            proving = search_prove_deep(w, xi, p); /* Read at the top of the loop. */
     }
 
     /* Step 3. At a leaf: score a finished game exactly; otherwise expand
@@ -385,7 +424,7 @@ static void search_simulate(worker *w)
                (depth == 0 || atomic_load_explicit(&nodes[xi].visits, memory_order_relaxed) >
                                   e->cfg.expand_visits)) {
         /* The root is proven, if at all, before the search (search_run). */
-        expansion grown = search_expand(w, xi, path[depth].mover, depth > 0);
+        expansion grown = search_expand(w, xi, path[depth].mover, depth);
         if (grown == EXPAND_PROVEN) {
             exact = tree_proof_value(tree_proof(&nodes[xi]));
             proving = true;
@@ -677,7 +716,8 @@ static void search_prove_root(banyan_engine *e)
     const tree *t0 = &e->trees[0];
     banyan_move win;
     if (!g->prove_win || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
-        !g->prove_win(e->root_state, &win))
+        !(g->prove_win(e->root_state, &win) ||
+          (g->prove_win_deep && g->prove_win_deep(e->root_state, &win))))
         return;
     for (int k = 0; k < e->n_trees; k++) {
         worker *w = &e->workers[k]; /* The owner of tree k. */
@@ -685,7 +725,7 @@ static void search_prove_root(banyan_engine *e)
         node *root = &t->nodes[t->root];
         memcpy(w->state, e->root_state, g->state_size);
         if (!atomic_load_explicit(&root->children, memory_order_acquire))
-            search_expand(w, t->root, search_root_mover(e), false);
+            search_expand(w, t->root, search_root_mover(e), 0);
         uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
         for (int i = 0; first && i < root->n_children; i++)
             if (t->nodes[first + i].move == win) {

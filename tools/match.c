@@ -266,6 +266,8 @@ static void match_play(match *M, int index, match_game *r)
         seeded[side].cfg.seed = (spec[side]->cfg.seed ? spec[side]->cfg.seed : 1) + (uint64_t)index;
         spec[side] = &seeded[side];
         player_status st = player_start(&p[side], spec[side], g, o->params, timeout);
+        if (st == PLAYER_OK && o->tc_main > 0)
+            st = player_time_control(&p[side], o->tc_main, timeout);
         if (st != PLAYER_OK) {
             loser = side;
             snprintf(r->reason, sizeof r->reason, "%s at start", match_status_name(st));

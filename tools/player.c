@@ -396,13 +396,15 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
     snprintf(all, sizeof all, "%s %s", params, spec->params);
     if (spec->kind == PLAYER_INTERNAL) {
         /* The textbook policy's game side, for games that have those
-         * knobs (Gomoku); others keep their own candidates and rollouts. */
-        size_t n = strlen(all);
+         * knobs (Gomoku: no solver either); others keep their own
+         * candidates and rollouts. The player's own params come last, so
+         * that they can change one of them. */
         int rc = BANYAN_EINVAL;
         if (spec->textbook) {
-            snprintf(all + n, sizeof all - n, " candidates=all rollout=uniform priors=off");
-            rc = banyan_engine_new(g, all, &spec->cfg, &p->e);
-            all[n] = 0;
+            char tb[600];
+            snprintf(tb, sizeof tb, "%s candidates=all rollout=uniform priors=off prover=off %s",
+                     params, spec->params);
+            rc = banyan_engine_new(g, tb, &spec->cfg, &p->e);
         }
         if (rc != BANYAN_OK)
             rc = banyan_engine_new(g, all, &spec->cfg, &p->e);
@@ -434,6 +436,22 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
             return st;
     }
     return player_command(p, "clear_board", timeout);
+}
+
+player_status player_time_control(player *p, double main_time, double timeout)
+{
+    char cmd[96];
+    if (p->e)
+        return PLAYER_OK;
+    if (p->spec->kind == PLAYER_GOMOCUP) {
+        snprintf(cmd, sizeof cmd, "INFO timeout_match %.0f\n", main_time * 1000);
+        return player_send(p, cmd);
+    }
+    /* GTP: sudden death (GTP has no increment; time_left carries it). A
+     * program that does not know time_settings just plays on. */
+    snprintf(cmd, sizeof cmd, "time_settings %.0f 0 0", main_time < 1 ? 1 : main_time);
+    player_status st = player_command(p, cmd, timeout);
+    return st == PLAYER_ILLEGAL ? PLAYER_OK : st;
 }
 
 player_status player_play(player *p, const void *s, banyan_move m, double timeout)

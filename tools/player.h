@@ -20,10 +20,10 @@ typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP, PLAYER_GOMOCUP } player_
  *   banyan:key=value,...   an engine configuration in this process; keys:
  *       playouts, time, seed, threads, memory, c, select (uct|puct),
  *       final (visits|value|lcb), expand, parallel (tree|root), recycle (on|off),
- *       reuse (on|off),
- *       params (extra game parameters,
- *       ';'-separated), policy=textbook (UCB1 with c = 1.4, every empty
- *       cell a candidate and uniform rollouts where the game has them)
+ *       reuse (on|off), params (extra game parameters, ';'-separated),
+ *       policy=textbook (UCB1 with c = 1.4, every empty cell a candidate,
+ *       uniform rollouts and no solver where the game has them; its own
+ *       params may change those)
  *   gtp[@DIR]:COMMAND LINE   an external GTP program, run by /bin/sh in DIR;
  *   gomocup[@DIR]:COMMAND LINE   an external Gomocup brain (Gomoku only). */
 typedef struct player_spec {
@@ -68,6 +68,11 @@ typedef struct player {
  * timeout or crash while starting is reported like one during play. */
 player_status player_start(player *p, const player_spec *spec, const banyan_game *g,
                            const char *params, double timeout);
+
+/* Tells an external player the game's time control, main_time seconds of
+ * sudden death (Gomocup: INFO timeout_match; GTP: time_settings). Clocks
+ * then come with each move request. Internal players need nothing. */
+player_status player_time_control(player *p, double main_time, double timeout);
 
 /* Tells the player that m was played in state s (the position before m). */
 player_status player_play(player *p, const void *s, banyan_move m, double timeout);

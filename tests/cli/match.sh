@@ -59,6 +59,15 @@ pgrep -f 'tests/engines/hang.sh' > /dev/null && bad "match: hung engines are kil
 # A total time control: games end without time forfeits at 2 s + 0.1 s.
 check "match: time control" $M banyan banyan:c=1 --tc 2+0.1 --games 2 -j 2
 if grep -q 'time forfeit' "$tmp/out"; then bad "match: no time forfeits"; else ok "match: no time forfeits"; fi
+# External programs get the time control (time_settings, INFO timeout_match)
+# and their clocks with each move, and manage them.
+check "match: gtp sudden death" $M "gtp:$BANYAN gtp --game connect4" \
+    "gtp:$BANYAN gtp --game connect4 --c 1" --tc 2 --games 2 -j 2
+if grep -Eq 'forfeit|crash|hang|illegal' "$tmp/out"; then bad "match: gtp programs keep their clocks"; else ok "match: gtp programs keep their clocks"; fi
+check "match: gomocup match clock and turn limit" $BANYAN match --game gomoku \
+    "gomocup:$BANYAN gomocup" "gomocup:$BANYAN gomocup" --time 0.3 --turn-limit --tc 3 --games 2 -j 2 \
+    --openings tests/data/gomoku_openings15.txt
+if grep -Eq 'forfeit|crash|hang|illegal' "$tmp/out"; then bad "match: gomocup brains keep their clocks"; else ok "match: gomocup brains keep their clocks"; fi
 
 # A per-move limit: with --turn-limit a move over it loses on time; without,
 # the referee waits.

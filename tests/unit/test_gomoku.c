@@ -795,6 +795,26 @@ static bool gmk_naive_vcf(gmk_naive *g, char me, char you, int depth, const gmk_
     return false;
 }
 
+/* A random position under params: up to stones moves drawn from list (the
+ * legal moves or the candidates), stopping before any move that ends the
+ * game. */
+static void gmk_test_random(gmk_test_state *s, const char *params, banyan_rng *rng, int stones,
+                            int (*list)(const void *, banyan_move *))
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    gmk_test_setup(s, params);
+    for (int k = 0; k < stones; k++) {
+        int n = list(s, moves);
+        if (!n)
+            break;
+        gmk_test_state t = *s;
+        G->play(&t, moves[banyan_rng_below(rng, (uint32_t)n)]);
+        if (gmk_test_result(&t) >= 0)
+            break;
+        *s = t;
+    }
+}
+
 /* Positions without a VCF: the defender's four must be answered, the
  * defender's forced block makes a five, renju's forbidden double four, and
  * random positions where the solver and a naive 3-move search agree. */
@@ -845,19 +865,7 @@ void test_gmk_vcf_none(void)
     banyan_rng_seed(&rng, 21, 0);
     for (int it = 0; it < 60; it++) {
         int rule = it % 3;
-        banyan_move moves[BANYAN_MAX_MOVES];
-        gmk_test_setup(&s, rules[rule]);
-        int stones = 14 + (int)banyan_rng_below(&rng, 20);
-        for (int k = 0; k < stones; k++) {
-            int n = G->moves(&s, moves);
-            if (!n)
-                break;
-            gmk_test_state t = s;
-            G->play(&t, moves[banyan_rng_below(&rng, (uint32_t)n)]);
-            if (gmk_test_result(&t) >= 0)
-                break;
-            s = t;
-        }
+        gmk_test_random(&s, rules[rule], &rng, 14 + (int)banyan_rng_below(&rng, 20), G->moves);
         gmk_naive g;
         gmk_naive_from(&g, &s, 15, rule);
         char me = G->to_move(&s) ? 'O' : 'X';
@@ -868,6 +876,101 @@ void test_gmk_vcf_none(void)
         if (naive && !fast)
             T_FAIL_AT("random %d: a short VCF missed", it);
     }
+}
+
+/* Referees a VCT claimed for the player to move in s, one attacker move
+ * deep: the claimed move is legal, and after every reply of the defender
+ * (any empty point at all, not only those the solver thought of) the
+ * defender has not won and the attacker either has a five or still has a
+ * proven win (VCF or VCT). At depth > 1, the same again after every reply.
+ * Returns false at the first hole. */
+static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
+{
+    banyan_move m, replies[BANYAN_MAX_MOVES];
+    if (!G->prove_win_deep(s, &m) || !gmk_test_in_moves(s, m))
+        return false;
+    gmk_test_state a = *s;
+    G->play(&a, m);
+    if (gmk_test_result(&a) >= 0)
+        return true; /* A five. */
+    int n = G->moves(&a, replies);
+    for (int i = 0; i < n; i++) {
+        gmk_test_state d = a;
+        banyan_move w;
+        G->play(&d, replies[i]);
+        if (gmk_test_result(&d) >= 0)
+            return false; /* The defender made five. */
+        if (depth > 1 ? !gmk_test_vct_holds(&d, depth - 1)
+                      : !G->prove_win(&d, &w) && !G->prove_win_deep(&d, &w))
+            return false;
+    }
+    return true;
+}
+
+/* The VCT solver (the deep prover): wins that need open threes, which the
+ * VCF cannot see, refereed against every defence; positions without one,
+ * among them threats the defender's own four or five refutes; renju is
+ * left to the VCF. */
+void test_gmk_vct(void)
+{
+    static const char *const wins[] = {
+        /* A double open three for Black at j8 (h8 i8, j9 j10). */
+        "h8 a1 i8 o1 j9 a15 j10 o15",
+        /* From a game: White wins by threats starting at i8. */
+        "c8 b8 d5 f5 a11 g8 h6 e8 j5 f8 h8 f7 f6 h9 i10 g6 h5 h7 e4",
+        /* An open three on the board: its straight four wins (the VCF
+         * finds that too). */
+        "h8 a1 i8 a3 j8 a5 h10 o15 h11 o13",
+    };
+    for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
+        gmk_test_state s;
+        banyan_move m;
+        gmk_test_setup(&s, "");
+        T_EQ(G->load(&s, wins[i]), BANYAN_OK);
+        if (i == 0 && G->prove_win(&s, &m))
+            T_FAIL_AT("case %zu: a VCF where there is none", i);
+        if (!G->prove_win_deep(&s, &m))
+            T_FAIL_AT("VCT case %zu not found", i);
+        else if (!gmk_test_vct_holds(&s, i == 0 ? 2 : 1))
+            T_FAIL_AT("VCT case %zu: a defence the solver missed", i);
+    }
+    static const struct {
+        const char *params, *moves;
+    } none[] = {
+        /* The double three, but White has an open four (c3..c6). */
+        {"", "h8 c3 i8 c4 j9 c5 j10 c6"},
+        /* The double three, but White's open three c3 c4 c5 answers it
+         * with an open four. */
+        {"", "h8 c3 i8 c4 j9 c5 j10 o15"},
+        /* Renju: left to the VCF. */
+        {"rule=renju", "h8 a1 i8 o1 j9 a15 j10 o15"},
+        {"", "h8 i9 h9"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+        gmk_test_state s;
+        banyan_move m;
+        gmk_test_setup(&s, none[i].params);
+        T_EQ(G->load(&s, none[i].moves), BANYAN_OK);
+        if (G->prove_win_deep(&s, &m))
+            T_FAIL_AT("case %zu: a VCT claimed", i);
+    }
+    /* Random positions: every claim holds against every defence. */
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 7, 0);
+    int claims = 0;
+    for (int it = 0; it < 40; it++) {
+        gmk_test_state s;
+        banyan_move m;
+        gmk_test_random(&s, it % 2 ? "rule=standard" : "", &rng,
+                        16 + (int)banyan_rng_below(&rng, 24), G->candidates);
+        if (!G->prove_win_deep(&s, &m))
+            continue;
+        claims++;
+        if (!gmk_test_vct_holds(&s, 1))
+            T_FAIL_AT("random %d: an unsound VCT", it);
+    }
+    T_TRUE(claims >= 5);
 }
 
 /* Every line of tests/positions/gomoku.txt parses: params, a legal move
