@@ -31,8 +31,15 @@ typedef struct step {
 /* How often (in simulations) a worker looks at the clock and the limits. */
 #define SEARCH_CHECK_EVERY 16
 
-/* Visits at which a root child first gets the game's deep prover. */
+/* A root child gets the game's deep prover once it has SEARCH_DEEP_VISITS
+ * visits and at least 1 / SEARCH_DEEP_SHARE of the root's, so only the
+ * few children that the search keeps choosing pay for it (at most
+ * SEARCH_DEEP_SHARE of them hold that share at once). It runs once: the
+ * child's `reserved` field says it has (compaction clears that on the
+ * first child of a block, which is then proven again; a root child kept
+ * from an earlier search was deeper down then, and was never marked). */
 #define SEARCH_DEEP_VISITS 64
+#define SEARCH_DEEP_SHARE  32
 
 /* Simulations a thread takes from the budget at once, when several search. */
 #define SEARCH_CHUNK 32
@@ -223,19 +230,6 @@ static void search_sort_by_prior(banyan_move *moves, float *priors, int n)
     }
 }
 
-/* Whether a root child that has just reached n visits is due for the
- * game's deep prover: at SEARCH_DEEP_VISITS visits, and again at each
- * fourfold count (a tree kept from the last move has root children that
- * passed the first count while deeper down). Only children that the search
- * keeps choosing pay for it. */
-static inline bool search_deep_due(uint32_t n)
-{
-    if (n < SEARCH_DEEP_VISITS || (n & (n - 1)))
-        return false;
-    uint32_t k = n / SEARCH_DEEP_VISITS;
-    return k * SEARCH_DEEP_VISITS == n && !(k & 0xaaaaaaaau);
-}
-
 /* Runs the game's deep prover on root child xi, whose position is
  * w->state, where mover just moved: a win for the opponent to move there
  * proves the child lost. Two-player games only. Returns whether it did. */
@@ -311,7 +305,7 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
         c->move = moves[i];
         c->prior = priors[i];
         atomic_init(&c->visits, 0);
-        c->reserved = 0;
+        atomic_init(&c->reserved, 0);
         atomic_init(&c->value, 0);
     }
     x->n_children = (uint16_t)n;
@@ -411,7 +405,11 @@ static void search_simulate(worker *w)
         g->play(w->state, nodes[xi].move);
         path[++depth] = (step){xi, p};
         uint32_t n = search_add_visit(e, &nodes[xi]);
-        if (depth == 1 && g->prove_win_deep && search_deep_due(n))
+        if (depth == 1 && n >= SEARCH_DEEP_VISITS && g->prove_win_deep &&
+            (uint64_t)n * SEARCH_DEEP_SHARE >=
+                atomic_load_explicit(&nodes[t->root].visits, memory_order_relaxed) &&
+            !atomic_load_explicit(&nodes[xi].reserved, memory_order_relaxed) &&
+            !atomic_exchange_explicit(&nodes[xi].reserved, 1, memory_order_relaxed))
             proving = search_prove_deep(w, xi, p); /* Read at the top of the loop. */
     }
 
@@ -564,6 +562,22 @@ static uint64_t search_nodes(const banyan_engine *e)
     return n;
 }
 
+/* Whether every child of t's root is proven although the root is not
+ * (its children are the game's candidates, fewer than its legal moves):
+ * simulations could not change anything then. */
+static bool search_all_proven(const tree *t)
+{
+    const node *root = &t->nodes[t->root];
+    if (!(atomic_load_explicit(&root->flags, memory_order_acquire) & NODE_PROVEN_CHILD))
+        return false;
+    int n;
+    uint32_t first = search_root_block(t, &n);
+    for (int i = 0; i < n; i++)
+        if (tree_proof(&t->nodes[first + (uint32_t)i]) == BANYAN_UNPROVEN)
+            return false;
+    return n > 0;
+}
+
 /* Whether the search must stop now. Worker 0 also serves the progress
  * callback, the extension of unclear positions and the early stop. The
  * clock is read only every SEARCH_CHECK_EVERY simulations. */
@@ -578,6 +592,8 @@ static bool search_should_stop(worker *w, limits *L)
         return true;
     if (w->playouts % SEARCH_CHECK_EVERY != 0)
         return false;
+    if (search_all_proven(w->t))
+        return true;
     bool timed = L->deadline > 0 || L->user->progress;
     double now = timed ? util_now() : 0;
     if (L->deadline > 0 && now >= L->deadline) {

@@ -106,7 +106,9 @@ static void tree_fix(node *nodes, node *x)
 {
     uint32_t first = atomic_load_explicit(&x->children, memory_order_relaxed);
     if (first && (atomic_load_explicit(&nodes[first].flags, memory_order_relaxed) & NODE_BLOCK))
-        atomic_store_explicit(&x->children, nodes[first].reserved, memory_order_relaxed);
+        atomic_store_explicit(&x->children,
+                              atomic_load_explicit(&nodes[first].reserved, memory_order_relaxed),
+                              memory_order_relaxed);
     else
         tree_make_leaf(x);
 }
@@ -124,7 +126,7 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
     for (uint32_t i = tree_next_block(nodes, 2, used), n; i < used;
          i = tree_next_block(nodes, i + n, used)) {
         n = tree_block_size(&nodes[i]);
-        nodes[i].reserved = next;
+        atomic_store_explicit(&nodes[i].reserved, next, memory_order_relaxed);
         next += n;
         for (uint32_t j = i; j < i + n; j++)
             tree_mark(nodes, &nodes[j], min_visits);
@@ -148,10 +150,10 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
          i = tree_next_block(nodes, i + n, used)) {
         node *b = &nodes[i];
         uint16_t f = atomic_load_explicit(&b->flags, memory_order_relaxed);
-        uint32_t to = b->reserved;
+        uint32_t to = atomic_load_explicit(&b->reserved, memory_order_relaxed);
         n = tree_block_size(b);
         atomic_store_explicit(&b->flags, (uint16_t)(f & (NODE_BLOCK - 1u)), memory_order_relaxed);
-        b->reserved = 0;
+        atomic_store_explicit(&b->reserved, 0, memory_order_relaxed);
         memmove(&nodes[to], &nodes[i], n * sizeof(node));
     }
     t->root = 1;

@@ -44,8 +44,9 @@ typedef struct node {
     banyan_move move;          /* Move that led here from the parent. */
     float prior;               /* P(s,a): the game's prior, or uniform. */
     _Atomic uint32_t visits;   /* N(s,a), counting simulations still in flight. */
-    uint32_t reserved;         /* Keeps value 8-byte aligned; tree_compact() keeps a block's
-                                  new index here while it runs, and 0 otherwise. */
+    _Atomic uint32_t reserved; /* tree_compact() keeps a block's new index here while it
+                                  runs; otherwise 0, or 1 on a root child that the game's
+                                  deep prover has seen (search.c). */
     _Atomic int64_t value;     /* W(s,a) in VALUE_ONE units, for the player who moved. */
 } node;
 

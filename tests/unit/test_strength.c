@@ -359,8 +359,8 @@ void test_strength_connect4_tactics(void)
 
 /* Every line of tests/positions/gomoku.txt ("params | moves | answers |
  * comment") searched with a small budget: the move played must be one of
- * the answers. Wins are found by the VCF prover at the root; blocks and
- * defences by the search. */
+ * the answers. Wins are found by the VCF and VCT provers at the root;
+ * blocks and defences by the search. */
 void test_strength_gomoku_tactics(void)
 {
     char path[1024], line[1024];
@@ -395,5 +395,5 @@ void test_strength_gomoku_tactics(void)
         cases++;
     }
     fclose(f);
-    T_EQ(cases, 10);
+    T_EQ(cases, 12);
 }
