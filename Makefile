@@ -128,6 +128,12 @@ tsan: $(UNIT) $(BANYAN)
 	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --parallel $$p \
 	    --playouts 20000 > /dev/null || exit 1; \
 	  echo "tsan: 4-thread $$g search, $$p parallelism: 1 passed, 0 failed"; done; done
+	@for p in tree root; do \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game gomoku --threads 4 --parallel $$p \
+	    --position "c8 b8 d5 f5 a11 g8 h6 e8 j5 f8 h8 f7 f6 h9 i10 g6" --playouts 10000 \
+	    > /dev/null || exit 1; \
+	  echo "tsan: 4-thread Gomoku middle game (deep prover), $$p parallelism: 1 passed, 0 failed"; \
+	done
 
 bench: $(BANYAN)
 	$(BANYAN) bench
