@@ -723,6 +723,28 @@ static void *search_thread_main(void *arg)
     return NULL;
 }
 
+/* Whether t's root, if proven, shows the move that its proof rests on. A
+ * kept root that the game's provers proved as a deeper node (a win for the
+ * player now to move) may have no children, or none proven to win: the
+ * search would stop at once with no winning move to play. Such a tree is
+ * started afresh, and search_prove_root() finds the win again. */
+static bool search_root_explained(const tree *t)
+{
+    banyan_proof p = tree_proof(&t->nodes[t->root]);
+    int n;
+    uint32_t first = search_root_block(t, &n);
+    if (p == BANYAN_UNPROVEN)
+        return true;
+    if (!n)
+        return false;
+    if (p != BANYAN_PROVEN_LOSS)
+        return true; /* Proven from its children, which all hold proofs. */
+    for (int i = 0; i < n; i++)
+        if (tree_proof(&t->nodes[first + (uint32_t)i]) == BANYAN_PROVEN_WIN)
+            return true;
+    return false;
+}
+
 /* The game's prover on the root, before any simulation: a proven win needs
  * no search. The root of each tree is expanded (without the prover) and the
  * winning child marked, so the report plays it. */
@@ -788,6 +810,9 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 
     /* A finished game needs no search, nor does a root the game proves. */
     if (e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0) {
+        for (int k = 0; k < e->n_trees; k++)
+            if (!search_root_explained(&e->trees[k]))
+                tree_reset(&e->trees[k]);
         search_prove_root(e);
         for (int i = 1; i < e->cfg.threads && i < 64; i++) {
             args[i] = (search_thread){&e->workers[i], &L};

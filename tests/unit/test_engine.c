@@ -666,6 +666,33 @@ void test_engine_reuse(void)
  * a tiny arena: reuse keeps it going move after move, the tree never holds
  * more than the arena, and the game ends normally. With fresh_tree the
  * same game is played without reuse. */
+/* A kept tree whose new root was proven by the game's prover when it was
+ * expanded (so it has no children): the search must still play the win,
+ * not stop at once and play the first legal move. In this Gomoku opening
+ * the engine answers c12, after which White's d8 lets Black win by fours
+ * from d12; the prover proves d8 while searching c12. */
+void test_engine_reuse_proven_root(void)
+{
+    banyan_config cfg = {.seed = 1, .memory = 16 << 20};
+    banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, &cfg);
+    banyan_limits lim = {.playouts = 3000};
+    banyan_report r;
+    banyan_move m;
+    T_EQ(banyan_engine_load(e, "b12 c10 b9 b10 e12 e7"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "c12", &m), BANYAN_OK);
+    T_EQ(r.best, m);
+    T_EQ(banyan_engine_play(e, m), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "d8", &m), BANYAN_OK);
+    T_EQ(banyan_engine_play(e, m), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.start_nodes >= 1);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    T_EQ(banyan_engine_parse_move(e, "d12", &m), BANYAN_OK);
+    T_EQ(r.best, m);
+    banyan_engine_free(e);
+}
+
 void test_engine_reuse_long_game(void)
 {
     for (int fresh = 0; fresh <= 1; fresh++) {
