@@ -30,7 +30,7 @@
 #define GMK_EDGE        3                                  /* Byte board value off the board. */
 #define GMK_VCF_NODES   2000                               /* Attacker moves tried per VCF call. */
 #define GMK_VCF_DEPTH   32                                 /* Longest VCF, in attacker moves. */
-#define GMK_VCT_NODES   600                                /* Positions per VCT call. */
+#define GMK_VCT_NODES   2500                               /* Positions per VCT call. */
 #define GMK_VCT_THREES  4                                  /* Open threes in a VCT, most. */
 #define GMK_VCT_DEPTH   32                                 /* Longest VCT, in attacker moves. */
 #define GMK_RENJU_DEPTH 6                                  /* Nesting of renju's three checks. */
