@@ -1225,17 +1225,24 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
         v->first = won && depth == 0 ? x[0] : v->first;
         return won;
     }
-    if (gmk_vct_doubles(v, col, x, 1)) {
-        v->first = depth == 0 ? x[0] : v->first;
-        return true;
-    }
-    /* Threats: fours first, then open threes. */
+    /* Threats: fours first (a move making two five points wins at once),
+     * then open threes. */
     uint16_t moves[GMK_MAX * GMK_MAX];
     int n = 0, n_fours = 0;
     for (int i = 0; i < v->n_cells; i++) {
         int p = v->cells[i];
         if (v->g.b[p] == 0 && gmk_vcf_makes_four(&v->g, p, col))
             moves[n++] = (uint16_t)p;
+    }
+    for (int i = 0; i < n; i++) {
+        int fives[8];
+        v->g.b[moves[i]] = (uint8_t)col;
+        bool two = gmk_vcf_fives(&v->g, moves[i], col, fives) >= 2;
+        v->g.b[moves[i]] = 0;
+        if (two) {
+            v->first = depth == 0 ? moves[i] : v->first;
+            return true;
+        }
     }
     n_fours = n;
     for (int i = 0; i < v->n_cells && threes < v->max_threes; i++) {
@@ -1306,6 +1313,7 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
                     cand[n++] = (uint16_t)q;
                 }
             }
+    int n_line = n; /* The rest are fours of the defender's. */
     for (int i = 0; i < v->n_cells; i++) {
         int q = v->cells[i];
         if (v->g.b[q] == 0 && v->stamp[q] != id && gmk_vcf_makes_four(&v->g, q, dcol)) {
@@ -1315,7 +1323,7 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
     }
     for (int i = 0; i < n; i++) {
         int r = cand[i];
-        bool counter = gmk_vcf_makes_four(&v->g, r, dcol);
+        bool counter = i >= n_line || gmk_vcf_makes_four(&v->g, r, dcol);
         int old = gmk_vct_place(v, r, dcol);
         bool lost = true;
         if (counter || gmk_vct_stops(v, w, nw))
