@@ -11,6 +11,7 @@ RUNS=${1:-3}
 B=${BANYAN:-build/release/banyan}
 [ -x "$B" ] || make -s
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b / a}'; }
 echo "date: $(date -u +%Y-%m-%d), machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for spec in "connect4 1000000" "gomoku 100000"; do
     set -- $spec
@@ -27,8 +28,7 @@ for spec in "connect4 1000000" "gomoku 100000"; do
     tree=$(grep '^2-tree' /tmp/banyan-threads | cut -d' ' -f2 | median)
     root=$(grep '^2-root' /tmp/banyan-threads | cut -d' ' -f2 | median)
     echo "$1, $2 playouts: 1 thread $one playouts/s; 2 threads, one tree $tree" \
-        "($(awk -v a="$one" -v b="$tree" 'BEGIN {printf "%.2f", b / a}')x); 2 threads, a tree each" \
-        "$root ($(awk -v a="$one" -v b="$root" 'BEGIN {printf "%.2f", b / a}')x)"
+        "($(ratio "$one" "$tree")x); 2 threads, a tree each $root ($(ratio "$one" "$root")x)"
 done
 for opp in threads=2 threads=4 threads=2,parallel=root; do
     echo "### connect4, 20000 playouts: 1 thread against $opp"

@@ -1168,16 +1168,21 @@ static int gmk_vct_fives(const gmk_vct *v, int col, int *out, int max)
     return n;
 }
 
-/* Whether colour col playing at empty p makes two five points or more. */
-static bool gmk_vct_double(gmk_vct *v, int p, int col)
+/* Whether colour col playing at empty p, where it makes a four, makes two
+ * five points or more. */
+static bool gmk_vct_two_fives(gmk_vct *v, int p, int col)
 {
     int fives[8];
-    if (!gmk_vcf_makes_four(&v->g, p, col))
-        return false;
     v->g.b[p] = (uint8_t)col;
     int n = gmk_vcf_fives(&v->g, p, col, fives);
     v->g.b[p] = 0;
     return n >= 2;
+}
+
+/* Whether colour col playing at empty p makes two five points or more. */
+static bool gmk_vct_double(gmk_vct *v, int p, int col)
+{
+    return gmk_vcf_makes_four(&v->g, p, col) && gmk_vct_two_fives(v, p, col);
 }
 
 /* Up to max empty cells where colour col makes two five points, into out. */
@@ -1234,16 +1239,11 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
         if (v->g.b[p] == 0 && gmk_vcf_makes_four(&v->g, p, col))
             moves[n++] = (uint16_t)p;
     }
-    for (int i = 0; i < n; i++) {
-        int fives[8];
-        v->g.b[moves[i]] = (uint8_t)col;
-        bool two = gmk_vcf_fives(&v->g, moves[i], col, fives) >= 2;
-        v->g.b[moves[i]] = 0;
-        if (two) {
+    for (int i = 0; i < n; i++)
+        if (gmk_vct_two_fives(v, moves[i], col)) {
             v->first = depth == 0 ? moves[i] : v->first;
             return true;
         }
-    }
     n_fours = n;
     for (int i = 0; i < v->n_cells && threes < v->max_threes; i++) {
         int p = v->cells[i];

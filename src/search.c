@@ -128,18 +128,18 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
 {
     const node *nodes = t->nodes;
     uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
-    int n = x->n_children, width = n;
+    int n = x->n_children;
     const banyan_config *cfg = &e->cfg;
     uint32_t parent_n = atomic_load_explicit(&x->visits, memory_order_relaxed);
     if (cfg->widening > 0) {
         /* Progressive widening: only the first children by prior compete,
-         * more of them as the node is visited more. Children proven lost do
-         * not count (below), so that proofs widen the node. */
-        width = (int)(cfg->widening * sqrtf((float)parent_n));
-        if (width < 2)
-            width = 2;
-        if (width < n)
-            n = width;
+         * more of them as the node is visited more (at the root, children
+         * proven lost do not count: below). */
+        int k = (int)(cfg->widening * sqrtf((float)parent_n));
+        if (k < 2)
+            k = 2;
+        if (k < n)
+            n = k;
     }
     bool puct = cfg->select == BANYAN_SELECT_PUCT;
     float c = (float)cfg->c;
@@ -182,10 +182,10 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
         }
         return best_i;
     }
-    n = x->n_children;
-    if (x != &nodes[t->root])
-        n = width < n ? width : n;
-    for (int i = 0, live = 0; i < n && live < width; i++) {
+    /* At the root the width counts the children not proven lost, so that
+     * refuted tries widen it at once. */
+    int end = x == &nodes[t->root] ? x->n_children : n;
+    for (int i = 0, live = 0; i < end && live < n; i++) {
         const node *ch = &nodes[first + i];
         banyan_proof proof = tree_proof(ch);
         uint32_t cn = atomic_load_explicit(&ch->visits, memory_order_relaxed);
@@ -244,9 +244,7 @@ static bool search_prove_deep(worker *w, uint32_t xi, int mover)
         !g->prove_win_deep(w->state, &win))
         return false;
     tree_set_proof(x, g->to_move(w->state) == mover ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
-    atomic_fetch_or_explicit(&w->t->nodes[w->t->root].flags, NODE_PROVEN_CHILD,
-                             memory_order_release);
-    return true;
+    return true; /* The backup marks the root as having a proven child. */
 }
 
 /* What an expansion did. */
@@ -526,7 +524,7 @@ static int search_root_children(const banyan_engine *e, root_child *out)
 
 static double search_child_mean(const root_child *c)
 {
-    return c->visits ? (double)c->value / ((double)c->visits * VALUE_ONE) : 0.5;
+    return tree_value_mean(c->visits, c->value);
 }
 
 /* The most and second most visited children of the root, and whether the

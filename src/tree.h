@@ -119,13 +119,18 @@ static inline banyan_proof tree_proof_flip(banyan_proof p)
                                      : p;
 }
 
+/* The mean in [0, 1] of n visits worth w VALUE_ONE units; 0.5 for none. */
+static inline double tree_value_mean(uint64_t n, int64_t w)
+{
+    return n ? (double)w / ((double)n * VALUE_ONE) : 0.5;
+}
+
 /* Mean value of x in [0, 1] for the player who moved into it; 0.5 when it
  * has no visits. */
 static inline double tree_mean(const node *x)
 {
-    uint32_t n = atomic_load_explicit(&x->visits, memory_order_relaxed);
-    int64_t w = atomic_load_explicit(&x->value, memory_order_relaxed);
-    return n ? (double)w / ((double)n * VALUE_ONE) : 0.5;
+    return tree_value_mean(atomic_load_explicit(&x->visits, memory_order_relaxed),
+                           atomic_load_explicit(&x->value, memory_order_relaxed));
 }
 
 #endif /* BANYAN_TREE_H */

@@ -487,6 +487,25 @@ void test_engine_final_rules(void)
         }
 }
 
+/* Visits of the root's children in r, summed. */
+static uint64_t test_children_visits(const banyan_report *r)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < r->n_moves; i++)
+        sum += r->moves[i].visits;
+    return sum;
+}
+
+/* The solver proves Connect Four's win in one (445566: c or g) on e. */
+static void test_proves_win_in_one(banyan_engine *e, const banyan_limits *lim)
+{
+    banyan_report r;
+    T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, lim, &r), BANYAN_OK);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    T_TRUE(test_best_in(e, r.best, "cg"));
+}
+
 /* Tree parallelism: several threads share one tree. The playout budget is
  * exact, the statistics add up (every simulation passes through a root
  * child, except those that found the root's expansion claimed by another
@@ -500,18 +519,13 @@ void test_engine_threads(void)
         banyan_report r;
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         T_EQ(r.playouts, 20000);
-        uint64_t sum = 0;
-        for (int i = 0; i < r.n_moves; i++)
-            sum += r.moves[i].visits;
+        uint64_t sum = test_children_visits(&r);
         if (!(sum >= 19800 && sum <= 20000))
             fprintf(stderr, "threads %d: children visits %llu\n", threads, (unsigned long long)sum);
         T_TRUE(sum >= 19800 && sum <= 20000);
         T_TRUE(test_best_in(e, r.best, "cde"));
         /* The solver still proves a win in one with threads. */
-        T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
-        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-        T_EQ(r.proof, BANYAN_PROVEN_WIN);
-        T_TRUE(test_best_in(e, r.best, "cg"));
+        test_proves_win_in_one(e, &lim);
         banyan_engine_free(e);
     }
 }
@@ -531,10 +545,8 @@ void test_engine_threads_root(void)
         banyan_report r;
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         T_EQ(r.playouts, 20001);
-        uint64_t sum = 0;
-        for (int i = 0; i < r.n_moves; i++)
-            sum += r.moves[i].visits;
-        T_EQ(sum, 20001); /* No thread finds the root claimed: its tree is its own. */
+        /* No thread finds the root claimed: its tree is its own. */
+        T_EQ(test_children_visits(&r), 20001);
         T_TRUE(r.node_capacity <= (3u << 20) / banyan_node_size() &&
                r.node_capacity >= (3u << 20) / banyan_node_size() - 4 * (unsigned)threads - 4);
         T_TRUE(test_best_in(e, r.best, "cde"));
@@ -550,11 +562,7 @@ void test_engine_threads_root(void)
         T_EQ(banyan_engine_play(e, best), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 100}, &r), BANYAN_OK);
         T_TRUE(r.start_nodes > 1000);
-        /* Proofs. */
-        T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
-        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-        T_EQ(r.proof, BANYAN_PROVEN_WIN);
-        T_TRUE(test_best_in(e, r.best, "cg"));
+        test_proves_win_in_one(e, &lim);
         banyan_engine_free(e);
     }
     /* A small arena: each tree fills and recycles on its own. */
