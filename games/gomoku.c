@@ -11,6 +11,7 @@
  * line of 11 cells around any point is read without bounds checks, and a
  * line is judged as two 11-bit masks (own stones, empty cells).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,7 +31,7 @@
 #define GMK_EDGE        3                                  /* Byte board value off the board. */
 #define GMK_VCF_NODES   2000                               /* Attacker moves tried per VCF call. */
 #define GMK_VCF_DEPTH   32                                 /* Longest VCF, in attacker moves. */
-#define GMK_VCT_NODES   2500                               /* Positions per VCT call. */
+#define GMK_VCT_NODES   10000                              /* Positions per VCT call. */
 #define GMK_VCT_THREES  4                                  /* Open threes in a VCT, most. */
 #define GMK_VCT_DEPTH   32                                 /* Longest VCT, in attacker moves. */
 #define GMK_RENJU_DEPTH 6                                  /* Nesting of renju's three checks. */
@@ -1118,12 +1119,39 @@ static bool gmk_prove_win(const void *s, banyan_move *out)
  * forbidden points would have to enter every threat.
  */
 
+/* What a colour makes in one line by playing an empty cell. */
+#define GMK_LS_FIVE  0x1u /* A five (an exact five where overlines do not win). */
+#define GMK_LS_FOUR  0x2u /* At least one five point. */
+#define GMK_LS_FOUR2 0x4u /* Two five points or more (straight or double four). */
+#define GMK_LS_THREE 0x8u /* An open three: one more stone makes a straight four. */
+
+/* What an empty cell makes, one byte per direction (byte i for gmk_dirs[i])
+ * holding GMK_LS_ bits, colour 1's in the low nibble and colour 2's in the
+ * high; kept up to date as stones come and go: a stone changes only the
+ * cells within 5 of it on its four lines, and only in that line's byte. */
+#define GMK_VS(ls, col)  ((ls) << (4 * ((col)-1)))
+#define GMK_VS_ANY(bits) ((bits)*0x01010101u)           /* In any direction. */
+#define GMK_VCT_UNDO     ((2 * GMK_VCT_DEPTH + 2) * 40) /* Saved cells: 40 a stone. */
+
+/* GMK_LS_ bits of every line around an empty centre, indexed by the 10 cells
+ * x - 5d .. x + 5d other than x in base 3 (0 blocked, 1 own, 2 empty);
+ * the low nibble where overlines win, the high nibble where they do not. */
+static uint8_t gmk_ls_table[59049];
+static uint16_t gmk_ls_base3[1024]; /* A 10-cell mask in base 3, digits 0 or 1. */
+static pthread_once_t gmk_ls_once = PTHREAD_ONCE_INIT;
+
 /* The solver's workspace. */
 typedef struct gmk_vct {
-    gmk_board g;                       /* The position, moves played on it in place. */
-    uint16_t cells[GMK_MAX * GMK_MAX]; /* The region: cells within distance 2 of a stone. */
-    uint8_t in_region[GMK_BCELLS];     /* Whether a cell is listed. */
-    uint32_t stamp[GMK_BCELLS];        /* Defence candidates already listed. */
+    gmk_board g;                          /* The position, moves played on it in place. */
+    uint16_t cells[GMK_MAX * GMK_MAX];    /* The region: cells within distance 2 of a stone. */
+    uint8_t in_region[GMK_BCELLS];        /* Whether a cell is listed. */
+    uint32_t stamp[GMK_BCELLS];           /* Defence candidates already listed. */
+    uint32_t st[GMK_BCELLS];              /* GMK_VS_ bits of each empty cell in the region. */
+    uint32_t lines[4][2 * GMK_BW - 1][3]; /* Per direction and line, by position along
+                                           * it: colour 1's stones, colour 2's, empty cells. */
+    uint32_t undo_st[GMK_VCT_UNDO];       /* Saved st[] values, for gmk_vct_unplace. */
+    uint16_t undo_at[GMK_VCT_UNDO];       /* Their cells. */
+    int n_undo;
     int n_cells;
     uint32_t nodes;  /* Positions visited so far. */
     uint32_t budget; /* Bound on nodes. */
@@ -1133,27 +1161,153 @@ typedef struct gmk_vct {
     int max_threes; /* Open threes allowed on a line of play. */
 } gmk_vct;
 
-/* Plays colour col at p and widens the region around it; returns the
- * region's old size, for gmk_vct_unplace. */
+/* The line through byte board cell x along gmk_dirs[i], and x's position
+ * on it (its row, or its column for rows). */
+static inline uint32_t *gmk_vct_line(gmk_vct *v, int x, int i, int *pos)
+{
+    int r = x >> 5, c = x & 31;
+    static const int8_t sign[4] = {0, 0, -1, 1};
+    *pos = i == 0 ? c : r;
+    return v->lines[i][i == 0 ? r : i == 1 ? c : c + sign[i] * r + (i == 2 ? GMK_BW - 1 : 0)];
+}
+
+/* Sets byte board cell x to value val (0 .. 3) in the board and the lines. */
+static void gmk_vct_set(gmk_vct *v, int x, int val)
+{
+    v->g.b[x] = (uint8_t)val;
+    for (int i = 0; i < 4; i++) {
+        int pos;
+        uint32_t *w = gmk_vct_line(v, x, i, &pos), bit = 1u << pos;
+        w[0] = (w[0] & ~bit) | (val == 1 ? bit : 0);
+        w[1] = (w[1] & ~bit) | (val == 2 ? bit : 0);
+        w[2] = (w[2] & ~bit) | (val == 0 ? bit : 0);
+    }
+}
+
+/* The GMK_LS_ bits of a line for one colour: own stones o (the centre,
+ * bit 5, included) and empty cells emp of the 11 cells x - 5d .. x + 5d.
+ * They agree with gmk_five_at, gmk_vcf_makes_four, gmk_vcf_fives and
+ * gmk_shape's open three for that line. (A run through x that reaches 5
+ * cells out is longer than 5 whatever lies beyond, so the window decides
+ * fives and overlines alike.) */
+static unsigned gmk_ls_rate(unsigned o, unsigned emp, bool exact)
+{
+    int run = 1;
+    for (int k = 6; k < 11 && ((o >> k) & 1); k++)
+        run++;
+    for (int k = 4; k >= 0 && ((o >> k) & 1); k--)
+        run++;
+    if (run == 5 || (run > 5 && !exact))
+        return GMK_LS_FIVE; /* No five point besides: fp is empty. */
+    unsigned fp = 0;
+    if (gmk_pop5[(o >> 1) & 31] + gmk_pop5[(o >> 6) & 15] >= 4)
+        fp = gmk_fp(o, emp, exact);
+    if (fp)
+        return GMK_LS_FOUR | ((fp & (fp - 1)) ? GMK_LS_FOUR2 : 0);
+    if (run > 5)
+        return 0;
+    /* An open three: a window of 5 free of the opponent holding 3 stones,
+     * and a point that then makes a straight four. */
+    int best = 0;
+    for (int s = 1; s <= 5; s++)
+        if (!((0x1fu << s) & ~(o | emp)) && gmk_pop5[(o >> s) & 31] > best)
+            best = gmk_pop5[(o >> s) & 31];
+    for (int k = 1; k <= 9 && best >= 3; k++) {
+        unsigned bit = 1u << k;
+        if ((emp & bit) && gmk_straight(gmk_fp(o | bit, emp & ~bit, exact)))
+            return GMK_LS_THREE;
+    }
+    return 0;
+}
+
+/* The 11-cell mask m without its centre, bit 5: 10 bits. */
+static inline unsigned gmk_ls_pack(unsigned m)
+{
+    return (m & 0x1f) | ((m >> 6) & 0x1f) << 5;
+}
+
+static void gmk_ls_init(void)
+{
+    for (unsigned m = 0; m < 1024; m++) {
+        unsigned v = 0;
+        for (int k = 9; k >= 0; k--)
+            v = v * 3 + ((m >> k) & 1);
+        gmk_ls_base3[m] = (uint16_t)v;
+    }
+    for (unsigned idx = 0; idx < 59049; idx++) {
+        unsigned own = 0, emp = 0, x = idx;
+        for (int k = 0; k < 10; k++, x /= 3) {
+            unsigned bit = 1u << (k < 5 ? k : k + 1);
+            own |= x % 3 == 1 ? bit : 0;
+            emp |= x % 3 == 2 ? bit : 0;
+        }
+        own |= 1u << 5;
+        gmk_ls_table[idx] =
+            (uint8_t)(gmk_ls_rate(own, emp, false) | gmk_ls_rate(own, emp, true) << 4);
+    }
+}
+
+/* The GMK_VS_ byte of the empty cell at position pos of line w. */
+static inline unsigned gmk_vct_rate(const gmk_vct *v, const uint32_t *w, int pos)
+{
+    unsigned sh = (unsigned)pos - 5, emp = 2u * gmk_ls_base3[gmk_ls_pack(w[2] >> sh)];
+    unsigned c1 = gmk_ls_table[gmk_ls_base3[gmk_ls_pack(w[0] >> sh)] + emp];
+    unsigned c2 = gmk_ls_table[gmk_ls_base3[gmk_ls_pack(w[1] >> sh)] + emp];
+    return ((c1 >> (v->g.exact[0] ? 4 : 0)) & 15) | ((c2 >> (v->g.exact[1] ? 4 : 0)) & 15) << 4;
+}
+
+/* Adds empty cell x to the region, rated in every direction. */
+static void gmk_vct_enter(gmk_vct *v, int x)
+{
+    uint32_t st = 0;
+    for (int i = 0; i < 4; i++) {
+        int pos;
+        const uint32_t *w = gmk_vct_line(v, x, i, &pos);
+        st |= gmk_vct_rate(v, w, pos) << (8 * i);
+    }
+    v->st[x] = st;
+    v->in_region[x] = 1;
+    v->cells[v->n_cells++] = (uint16_t)x;
+}
+
+/* Plays colour col at p, rates again the region's empty cells on its lines
+ * and widens the region around it; returns what gmk_vct_unplace needs.
+ * Only cells in the region are rated: every five point, four and open
+ * three lies within distance 2 of a stone. */
 static int gmk_vct_place(gmk_vct *v, int p, int col)
 {
-    int old = v->n_cells;
-    v->g.b[p] = (uint8_t)col;
+    int old = v->n_cells | v->n_undo << 16;
+    const uint8_t *b = v->g.b;
+    gmk_vct_set(v, p, col);
+    for (int i = 0; i < 4; i++) {
+        int pos;
+        const uint32_t *w = gmk_vct_line(v, p, i, &pos);
+        for (int k = -5; k <= 5; k++) {
+            int x = p + k * gmk_dirs[i];
+            if (b[x] != 0 || !v->in_region[x])
+                continue;
+            v->undo_at[v->n_undo] = (uint16_t)x;
+            v->undo_st[v->n_undo++] = v->st[x];
+            v->st[x] = (v->st[x] & ~(0xffu << (8 * i))) | gmk_vct_rate(v, w, pos + k) << (8 * i);
+        }
+    }
     for (int i = 0; i < 24; i++) {
         int q = p + gmk_ring[i];
-        if (v->g.b[q] == 0 && !v->in_region[q]) {
-            v->in_region[q] = 1;
-            v->cells[v->n_cells++] = (uint16_t)q;
-        }
+        if (b[q] == 0 && !v->in_region[q])
+            gmk_vct_enter(v, q);
     }
     return old;
 }
 
 static void gmk_vct_unplace(gmk_vct *v, int p, int old)
 {
-    while (v->n_cells > old)
+    while (v->n_cells > (old & 0xffff))
         v->in_region[v->cells[--v->n_cells]] = 0;
-    v->g.b[p] = 0;
+    while (v->n_undo > old >> 16) {
+        v->n_undo--;
+        v->st[v->undo_at[v->n_undo]] = v->undo_st[v->n_undo];
+    }
+    gmk_vct_set(v, p, 0);
 }
 
 /* Up to max empty cells where colour col makes a five, into out. */
@@ -1162,48 +1316,37 @@ static int gmk_vct_fives(const gmk_vct *v, int col, int *out, int max)
     int n = 0;
     for (int i = 0; i < v->n_cells && n < max; i++) {
         int p = v->cells[i];
-        if (v->g.b[p] == 0 && gmk_five_at(v->g.b, p, col, v->g.exact[col - 1]))
+        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FIVE, col))))
             out[n++] = p;
     }
     return n;
 }
 
-/* Whether colour col playing at empty p, where it makes a four, makes two
- * five points or more. */
-static bool gmk_vct_two_fives(gmk_vct *v, int p, int col)
+/* Whether GMK_VS_ bits st say that the attacker makes two five points or
+ * more: two in one line, or fours in two lines (whose five points are
+ * different cells). */
+static bool gmk_vct_double_st(const gmk_vct *v, uint32_t st)
 {
-    int fives[8];
-    v->g.b[p] = (uint8_t)col;
-    int n = gmk_vcf_fives(&v->g, p, col, fives);
-    v->g.b[p] = 0;
-    return n >= 2;
+    uint32_t four = st & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, v->att + 1));
+    return (st & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR2, v->att + 1))) || (four & (four - 1));
 }
 
-/* Whether colour col playing at empty p makes two five points or more. */
-static bool gmk_vct_double(gmk_vct *v, int p, int col)
+/* The same for the attacker playing at empty region cell p. */
+static bool gmk_vct_double(const gmk_vct *v, int p)
 {
-    return gmk_vcf_makes_four(&v->g, p, col) && gmk_vct_two_fives(v, p, col);
+    return gmk_vct_double_st(v, v->st[p]);
 }
 
-/* Up to max empty cells where colour col makes two five points, into out. */
-static int gmk_vct_doubles(gmk_vct *v, int col, int *out, int max)
+/* Up to max empty cells where the attacker makes two five points, into out. */
+static int gmk_vct_doubles(const gmk_vct *v, int *out, int max)
 {
     int n = 0;
     for (int i = 0; i < v->n_cells && n < max; i++) {
         int p = v->cells[i];
-        if (v->g.b[p] == 0 && gmk_vct_double(v, p, col))
+        if (v->g.b[p] == 0 && gmk_vct_double(v, p))
             out[n++] = p;
     }
     return n;
-}
-
-/* Whether colour col playing at empty p makes an open three in some line. */
-static bool gmk_vct_three(gmk_vct *v, int p, int col)
-{
-    for (int i = 0; i < 4; i++)
-        if (gmk_shape(v->g.b, p, gmk_dirs[i], col, v->g.exact[col - 1], false) == GMK_SH_OPEN3)
-            return true;
-    return false;
 }
 
 static bool gmk_vct_defend(gmk_vct *v, int depth, int threes);
@@ -1236,11 +1379,11 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
     int n = 0, n_fours = 0;
     for (int i = 0; i < v->n_cells; i++) {
         int p = v->cells[i];
-        if (v->g.b[p] == 0 && gmk_vcf_makes_four(&v->g, p, col))
+        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))))
             moves[n++] = (uint16_t)p;
     }
     for (int i = 0; i < n; i++)
-        if (gmk_vct_two_fives(v, moves[i], col)) {
+        if (gmk_vct_double(v, moves[i])) {
             v->first = depth == 0 ? moves[i] : v->first;
             return true;
         }
@@ -1252,7 +1395,7 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
         bool four = false;
         for (int k = 0; k < n_fours && !four; k++)
             four = moves[k] == p;
-        if (!four && gmk_vct_three(v, p, col))
+        if (!four && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
             moves[n++] = (uint16_t)p;
     }
     for (int i = 0; i < n; i++) {
@@ -1269,14 +1412,26 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
     return false;
 }
 
-/* Whether the defender's stone just played at r leaves the attacker none
- * of his winning fours w[0 .. n - 1]. */
-static bool gmk_vct_stops(gmk_vct *v, const int *w, int n)
+/* Whether a defender's stone at empty r would leave the attacker none of
+ * his winning fours w[0 .. n - 1]. Only those cells are rated again, so
+ * that most answers are refuted without being played out. */
+static bool gmk_vct_stops(gmk_vct *v, int r, const int *w, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (v->g.b[w[i]] == 0 && gmk_vct_double(v, w[i], v->att + 1))
-            return false;
-    return true;
+    bool stops = true;
+    gmk_vct_set(v, r, 2 - v->att);
+    for (int i = 0; i < n && stops; i++) {
+        if (w[i] == r)
+            continue;
+        uint32_t st = 0;
+        for (int k = 0; k < 4; k++) {
+            int pos;
+            const uint32_t *line = gmk_vct_line(v, w[i], k, &pos);
+            st |= gmk_vct_rate(v, line, pos) << (8 * k);
+        }
+        stops = !gmk_vct_double_st(v, st);
+    }
+    gmk_vct_set(v, r, 0);
+    return stops;
 }
 
 /* The defender to move. Returns whether every answer loses. */
@@ -1296,7 +1451,7 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
         gmk_vct_unplace(v, x[0], old);
         return won;
     }
-    int nw = gmk_vct_doubles(v, col, w, 64);
+    int nw = gmk_vct_doubles(v, w, 64);
     if (nw == 0 || nw == 64)
         return false; /* No threat (or too many to list: give up, soundly). */
     /* Answers: points on the lines through the winning fours, and the
@@ -1316,18 +1471,20 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
     int n_line = n; /* The rest are fours of the defender's. */
     for (int i = 0; i < v->n_cells; i++) {
         int q = v->cells[i];
-        if (v->g.b[q] == 0 && v->stamp[q] != id && gmk_vcf_makes_four(&v->g, q, dcol)) {
+        if (v->g.b[q] == 0 && v->stamp[q] != id &&
+            (v->st[q] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, dcol)))) {
             v->stamp[q] = id;
             cand[n++] = (uint16_t)q;
         }
     }
     for (int i = 0; i < n; i++) {
         int r = cand[i];
-        bool counter = i >= n_line || gmk_vcf_makes_four(&v->g, r, dcol);
+        bool counter =
+            i >= n_line || (v->in_region[r] && (v->st[r] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, dcol))));
+        if (!counter && !gmk_vct_stops(v, r, w, nw))
+            continue;
         int old = gmk_vct_place(v, r, dcol);
-        bool lost = true;
-        if (counter || gmk_vct_stops(v, w, nw))
-            lost = gmk_vct_attack(v, depth, threes);
+        bool lost = gmk_vct_attack(v, depth, threes);
         gmk_vct_unplace(v, r, old);
         if (!lost)
             return false;
@@ -1343,8 +1500,9 @@ static bool gmk_prove_win_deep(const void *s, banyan_move *out)
     int size = t->size;
     if (gmk_is_over(t) || t->rule == GMK_RENJU || t->ply < 4 || t->prover != GMK_PROVER_VCT)
         return false;
-    gmk_vct work; /* About 7 KiB of stack, and 2 KiB a level below. */
+    gmk_vct work; /* About 30 KiB of stack, and 2 KiB a level below. */
     gmk_vct *v = &work;
+    pthread_once(&gmk_ls_once, gmk_ls_init);
     gmk_board_load(t, &v->g);
     memset(v->in_region, 0, sizeof v->in_region);
     memset(v->stamp, 0, sizeof v->stamp);
@@ -1354,13 +1512,15 @@ static bool gmk_prove_win_deep(const void *s, banyan_move *out)
     v->stamp_id = 0;
     v->att = t->ply & 1;
     v->first = -1;
+    v->n_undo = 0;
+    memset(v->lines, 0, sizeof v->lines);
+    for (int p = 0; p < GMK_BCELLS; p++)
+        if (v->g.b[p] != GMK_EDGE)
+            gmk_vct_set(v, p, v->g.b[p]);
     for (int r = 0; r < size; r++)
         for (int c = 0; c < size; c++)
-            if (gmk_bit(t->near, r * GMK_STRIDE + c)) {
-                int p = gmk_bidx(r, c);
-                v->in_region[p] = 1;
-                v->cells[v->n_cells++] = (uint16_t)p;
-            }
+            if (gmk_bit(t->near, r * GMK_STRIDE + c))
+                gmk_vct_enter(v, gmk_bidx(r, c));
     /* Iterative deepening on the threes: the wins with fewest threes, which
      * are the cheapest to find, are found first. */
     bool found = false;
