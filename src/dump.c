@@ -57,11 +57,11 @@ static const char *dump_proof_name(banyan_proof p)
  * JSON or DOT, but anything unexpected is replaced to stay well-formed. */
 static void dump_move_text(dump *d, const node *x, char *buf, size_t len)
 {
-    if (x->move == BANYAN_MOVE_NONE) {
+    if (tree_move(x) == BANYAN_MOVE_NONE) {
         snprintf(buf, len, "root");
         return;
     }
-    d->e->game->format_move(d->state, x->move, buf, len);
+    d->e->game->format_move(d->state, tree_move(x), buf, len);
     for (char *c = buf; *c; c++)
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
             *c = '?';
@@ -82,33 +82,33 @@ static void dump_node(dump *d, uint32_t xi, uint32_t parent, int depth, size_t s
     dump_move_text(d, x, mv, sizeof mv);
     memcpy(here + g->state_size, here, g->state_size);
     unsigned char *next = here + g->state_size;
-    if (x->move != BANYAN_MOVE_NONE)
-        g->play(next, x->move);
+    if (tree_move(x) != BANYAN_MOVE_NONE)
+        g->play(next, tree_move(x));
 
-    uint32_t visits = atomic_load_explicit(&x->visits, memory_order_relaxed);
+    uint32_t visits = tree_visits(x);
     double value = tree_mean(x);
     const char *proof = dump_proof_name(tree_proof(x));
     if (d->format == BANYAN_DUMP_JSON)
         dump_printf(d,
                     "{\"move\":\"%s\",\"visits\":%u,\"value\":%.4f,\"prior\":%.4f,"
                     "\"proof\":\"%s\"",
-                    mv, visits, value, (double)x->prior, proof);
+                    mv, visits, value, (double)tree_prior(x), proof);
     else {
         dump_printf(d, "  n%u [label=\"%s\\nN=%u Q=%.3f\\nP=%.3f %s\"];\n", xi, mv, visits, value,
-                    (double)x->prior, proof);
+                    (double)tree_prior(x), proof);
         if (parent)
             dump_printf(d, "  n%u -> n%u;\n", parent, xi);
     }
 
-    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+    int n;
+    uint32_t first = tree_children(d->e->trees[0].nodes, x, &n);
     bool deeper = first && (d->max_depth == 0 || depth < d->max_depth) && depth < BANYAN_MAX_DEPTH;
     if (d->format == BANYAN_DUMP_JSON)
         dump_printf(d, ",\"children\":[");
     int written = 0;
-    for (int i = 0; deeper && i < x->n_children; i++) {
+    for (int i = 0; deeper && i < n; i++) {
         uint32_t ci = first + (uint32_t)i;
-        if (atomic_load_explicit(&d->e->trees[0].nodes[ci].visits, memory_order_relaxed) <
-            d->min_visits)
+        if (tree_visits(&d->e->trees[0].nodes[ci]) < d->min_visits)
             continue;
         if (d->format == BANYAN_DUMP_JSON && written++)
             dump_printf(d, ",");

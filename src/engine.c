@@ -308,11 +308,10 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     /* Keep the subtree under m, where a tree has one, as the new tree. */
     for (int k = 0; k < e->n_trees; k++) {
         tree *t = &e->trees[k];
-        const node *root = &t->nodes[t->root];
-        uint32_t first = atomic_load_explicit(&root->children, memory_order_relaxed);
-        uint32_t child = 0;
-        for (int i = 0; first && !e->cfg.fresh_tree && i < root->n_children; i++)
-            if (t->nodes[first + i].move == m)
+        int n;
+        uint32_t first = tree_children(t->nodes, &t->nodes[t->root], &n), child = 0;
+        for (int i = 0; !e->cfg.fresh_tree && i < n; i++)
+            if (tree_move(&t->nodes[first + (uint32_t)i]) == m)
                 child = first + (uint32_t)i;
         if (child)
             tree_promote(t, child);

@@ -35,14 +35,19 @@ typedef struct step {
  * visits and at least 1 / SEARCH_DEEP_SHARE of the root's, so only the
  * few children that the search keeps choosing pay for it (at most
  * SEARCH_DEEP_SHARE of them hold that share at once). It runs once: the
- * child's `reserved` field says it has (compaction clears that on the
- * first child of a block, which is then proven again; a root child kept
- * from an earlier search was deeper down then, and was never marked). */
+ * child's NODE_MARK says it has (compaction clears every mark, so after
+ * the tree is recycled the prover may run again on a root child; a root
+ * child kept from an earlier search was deeper down then, and was never
+ * marked). */
 #define SEARCH_DEEP_VISITS 64
 #define SEARCH_DEEP_SHARE  32
 
 /* Simulations a thread takes from the budget at once, when several search. */
 #define SEARCH_CHUNK 32
+
+/* A search stops when its root has this many visits, so that no node's
+ * count overflows (each thread may start one more simulation). */
+#define SEARCH_VISITS_MAX (NODE_VISITS_MAX - ENGINE_MAX_THREADS)
 
 /* Deadline and limits of the running search, shared read-only by workers. */
 typedef struct limits {
@@ -74,25 +79,25 @@ static double search_norm(const banyan_engine *e, double r)
  * instructions; with one thread a relaxed load and store do the same job
  * without the locked instruction (a full barrier on x86), which would
  * otherwise cost more than the rest of a tree level. */
-static inline uint32_t search_add_visit(const banyan_engine *e, node *x)
-{
-    uint32_t n;
-    if (e->shared) {
-        n = atomic_fetch_add_explicit(&x->visits, 1, memory_order_relaxed) + 1;
-    } else {
-        n = atomic_load_explicit(&x->visits, memory_order_relaxed) + 1;
-        atomic_store_explicit(&x->visits, n, memory_order_relaxed);
-    }
-    return n;
-}
-
-static inline void search_add_value(const banyan_engine *e, node *x, int64_t v)
+static inline uint64_t search_add_stats(const banyan_engine *e, node *x, uint64_t add)
 {
     if (e->shared)
-        atomic_fetch_add_explicit(&x->value, v, memory_order_relaxed);
-    else
-        atomic_store_explicit(&x->value, atomic_load_explicit(&x->value, memory_order_relaxed) + v,
-                              memory_order_relaxed);
+        return atomic_fetch_add_explicit(&x->stats, add, memory_order_relaxed) + add;
+    uint64_t s = atomic_load_explicit(&x->stats, memory_order_relaxed) + add;
+    atomic_store_explicit(&x->stats, s, memory_order_relaxed);
+    return s;
+}
+
+/* Adds a visit; returns the visits now. */
+static inline uint32_t search_add_visit(const banyan_engine *e, node *x)
+{
+    return tree_stats_visits(search_add_stats(e, x, 1));
+}
+
+/* Adds v VALUE_ONE units of value. */
+static inline void search_add_value(const banyan_engine *e, node *x, uint32_t v)
+{
+    search_add_stats(e, x, (uint64_t)v << NODE_VISIT_BITS);
 }
 
 /* Natural logarithm of x >= 1, to about 1e-5 relative: the exponent from the
@@ -128,18 +133,16 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
 {
     const node *nodes = t->nodes;
     uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
-    int n = x->n_children;
     const banyan_config *cfg = &e->cfg;
-    uint32_t parent_n = atomic_load_explicit(&x->visits, memory_order_relaxed);
+    uint32_t parent_n = tree_visits(x);
+    int n = BANYAN_MAX_MOVES; /* The children compete up to NODE_LAST, or n of them. */
     if (cfg->widening > 0) {
         /* Progressive widening: only the first children by prior compete,
          * more of them as the node is visited more (at the root, children
          * proven lost do not count: below). */
-        int k = (int)(cfg->widening * sqrtf((float)parent_n));
-        if (k < 2)
-            k = 2;
-        if (k < n)
-            n = k;
+        n = (int)(cfg->widening * sqrtf((float)parent_n));
+        if (n < 2)
+            n = 2;
     }
     bool puct = cfg->select == BANYAN_SELECT_PUCT;
     float c = (float)cfg->c;
@@ -155,10 +158,14 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
         int64_t w = 0;
         uint64_t v = 0;
         for (int i = 0; i < n; i++) {
-            v += atomic_load_explicit(&nodes[first + i].visits, memory_order_relaxed);
-            w += atomic_load_explicit(&nodes[first + i].value, memory_order_relaxed);
+            uint64_t st = tree_stats(&nodes[first + (uint32_t)i]);
+            v += tree_stats_visits(st);
+            w += tree_stats_value(st);
+            if (atomic_load_explicit(&nodes[first + (uint32_t)i].flags, memory_order_relaxed) &
+                NODE_LAST)
+                break;
         }
-        fpu = (float)((v ? (double)w / ((double)v * VALUE_ONE) : 0.5) - cfg->fpu_value);
+        fpu = (float)(tree_value_mean(v, w) - cfg->fpu_value);
     }
 
     float best = -HUGE_VALF;
@@ -169,37 +176,42 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
          * unvisited child is taken at once. */
         float k = c * sqrtf(log_n);
         for (int i = 0; i < n; i++) {
-            const node *ch = &nodes[first + i];
-            uint32_t cn = atomic_load_explicit(&ch->visits, memory_order_relaxed);
+            const node *ch = &nodes[first + (uint32_t)i];
+            uint64_t st = tree_stats(ch);
+            uint32_t cn = tree_stats_visits(st);
             if (!cn)
                 return first + (uint32_t)i;
-            float w = (float)atomic_load_explicit(&ch->value, memory_order_relaxed) * unit;
+            float w = (float)tree_stats_value(st) * unit;
             float score = (w + k * sqrtf((float)cn)) / (float)cn;
             if (score > best) {
                 best = score;
                 best_i = first + (uint32_t)i;
             }
+            if (atomic_load_explicit(&ch->flags, memory_order_relaxed) & NODE_LAST)
+                break;
         }
         return best_i;
     }
     /* At the root the width counts the children not proven lost, so that
      * refuted tries widen it at once. */
-    int end = x == &nodes[t->root] ? x->n_children : n;
-    for (int i = 0, live = 0; i < end && live < n; i++) {
-        const node *ch = &nodes[first + i];
-        banyan_proof proof = tree_proof(ch);
-        uint32_t cn = atomic_load_explicit(&ch->visits, memory_order_relaxed);
-        live += proof != BANYAN_PROVEN_LOSS;
-        float w = (float)atomic_load_explicit(&ch->value, memory_order_relaxed) * unit;
+    bool root = x == &nodes[t->root];
+    for (int i = 0, live = 0; live < n; i++) {
+        const node *ch = &nodes[first + (uint32_t)i];
+        uint8_t flags = atomic_load_explicit(&ch->flags, memory_order_acquire);
+        banyan_proof proof = (banyan_proof)(flags & NODE_PROOF_MASK);
+        uint64_t st = tree_stats(ch);
+        uint32_t cn = tree_stats_visits(st);
+        live += !root || proof != BANYAN_PROVEN_LOSS;
+        float w = (float)tree_stats_value(st) * unit;
         float score;
         if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN))
             return first + (uint32_t)i;
         if (cn == 0) {
             if (cfg->fpu == BANYAN_FPU_INFINITE && proof == BANYAN_UNPROVEN)
                 return first + (uint32_t)i;
-            score = puct ? fpu + explore * ch->prior : fpu + c * sqrtf(log_n);
+            score = puct ? fpu + explore * tree_prior(ch) : fpu + c * sqrtf(log_n);
         } else if (puct) {
-            score = w / (float)cn + explore * ch->prior / (float)(1 + cn);
+            score = w / (float)cn + explore * tree_prior(ch) / (float)(1 + cn);
         } else {
             score = (w + c * sqrtf(log_n * (float)cn)) / (float)cn;
         }
@@ -209,6 +221,8 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
             best = score;
             best_i = first + (uint32_t)i;
         }
+        if (flags & NODE_LAST)
+            break;
     }
     return best_i;
 }
@@ -284,29 +298,26 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
     int n = g->candidates ? g->candidates(w->state, moves) : g->moves(w->state, moves);
     if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
         return EXPAND_NONE;
+    for (int i = 0; i < n; i++)
+        if (NEVER(moves[i] >= NODE_MOVE_NONE))
+            return EXPAND_NONE; /* Moves are below BANYAN_MAX_MOVES * 8. */
     uint32_t first = tree_take(w->t, (uint32_t)n);
     if (!first)
         return EXPAND_NONE; /* The claim stays: nobody can expand into a full arena. */
 
+    uint8_t uniform = tree_prior_code(1.0f / (float)n);
     if (g->priors) {
         g->priors(w->state, moves, n, priors);
         search_sort_by_prior(moves, priors, n);
-    } else {
-        for (int i = 0; i < n; i++)
-            priors[i] = 1.0f / (float)n;
     }
     for (int i = 0; i < n; i++) {
         node *c = &w->t->nodes[first + (uint32_t)i];
+        atomic_init(&c->stats, 0);
         atomic_init(&c->children, 0);
-        c->n_children = 0;
-        atomic_init(&c->flags, 0);
-        c->move = moves[i];
-        c->prior = priors[i];
-        atomic_init(&c->visits, 0);
-        atomic_init(&c->reserved, 0);
-        atomic_init(&c->value, 0);
+        c->move = (uint16_t)moves[i];
+        c->prior = g->priors ? tree_prior_code(priors[i]) : uniform;
+        atomic_init(&c->flags, i == n - 1 ? NODE_LAST : 0);
     }
-    x->n_children = (uint16_t)n;
     if (g->candidates)
         atomic_fetch_or_explicit(&x->flags, NODE_CANDIDATES, memory_order_relaxed);
     atomic_store_explicit(&x->children, first, memory_order_release);
@@ -329,12 +340,13 @@ static bool search_prove(worker *w, const step *path, int i, int mover, int p)
     const banyan_game *g = e->game;
     node *nodes = w->t->nodes;
     node *x = &nodes[path[i].node];
-    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+    int n;
+    uint32_t first = tree_children(nodes, x, &n);
     double best = -1;
     bool all = true;
     if (!first)
         return false;
-    for (int k = 0; k < x->n_children && best < 1.0; k++) {
+    for (int k = 0; k < n && best < 1.0; k++) {
         banyan_proof proof = tree_proof(&nodes[first + k]);
         if (proof == BANYAN_UNPROVEN)
             all = false;
@@ -347,8 +359,8 @@ static bool search_prove(worker *w, const step *path, int i, int mover, int p)
         banyan_move legal[BANYAN_MAX_MOVES];
         memcpy(w->scratch, e->root_state, g->state_size);
         for (int k = 1; k <= i; k++)
-            g->play(w->scratch, nodes[path[k].node].move);
-        if (g->moves(w->scratch, legal) > x->n_children)
+            g->play(w->scratch, tree_move(&nodes[path[k].node]));
+        if (g->moves(w->scratch, legal) > n)
             return false;
     }
     tree_set_proof(x, tree_proof_of(mover == p ? best : 1.0 - best));
@@ -359,11 +371,11 @@ static bool search_prove(worker *w, const step *path, int i, int mover, int p)
  * value v for the player who moved into it. Returns whether it is proven. */
 static bool search_mark_terminal(const banyan_engine *e, node *x, double v)
 {
-    uint16_t bits = NODE_TERMINAL;
+    uint8_t bits = NODE_TERMINAL;
     banyan_proof proof = BANYAN_UNPROVEN;
     if (e->game->n_players == 2)
         proof = tree_proof_of(v);
-    bits |= (uint16_t)proof;
+    bits |= (uint8_t)proof;
     atomic_fetch_or_explicit(&x->flags, bits, memory_order_release);
     return proof != BANYAN_UNPROVEN;
 }
@@ -400,14 +412,14 @@ static void search_simulate(worker *w)
             break;
         int p = g->to_move(w->state);
         xi = search_select(e, t, x);
-        g->play(w->state, nodes[xi].move);
+        g->play(w->state, tree_move(&nodes[xi]));
         path[++depth] = (step){xi, p};
         uint32_t n = search_add_visit(e, &nodes[xi]);
         if (depth == 1 && n >= SEARCH_DEEP_VISITS && g->prove_win_deep &&
-            (uint64_t)n * SEARCH_DEEP_SHARE >=
-                atomic_load_explicit(&nodes[t->root].visits, memory_order_relaxed) &&
-            !atomic_load_explicit(&nodes[xi].reserved, memory_order_relaxed) &&
-            !atomic_exchange_explicit(&nodes[xi].reserved, 1, memory_order_relaxed))
+            (uint64_t)n * SEARCH_DEEP_SHARE >= tree_visits(&nodes[t->root]) &&
+            !(atomic_load_explicit(&nodes[xi].flags, memory_order_relaxed) & NODE_MARK) &&
+            !(atomic_fetch_or_explicit(&nodes[xi].flags, NODE_MARK, memory_order_relaxed) &
+              NODE_MARK))
             proving = search_prove_deep(w, xi, p); /* Read at the top of the loop. */
     }
 
@@ -417,8 +429,7 @@ static void search_simulate(worker *w)
         exact = search_norm(e, ret[path[depth].mover]);
         proving = search_mark_terminal(e, &nodes[xi], exact);
     } else if (exact < 0 && depth < BANYAN_MAX_DEPTH &&
-               (depth == 0 || atomic_load_explicit(&nodes[xi].visits, memory_order_relaxed) >
-                                  e->cfg.expand_visits)) {
+               (depth == 0 || tree_visits(&nodes[xi]) > e->cfg.expand_visits)) {
         /* The root is proven, if at all, before the search (search_run). */
         expansion grown = search_expand(w, xi, path[depth].mover, depth);
         if (grown == EXPAND_PROVEN) {
@@ -427,7 +438,7 @@ static void search_simulate(worker *w)
         } else if (grown == EXPAND_DONE) {
             int p = g->to_move(w->state);
             xi = search_select(e, t, &nodes[xi]);
-            g->play(w->state, nodes[xi].move);
+            g->play(w->state, tree_move(&nodes[xi]));
             path[++depth] = (step){xi, p};
             search_add_visit(e, &nodes[xi]);
             if (g->outcome(w->state, ret)) {
@@ -459,12 +470,20 @@ static void search_simulate(worker *w)
     }
 
     /* Step 5. Back up: every node takes the return of the player who moved
-     * into it (its visit was counted on the way down). Proofs climb while
-     * each parent can be proven from its children. */
+     * into it (its visit was counted on the way down), in VALUE_ONE units.
+     * A return between two units is rounded up with probability equal to
+     * its fraction, so that means stay unbiased. Proofs climb while each
+     * parent can be proven from its children. */
+    uint32_t units[BANYAN_MAX_PLAYERS];
+    for (int i = 0; i < g->n_players; i++) {
+        double u = ret[i] * VALUE_ONE;
+        units[i] = (uint32_t)u; /* ret is in [0, 1]: the floor. */
+        if (BANYAN_UNLIKELY(u > units[i]))
+            units[i] += (double)(banyan_rng_next(&w->rng) >> 11) * 0x1p-53 < u - units[i];
+    }
     for (int i = depth; i >= 0; i--) {
         node *x = &nodes[path[i].node];
-        int64_t v = (int64_t)(ret[path[i].mover] * VALUE_ONE + 0.5);
-        search_add_value(e, x, v);
+        search_add_value(e, x, units[path[i].mover]);
         if (proving && i < depth)
             proving = search_prove(w, path, i, path[i].mover, path[i + 1].mover);
         if (proving && i > 0)
@@ -476,10 +495,7 @@ static void search_simulate(worker *w)
 /* The root's children block of tree t, or 0 while it is unexpanded. */
 static uint32_t search_root_block(const tree *t, int *n)
 {
-    const node *root = &t->nodes[t->root];
-    uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
-    *n = first ? root->n_children : 0;
-    return first;
+    return tree_children(t->nodes, &t->nodes[t->root], n);
 }
 
 /* Lists the root's children in the order of the first tree whose root is
@@ -493,22 +509,23 @@ static int search_root_children(const banyan_engine *e, root_child *out)
         ref++;
     for (int i = 0; i < n; i++) {
         const node *c = &e->trees[ref].nodes[first + (uint32_t)i];
-        out[i] = (root_child){c->move, c->prior, 0, 0, BANYAN_UNPROVEN, NULL, 0, 0};
+        out[i] = (root_child){tree_move(c), tree_prior(c), 0, 0, BANYAN_UNPROVEN, NULL, 0, 0};
     }
     for (int k = ref; k < e->n_trees; k++) {
         const tree *t = &e->trees[k];
         int m;
         uint32_t f = search_root_block(t, &m);
         for (int i = 0; f && i < n; i++) {
-            int j = i < m && t->nodes[f + (uint32_t)i].move == out[i].move ? i : 0;
-            while (j < m && t->nodes[f + (uint32_t)j].move != out[i].move)
+            int j = i < m && tree_move(&t->nodes[f + (uint32_t)i]) == out[i].move ? i : 0;
+            while (j < m && tree_move(&t->nodes[f + (uint32_t)j]) != out[i].move)
                 j++;
             if (j == m)
                 continue;
             const node *c = &t->nodes[f + (uint32_t)j];
-            uint32_t v = atomic_load_explicit(&c->visits, memory_order_relaxed);
+            uint64_t st = tree_stats(c);
+            uint32_t v = tree_stats_visits(st);
             banyan_proof proof = tree_proof(c);
-            out[i].value += atomic_load_explicit(&c->value, memory_order_relaxed);
+            out[i].value += tree_stats_value(st);
             if (proof != BANYAN_UNPROVEN)
                 out[i].proof = proof;
             if (!out[i].pv_tree || v > out[i].pv_visits) {
@@ -582,9 +599,10 @@ static bool search_all_proven(const tree *t)
 static bool search_should_stop(worker *w, limits *L)
 {
     banyan_engine *e = w->e;
+    const node *root = &w->t->nodes[w->t->root];
     if (atomic_load_explicit(&L->halt, memory_order_relaxed) ||
         atomic_load_explicit(&e->stop, memory_order_relaxed) ||
-        tree_proof(&w->t->nodes[w->t->root]) != BANYAN_UNPROVEN)
+        tree_proof(root) != BANYAN_UNPROVEN || tree_visits(root) >= SEARCH_VISITS_MAX)
         return true;
     if (L->max_nodes && search_nodes(e) >= L->max_nodes)
         return true;
@@ -762,9 +780,10 @@ static void search_prove_root(banyan_engine *e)
         memcpy(w->state, e->root_state, g->state_size);
         if (!atomic_load_explicit(&root->children, memory_order_acquire))
             search_expand(w, t->root, search_root_mover(e), 0);
-        uint32_t first = atomic_load_explicit(&root->children, memory_order_acquire);
-        for (int i = 0; first && i < root->n_children; i++)
-            if (t->nodes[first + i].move == win) {
+        int n;
+        uint32_t first = tree_children(t->nodes, root, &n);
+        for (int i = 0; i < n; i++)
+            if (tree_move(&t->nodes[first + (uint32_t)i]) == win) {
                 tree_set_proof(&t->nodes[first + i], BANYAN_PROVEN_WIN);
                 atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
                 search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
@@ -808,8 +827,11 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 
     /* A finished game needs no search, nor does a root the game proves. */
     if (e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0) {
+        /* A kept root with half the visits a tree can count starts afresh,
+         * so that every search has room. */
         for (int k = 0; k < e->n_trees; k++)
-            if (!search_root_explained(&e->trees[k]))
+            if (!search_root_explained(&e->trees[k]) ||
+                tree_visits(&e->trees[k].nodes[e->trees[k].root]) > NODE_VISITS_MAX / 2)
                 tree_reset(&e->trees[k]);
         search_prove_root(e);
         for (int i = 1; i < e->cfg.threads && i < 64; i++) {
@@ -892,11 +914,12 @@ static void search_pv(const tree *t, uint32_t ci, banyan_move_stats *s)
     s->pv_len = 0;
     while (ci && s->pv_len < BANYAN_MAX_PV) {
         const node *x = &nodes[ci];
-        s->pv[s->pv_len++] = x->move;
-        uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+        s->pv[s->pv_len++] = tree_move(x);
+        int k;
+        uint32_t first = tree_children(nodes, x, &k);
         uint32_t best = 0, best_n = 0;
-        for (int i = 0; first && i < x->n_children; i++) {
-            uint32_t n = atomic_load_explicit(&nodes[first + i].visits, memory_order_relaxed);
+        for (int i = 0; i < k; i++) {
+            uint32_t n = tree_visits(&nodes[first + (uint32_t)i]);
             if (n > best_n) {
                 best_n = n;
                 best = first + (uint32_t)i;
@@ -911,14 +934,23 @@ void search_report(banyan_engine *e, banyan_report *out)
     root_child *c = e->children;
     int n = search_root_children(e, c);
     banyan_move_stats *st = e->stats;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    float priors[BANYAN_MAX_MOVES];
 
+    /* The game's priors as it gives them (the tree keeps them to 4.5%). */
+    for (int i = 0; i < n; i++) {
+        moves[i] = c[i].move;
+        priors[i] = 1.0f / (float)n;
+    }
+    if (n > 0 && e->game->priors)
+        e->game->priors(e->root_state, moves, n, priors);
     memset(out, 0, sizeof *out);
     for (int i = 0; i < n; i++) {
         st[i].move = c[i].move;
         st[i].visits = c[i].visits;
         st[i].proof = c[i].proof;
         st[i].value = st[i].proof ? tree_proof_value(st[i].proof) : search_child_mean(&c[i]);
-        st[i].prior = c[i].prior;
+        st[i].prior = priors[i];
         search_pv(c[i].pv_tree, c[i].pv_node, &st[i]);
     }
     /* Insertion sort by the final-move rule: stable, so the game's move order
@@ -951,7 +983,6 @@ void search_report(banyan_engine *e, banyan_report *out)
         if (st[0].proof == BANYAN_PROVEN_WIN || all)
             out->proof = st[0].proof;
     } else {
-        banyan_move moves[BANYAN_MAX_MOVES];
         if (e->game->moves(e->root_state, moves) > 0) {
             out->best = moves[0]; /* Never searched: any legal move. */
             out->value = 0.5;

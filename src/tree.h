@@ -4,12 +4,17 @@
  * Nodes live in one arena allocated when the engine is created and are
  * addressed by 32-bit index; index 0 is the "none" sentinel. A node's
  * children form one contiguous block taken at expansion, so a node stores
- * only (first child, count). Statistics are atomics so that threads can
- * share the tree without locks: a block of children is published by a
- * release store of `children`, which readers load with acquire.
+ * only its first child; the last child of a block carries NODE_LAST. A
+ * node is 16 bytes, which is also the cost of a child edge, since every
+ * child is a node. Statistics are atomics so that threads can share the
+ * tree without locks: a block of children is published by a release store
+ * of `children`, which readers load with acquire.
  *
- * Values are fixed-point sums in VALUE_ONE units, always from the point of
- * view of the player who made the move into the node.
+ * Visits and value share one 64-bit word, so one load reads them as a
+ * consistent pair: the visits in the low NODE_VISIT_BITS bits, the value
+ * above them, a fixed-point sum in VALUE_ONE units, always from the point
+ * of view of the player who made the move into the node. The search stops
+ * before a root (and so any node) reaches NODE_VISITS_MAX visits.
  */
 #ifndef BANYAN_TREE_H
 #define BANYAN_TREE_H
@@ -21,7 +26,10 @@
 #include "banyan.h"
 #include "config.h"
 
-#define VALUE_ONE (1 << 20) /* Fixed-point unit of node values: 1.0. */
+#define VALUE_ONE       256 /* Fixed-point unit of values: 1.0. */
+#define NODE_VISIT_BITS 28  /* Low bits of node.stats. */
+#define NODE_VISITS_MAX ((UINT32_C(1) << NODE_VISIT_BITS) - 1) /* 268,435,455. */
+#define NODE_MOVE_NONE  0xffffu                                /* node.move of BANYAN_MOVE_NONE. */
 
 /* Bits of node.flags. The proof is the exact value for the player who made
  * the move into the node, once known. */
@@ -32,25 +40,25 @@ enum {
     NODE_PROVEN_CHILD = 16u, /* Some child is proven: selection must look at proofs. */
     NODE_CANDIDATES = 32u,   /* The children are the game's candidates, which may be fewer
                                 than the legal moves. */
-    NODE_BLOCK = 64u,        /* Compaction only: this node starts a live block, whose size
-                                less one is in the bits from NODE_SIZE_SHIFT. */
-    NODE_SIZE_SHIFT = 7,     /* 9 bits: blocks of 1 to 512 nodes. */
+    NODE_LAST = 64u,         /* The last child of its block. */
+    NODE_MARK = 128u,        /* On a root child: the game's deep prover has seen it
+                                (search.c). During tree_compact(): the first node of a
+                                live block. */
 };
 
 typedef struct node {
-    _Atomic uint32_t children; /* First child; 0 while unexpanded. Published last. */
-    uint16_t n_children;       /* Children in the block; valid once children != 0. */
-    _Atomic uint16_t flags;    /* NODE_* bits and the proof. */
-    banyan_move move;          /* Move that led here from the parent. */
-    float prior;               /* P(s,a): the game's prior, or uniform. */
-    _Atomic uint32_t visits;   /* N(s,a), counting simulations still in flight. */
-    _Atomic uint32_t reserved; /* tree_compact() keeps a block's new index here while it
-                                  runs; otherwise 0, or 1 on a root child that the game's
-                                  deep prover has seen (search.c). */
-    _Atomic int64_t value;     /* W(s,a) in VALUE_ONE units, for the player who moved. */
+    _Atomic uint64_t stats;    /* N(s,a), counting simulations still in flight, in the low
+                                  NODE_VISIT_BITS bits; W(s,a) above, in VALUE_ONE units,
+                                  for the player who moved. */
+    _Atomic uint32_t children; /* First child; 0 while unexpanded. Published last. During
+                                  tree_compact(), on a live block's first node: its
+                                  parent, until the block is reached. */
+    uint16_t move;             /* Move that led here from the parent; NODE_MOVE_NONE. */
+    uint8_t prior;             /* P(s,a), the game's prior or uniform, as tree_prior_code(). */
+    _Atomic uint8_t flags;     /* NODE_* bits and the proof. */
 } node;
 
-_Static_assert(sizeof(node) == 32, "two nodes per cache line");
+_Static_assert(sizeof(node) == 16, "four nodes per cache line");
 
 /* The arena. Index 0 is never handed out, so 0 can mean "none". */
 typedef struct tree {
@@ -82,8 +90,84 @@ BANYAN_INTERNAL uint32_t tree_promote(tree *t, uint32_t child);
 /* Compacts the tree under child (which becomes the root, in slot 1; child
  * 1 keeps the root) keeping only the children of nodes with at least
  * min_visits visits; the others become leaves with their statistics and
- * proofs. One thread only, between simulations. Returns the nodes kept. */
+ * proofs. One thread only, between simulations. Clears every NODE_MARK.
+ * Returns the nodes kept. */
 BANYAN_INTERNAL uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits);
+
+/* A prior in (0, 1] as a byte: -8 log2(p), rounded (a step of 9% at most
+ * between neighbours, down to 2^-31); 255 for 0 and anything smaller. Read
+ * from the float's bits: the exponent gives whole octaves, and the
+ * mantissa m in [1, 2) is rounded to eighths of one by comparing it with
+ * 2^((j - 1/2) / 8). */
+static inline uint8_t tree_prior_code(float p)
+{
+    static const float half[8] = {1.044273782f, 1.138788635f, 1.241857812f, 1.354255547f,
+                                  1.476826146f, 1.610490332f, 1.756252160f, 1.915206561f};
+    union {
+        float f;
+        uint32_t u;
+    } b = {p};
+    if (!(p > 0))
+        return 255;
+    if (p >= 1)
+        return 0;
+    int octaves = 127 - (int)(b.u >> 23);  /* p = 2^-octaves m; octaves >= 1 */
+    b.u = (b.u & 0x7fffffu) | 0x3f800000u; /* m */
+    int code = 8 * octaves;
+    for (int j = 0; j < 8 && b.f >= half[j]; j++)
+        code--;
+    return code >= 255 ? 255 : (uint8_t)code;
+}
+
+/* The prior of node x: 2^(-code / 8). */
+static inline float tree_prior(const node *x)
+{
+    static const float eighth[8] = {1.0f,         0.917004043f, 0.840896415f, 0.771105413f,
+                                    0.707106781f, 0.648419777f, 0.594603558f, 0.545253866f};
+    union {
+        uint32_t u;
+        float f;
+    } scale = {(uint32_t)(127 - (x->prior >> 3)) << 23}; /* 2^-(code / 8), a normal float. */
+    return scale.f * eighth[x->prior & 7];
+}
+
+static inline banyan_move tree_move(const node *x)
+{
+    return x->move == NODE_MOVE_NONE ? BANYAN_MOVE_NONE : x->move;
+}
+
+static inline uint32_t tree_stats_visits(uint64_t stats)
+{
+    return (uint32_t)(stats & NODE_VISITS_MAX);
+}
+
+static inline int64_t tree_stats_value(uint64_t stats)
+{
+    return (int64_t)(stats >> NODE_VISIT_BITS);
+}
+
+static inline uint64_t tree_stats(const node *x)
+{
+    return atomic_load_explicit(&x->stats, memory_order_relaxed);
+}
+
+static inline uint32_t tree_visits(const node *x)
+{
+    return tree_stats_visits(tree_stats(x));
+}
+
+/* The children of x: the first one's index, 0 for none, and how many. */
+static inline uint32_t tree_children(const node *nodes, const node *x, int *n)
+{
+    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+    int k = 0;
+    if (first)
+        while (!(atomic_load_explicit(&nodes[first + (uint32_t)k++].flags, memory_order_relaxed) &
+                 NODE_LAST))
+            ;
+    *n = k;
+    return first;
+}
 
 static inline banyan_proof tree_proof(const node *x)
 {
@@ -92,7 +176,7 @@ static inline banyan_proof tree_proof(const node *x)
 
 static inline void tree_set_proof(node *x, banyan_proof p)
 {
-    atomic_fetch_or_explicit(&x->flags, (uint16_t)p, memory_order_release);
+    atomic_fetch_or_explicit(&x->flags, (uint8_t)p, memory_order_release);
 }
 
 /* Exact value in [0, 1] of a proof, for the player it belongs to. */
@@ -129,8 +213,8 @@ static inline double tree_value_mean(uint64_t n, int64_t w)
  * has no visits. */
 static inline double tree_mean(const node *x)
 {
-    return tree_value_mean(atomic_load_explicit(&x->visits, memory_order_relaxed),
-                           atomic_load_explicit(&x->value, memory_order_relaxed));
+    uint64_t s = tree_stats(x);
+    return tree_value_mean(tree_stats_visits(s), tree_stats_value(s));
 }
 
 #endif /* BANYAN_TREE_H */

@@ -182,8 +182,9 @@ void test_domain_three_players(void)
     T_NEAR(r.moves[0].value, 0.2, 0.05);
     T_EQ(banyan_engine_play(e, 0), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-    T_EQ(r.best, 0); /* Player 1 takes 0.8 for itself. */
-    T_NEAR(r.value, 0.8, 1e-6);
+    T_EQ(r.best, 0); /* Player 1 takes 0.8 for itself (in units of 1/256, rounded
+                      * at random: the mean is exact up to noise). */
+    T_NEAR(r.value, 0.8, 1e-3);
     T_EQ(banyan_engine_load(e, ""), BANYAN_OK);
     T_EQ(banyan_engine_play(e, 1), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
