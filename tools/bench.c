@@ -170,6 +170,58 @@ static int bench_reuse(const cli_opts *o)
     return 0;
 }
 
+/* Gomoku's provers on BENCH_PROVER_POSITIONS fixed positions of 8 to 57
+ * stones, played from the empty board mostly by the game's best prior (a
+ * tenth of the moves random, a fifth uniform among the candidates): time
+ * per call of the VCF (prove_win) and of the VCT (prove_win_deep), the
+ * longest VCT call, and how many wins each found. */
+#define BENCH_PROVER_POSITIONS 400
+static void bench_provers(void)
+{
+    const banyan_game *g = banyan_game_find("gomoku");
+    unsigned char *s = malloc(g->state_size), *t = malloc(g->state_size);
+    banyan_move moves[BANYAN_MAX_MOVES], m;
+    float priors[BANYAN_MAX_MOVES];
+    double ret[BANYAN_MAX_PLAYERS], vcf_s = 0, vct_s = 0, vct_max = 0;
+    int vcf_won = 0, vct_won = 0;
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 12345, 0);
+    for (int it = 0; s && t && it < BENCH_PROVER_POSITIONS; it++) {
+        g->setup(s, "");
+        int stones = 8 + (int)banyan_rng_below(&rng, 50);
+        for (int k = 0; k < stones; k++) {
+            int n = g->candidates(s, moves), pick = 0;
+            uint32_t roll = banyan_rng_below(&rng, 10);
+            if (roll < 8) {
+                g->priors(s, moves, n, priors);
+                for (int j = 1; j < n; j++)
+                    pick = priors[j] > priors[pick] ? j : pick;
+            }
+            if (roll >= 8 || banyan_rng_below(&rng, 4) == 0)
+                pick = (int)banyan_rng_below(&rng, (uint32_t)n);
+            memcpy(t, s, g->state_size);
+            g->play(t, moves[pick]);
+            if (g->outcome(t, ret))
+                break;
+            memcpy(s, t, g->state_size);
+        }
+        double t0 = bench_now();
+        vcf_won += g->prove_win(s, &m);
+        double t1 = bench_now();
+        vct_won += g->prove_win_deep(s, &m);
+        double t2 = bench_now();
+        vcf_s += t1 - t0;
+        vct_s += t2 - t1;
+        vct_max = t2 - t1 > vct_max ? t2 - t1 : vct_max;
+    }
+    printf("gomoku provers         : %d positions; VCF %.3f ms a call (%d wins), VCT %.3f ms a "
+           "call, longest %.1f ms (%d wins)\n",
+           BENCH_PROVER_POSITIONS, vcf_s * 1000 / BENCH_PROVER_POSITIONS, vcf_won,
+           vct_s * 1000 / BENCH_PROVER_POSITIONS, vct_max * 1000, vct_won);
+    free(s);
+    free(t);
+}
+
 int cli_bench(int argc, char **argv)
 {
     cli_opts o;
@@ -230,6 +282,7 @@ int cli_bench(int argc, char **argv)
             printf("%-10s raw rollouts: %10.0f playouts/s (%s)\n", g->name, raw,
                    bench_raw[i].params);
     }
+    bench_provers();
     printf("bytes per node         : %zu; per child edge: %zu\n", banyan_node_size(),
            banyan_node_size());
     printf("allocations in searches: %" PRIu64 "\n", allocs_during);
