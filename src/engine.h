@@ -38,6 +38,7 @@ typedef struct worker {
     unsigned char *scratch;  /* A second one, for re-playing a path. */
     uint64_t playouts;       /* Simulations this worker ran in the current search. */
     int max_depth;           /* Deepest ply it reached. */
+    uint32_t root_top;       /* Most visits it has seen a root child reach in this search. */
     uint64_t budget;         /* Root parallelism: simulations left to it in this search. */
     uint32_t claimed;        /* Simulations taken from the budget and not yet started. */
     uint32_t recycles;       /* Recycling passes of its tree in the current search. */

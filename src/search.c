@@ -32,9 +32,12 @@ typedef struct step {
 #define SEARCH_CHECK_EVERY 16
 
 /* A root child gets the game's deep prover once it has SEARCH_DEEP_VISITS
- * visits and at least 1 / SEARCH_DEEP_SHARE of the root's, so only the
+ * visits and either at least 1 / SEARCH_DEEP_SHARE of the root's or more
+ * than any other root child had (as this thread saw them), so that only the
  * few children that the search keeps choosing pay for it (at most
- * SEARCH_DEEP_SHARE of them hold that share at once). It runs once: the
+ * SEARCH_DEEP_SHARE of them hold that share at once), and the move played,
+ * the most visited, has always been tried when it had 64 visits: where
+ * visits spread over many children, none may hold the share. It runs once: the
  * child's NODE_MARK says it has (compaction clears every mark, so after
  * the tree is recycled the prover may run again on a root child; a root
  * child kept from an earlier search was deeper down then, and was never
@@ -415,8 +418,10 @@ static void search_simulate(worker *w)
         g->play(w->state, tree_move(&nodes[xi]));
         path[++depth] = (step){xi, p};
         uint32_t n = search_add_visit(e, &nodes[xi]);
+        bool leads = depth == 1 && n > w->root_top;
+        w->root_top = leads ? n : w->root_top;
         if (depth == 1 && n >= SEARCH_DEEP_VISITS && g->prove_win_deep &&
-            (uint64_t)n * SEARCH_DEEP_SHARE >= tree_visits(&nodes[t->root]) &&
+            (leads || (uint64_t)n * SEARCH_DEEP_SHARE >= tree_visits(&nodes[t->root])) &&
             !(atomic_load_explicit(&nodes[xi].flags, memory_order_relaxed) & NODE_MARK) &&
             !(atomic_fetch_or_explicit(&nodes[xi].flags, NODE_MARK, memory_order_relaxed) &
               NODE_MARK))
@@ -817,6 +822,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         worker *w = &e->workers[i];
         w->playouts = 0;
         w->max_depth = 0;
+        w->root_top = 0;
         w->recycles = 0;
         w->claimed = 0;
         /* Root parallelism: an even share each, the first ones taking the
