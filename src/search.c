@@ -807,7 +807,6 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     int spawned = 0;
 
     L.start = util_now();
-    uint64_t start_nodes = search_nodes(e);
     L.deadline = u->time > 0 ? L.start + u->time : 0;
     L.hard_deadline = u->time > 0 && u->time_max > u->time ? L.start + u->time_max : L.deadline;
     L.max_nodes = u->nodes;
@@ -831,14 +830,17 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
             e->budget / (uint64_t)e->n_trees + ((uint64_t)i < e->budget % (uint64_t)e->n_trees);
     }
 
-    /* A finished game needs no search, nor does a root the game proves. */
-    if (e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0) {
-        /* A kept root with half the visits a tree can count starts afresh,
-         * so that every search has room. */
+    /* A finished game needs no search, nor does a root the game proves. A
+     * kept root proven without its reason, or with half the visits a tree
+     * can count (so that every search has room), starts afresh first. */
+    bool playing = e->game->moves(e->root_state, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0;
+    if (playing)
         for (int k = 0; k < e->n_trees; k++)
             if (!search_root_explained(&e->trees[k]) ||
                 tree_visits(&e->trees[k].nodes[e->trees[k].root]) > NODE_VISITS_MAX / 2)
                 tree_reset(&e->trees[k]);
+    uint64_t start_nodes = search_nodes(e);
+    if (playing) {
         search_prove_root(e);
         for (int i = 1; i < e->cfg.threads && i < 64; i++) {
             args[i] = (search_thread){&e->workers[i], &L};

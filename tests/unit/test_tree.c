@@ -3,7 +3,7 @@
  * byte, visits and value in one word, children blocks ending at NODE_LAST,
  * and compaction (promotion and recycling) checked against a description
  * of the tree taken before it, on random trees with garbage between the
- * blocks.
+ * blocks; and the root's visit cap seen through the engine.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "banyan_game.h"
+#include "engine.h"
 #include "t.h"
 #include "tree.h"
 
@@ -181,4 +182,28 @@ void test_tree_compact(void)
         T_TRUE(tree_take(&t, 1) == kept + 1);
     }
     free(nodes);
+}
+
+/* A kept root with more than half the visits a tree can count starts
+ * afresh, so that every search has room to count; one with fewer is kept. */
+void test_tree_visits_cap(void)
+{
+    for (int full = 0; full <= 1; full++) {
+        banyan_config cfg = {.seed = 3, .memory = 4 << 20};
+        banyan_engine *e = NULL;
+        banyan_limits lim = {.playouts = 2000};
+        banyan_report r;
+        T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+        if (!e)
+            return;
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+        node *root = &e->trees[0].nodes[e->trees[0].root];
+        uint64_t visits = full ? NODE_VISITS_MAX / 2 + 1 : NODE_VISITS_MAX / 2;
+        atomic_store(&root->stats, visits | (visits * VALUE_ONE / 2) << NODE_VISIT_BITS);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(r.playouts, 2000);
+        T_TRUE(full ? r.start_nodes <= 1 : r.start_nodes > 100);
+        banyan_engine_free(e);
+    }
 }
