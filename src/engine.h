@@ -39,6 +39,8 @@ typedef struct worker {
     uint64_t playouts;       /* Simulations this worker ran in the current search. */
     int max_depth;           /* Deepest ply it reached. */
     uint32_t root_top;       /* Most visits it has seen a root child reach in this search. */
+    uint64_t root_stats;     /* On a shared tree: visits and value it owes the root (node.stats
+                                format), added every SEARCH_CHUNK simulations. */
     uint64_t budget;         /* Root parallelism: simulations left to it in this search. */
     uint32_t claimed;        /* Simulations taken from the budget and not yet started. */
     uint32_t recycles;       /* Recycling passes of its tree in the current search. */

@@ -49,8 +49,9 @@ typedef struct step {
 #define SEARCH_CHUNK 32
 
 /* A search stops when its root has this many visits, so that no node's
- * count overflows (each thread may start one more simulation). */
-#define SEARCH_VISITS_MAX (NODE_VISITS_MAX - ENGINE_MAX_THREADS)
+ * count overflows (each thread may start one more simulation, and owe the
+ * root a chunk's visits). */
+#define SEARCH_VISITS_MAX (NODE_VISITS_MAX - ENGINE_MAX_THREADS * (SEARCH_CHUNK + 1))
 
 /* Deadline and limits of the running search, shared read-only by workers. */
 typedef struct limits {
@@ -397,10 +398,16 @@ static void search_simulate(worker *w)
     int depth = 0;
     uint32_t xi = t->root;
 
-    /* Step 1. Start from a private copy of the root position. */
+    /* Step 1. Start from a private copy of the root position. On a shared
+     * tree the root's statistics, which every simulation of every thread
+     * would write, are gathered per thread and added in chunks: the root's
+     * own value decides nothing, and its visits only scale exploration. */
     memcpy(w->state, e->root_state, g->state_size);
     path[0] = (step){xi, search_root_mover(e)};
-    search_add_visit(e, &nodes[xi]);
+    if (e->shared)
+        w->root_stats++;
+    else
+        search_add_visit(e, &nodes[xi]);
 
     /* Step 2. Select: walk down expanded nodes, adding a virtual visit to
      * each, until a leaf or a proven node. */
@@ -488,7 +495,10 @@ static void search_simulate(worker *w)
     }
     for (int i = depth; i >= 0; i--) {
         node *x = &nodes[path[i].node];
-        search_add_value(e, x, units[path[i].mover]);
+        if (i == 0 && e->shared)
+            w->root_stats += (uint64_t)units[path[i].mover] << NODE_VISIT_BITS;
+        else
+            search_add_value(e, x, units[path[i].mover]);
         if (proving && i < depth)
             proving = search_prove(w, path, i, path[i].mover, path[i + 1].mover);
         if (proving && i > 0)
@@ -717,18 +727,32 @@ static bool search_claim(worker *w)
 
 /* A worker's loop: simulations until a limit, a stop or a proof, which
  * halt every worker, or until the budget is spent. */
+/* Adds what worker w owes the root of its shared tree. */
+static void search_root_flush(worker *w)
+{
+    if (w->root_stats)
+        atomic_fetch_add_explicit(&w->t->nodes[w->t->root].stats, w->root_stats,
+                                  memory_order_relaxed);
+    w->root_stats = 0;
+}
+
 static void search_work(worker *w, limits *L)
 {
     banyan_engine *e = w->e;
     while (!search_should_stop(w, L)) {
-        if (!search_claim(w))
+        if (!search_claim(w)) {
+            search_root_flush(w);
             return; /* The budget is spent; the others finish what they took. */
+        }
         search_simulate(w);
         w->playouts++;
+        if (tree_stats_visits(w->root_stats) >= SEARCH_CHUNK)
+            search_root_flush(w);
         if (!e->shared && !e->cfg.no_recycle &&
             atomic_load_explicit(&w->t->full, memory_order_relaxed))
             search_recycle(w);
     }
+    search_root_flush(w);
     atomic_store_explicit(&L->halt, 1, memory_order_relaxed);
 }
 
@@ -822,6 +846,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         w->playouts = 0;
         w->max_depth = 0;
         w->root_top = 0;
+        w->root_stats = 0;
         w->recycles = 0;
         w->claimed = 0;
         /* Root parallelism: an even share each, the first ones taking the
