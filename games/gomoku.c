@@ -1130,8 +1130,10 @@ static bool gmk_prove_win(const void *s, banyan_move *out)
  * high; kept up to date as stones come and go: a stone changes only the
  * cells within 5 of it on its four lines, and only in that line's byte. */
 #define GMK_VS(ls, col)  ((ls) << (4 * ((col)-1)))
-#define GMK_VS_ANY(bits) ((bits)*0x01010101u)           /* In any direction. */
-#define GMK_VCT_UNDO     ((2 * GMK_VCT_DEPTH + 2) * 40) /* Saved cells: 40 a stone. */
+#define GMK_VS_ANY(bits) ((bits)*0x01010101u) /* In any direction. */
+/* Saved cells: 40 a stone, and at most 2 * GMK_VCT_DEPTH stones are on the
+ * board at once (an attacker's and a defender's move per level). */
+#define GMK_VCT_UNDO ((2 * GMK_VCT_DEPTH + 2) * 40)
 
 /* GMK_LS_ bits of every line around an empty centre, indexed by the 10 cells
  * x - 5d .. x + 5d other than x in base 3 (0 blocked, 1 own, 2 empty);
