@@ -116,8 +116,8 @@ typedef void banyan_progress_fn(void *ud, const banyan_report *rep);
 /* Search limits. The search stops at the first limit reached, when the root
  * is proven, or on banyan_engine_stop(). Zero means "no limit" for each
  * field; when all of playouts, time and nodes are zero, playouts = 10000.
- * A tree counts at most 2^28 - 64 visits at its root (268 million
- * simulations): a search stops there too. */
+ * A tree counts a little under 2^28 visits at its root (268 million
+ * simulations, less 2112): a search stops there too. */
 typedef struct banyan_limits {
     uint64_t playouts;            /* Simulations to run from the root. */
     double time;                  /* Wall-clock seconds. */
