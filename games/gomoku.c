@@ -383,6 +383,15 @@ static void gmk_reset(gmk *t)
 
 /* Parameters size, rule, candidates, rollout, priors and prover, in any
  * order; the last of a repeated key counts. */
+/* The index of val in the NULL-terminated names, or -1. */
+static int gmk_choice(const char *val, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(val, names[i]))
+            return i;
+    return -1;
+}
+
 static int gmk_setup(void *s, const char *params)
 {
     gmk *t = s;
@@ -393,50 +402,21 @@ static int gmk_setup(void *s, const char *params)
     char key[16], val[16];
 
     while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        if (!strcmp(key, "size")) {
-            if (banyan_parse_int(val, GMK_MIN, GMK_MAX, &size) != BANYAN_OK)
-                return BANYAN_EINVAL;
-        } else if (!strcmp(key, "rule")) {
-            if (!strcmp(val, "freestyle"))
-                rule = GMK_FREESTYLE;
-            else if (!strcmp(val, "standard"))
-                rule = GMK_STANDARD;
-            else if (!strcmp(val, "renju"))
-                rule = GMK_RENJU;
-            else
-                return BANYAN_EINVAL;
-        } else if (!strcmp(key, "candidates")) {
-            if (!strcmp(val, "near"))
-                cands = GMK_CAND_NEAR;
-            else if (!strcmp(val, "all"))
-                cands = GMK_CAND_ALL;
-            else
-                return BANYAN_EINVAL;
-        } else if (!strcmp(key, "rollout")) {
-            if (!strcmp(val, "heuristic"))
-                rollout = GMK_RO_HEURISTIC;
-            else if (!strcmp(val, "near"))
-                rollout = GMK_RO_NEAR;
-            else if (!strcmp(val, "uniform"))
-                rollout = GMK_RO_UNIFORM;
-            else
-                return BANYAN_EINVAL;
-        } else if (!strcmp(key, "priors")) {
-            if (strcmp(val, "threats") && strcmp(val, "off"))
-                return BANYAN_EINVAL;
-            flat = !strcmp(val, "off");
-        } else if (!strcmp(key, "prover")) {
-            if (!strcmp(val, "vct"))
-                prover = GMK_PROVER_VCT;
-            else if (!strcmp(val, "vcf"))
-                prover = GMK_PROVER_VCF;
-            else if (!strcmp(val, "off"))
-                prover = GMK_PROVER_OFF;
-            else
-                return BANYAN_EINVAL;
-        } else {
+        /* Each keyword parameter's values, in the order of its enum. */
+        static const char *const rules[] = {"freestyle", "standard", "renju", NULL};
+        static const char *const candidates[] = {"near", "all", NULL};
+        static const char *const rollouts[] = {"heuristic", "near", "uniform", NULL};
+        static const char *const priors[] = {"threats", "off", NULL};
+        static const char *const provers[] = {"vct", "vcf", "off", NULL};
+        int ok = !strcmp(key, "size") ? banyan_parse_int(val, GMK_MIN, GMK_MAX, &size) == BANYAN_OK
+                 : !strcmp(key, "rule")       ? (rule = gmk_choice(val, rules)) >= 0
+                 : !strcmp(key, "candidates") ? (cands = gmk_choice(val, candidates)) >= 0
+                 : !strcmp(key, "rollout")    ? (rollout = gmk_choice(val, rollouts)) >= 0
+                 : !strcmp(key, "priors")     ? (flat = gmk_choice(val, priors)) >= 0
+                 : !strcmp(key, "prover")     ? (prover = gmk_choice(val, provers)) >= 0
+                                              : 0;
+        if (!ok)
             return BANYAN_EINVAL;
-        }
     }
     if (rc != 0)
         return BANYAN_EINVAL;
@@ -1168,9 +1148,10 @@ typedef struct gmk_vct {
 static inline uint32_t *gmk_vct_line(gmk_vct *v, int x, int i, int *pos)
 {
     int r = x >> 5, c = x & 31;
-    static const int8_t sign[4] = {0, 0, -1, 1};
     *pos = i == 0 ? c : r;
-    return v->lines[i][i == 0 ? r : i == 1 ? c : c + sign[i] * r + (i == 2 ? GMK_BW - 1 : 0)];
+    /* Rows by row, columns by column, diagonals by c - r (shifted to be
+     * non-negative) and anti-diagonals by c + r. */
+    return v->lines[i][i == 0 ? r : i == 1 ? c : i == 2 ? c - r + GMK_BW - 1 : c + r];
 }
 
 /* Sets byte board cell x to value val (0 .. 3) in the board and the lines. */
@@ -1258,8 +1239,8 @@ static inline unsigned gmk_vct_rate(const gmk_vct *v, const uint32_t *w, int pos
     return ((c1 >> (v->g.exact[0] ? 4 : 0)) & 15) | ((c2 >> (v->g.exact[1] ? 4 : 0)) & 15) << 4;
 }
 
-/* Adds empty cell x to the region, rated in every direction. */
-static void gmk_vct_enter(gmk_vct *v, int x)
+/* The GMK_VS_ bits of empty cell x in every direction. */
+static uint32_t gmk_vct_rate_cell(gmk_vct *v, int x)
 {
     uint32_t st = 0;
     for (int i = 0; i < 4; i++) {
@@ -1267,7 +1248,13 @@ static void gmk_vct_enter(gmk_vct *v, int x)
         const uint32_t *w = gmk_vct_line(v, x, i, &pos);
         st |= gmk_vct_rate(v, w, pos) << (8 * i);
     }
-    v->st[x] = st;
+    return st;
+}
+
+/* Adds empty cell x to the region, rated in every direction. */
+static void gmk_vct_enter(gmk_vct *v, int x)
+{
+    v->st[x] = gmk_vct_rate_cell(v, x);
     v->in_region[x] = 1;
     v->cells[v->n_cells++] = (uint16_t)x;
 }
@@ -1421,17 +1408,8 @@ static bool gmk_vct_stops(gmk_vct *v, int r, const int *w, int n)
 {
     bool stops = true;
     gmk_vct_set(v, r, 2 - v->att);
-    for (int i = 0; i < n && stops; i++) {
-        if (w[i] == r)
-            continue;
-        uint32_t st = 0;
-        for (int k = 0; k < 4; k++) {
-            int pos;
-            const uint32_t *line = gmk_vct_line(v, w[i], k, &pos);
-            st |= gmk_vct_rate(v, line, pos) << (8 * k);
-        }
-        stops = !gmk_vct_double_st(v, st);
-    }
+    for (int i = 0; i < n && stops; i++)
+        stops = w[i] == r || !gmk_vct_double_st(v, gmk_vct_rate_cell(v, w[i]));
     gmk_vct_set(v, r, 0);
     return stops;
 }

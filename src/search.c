@@ -248,16 +248,25 @@ static void search_sort_by_prior(banyan_move *moves, float *priors, int n)
     }
 }
 
-/* Runs the game's deep prover on root child xi, whose position is
- * w->state, where mover just moved: a win for the opponent to move there
- * proves the child lost. Two-player games only. Returns whether it did. */
-static bool search_prove_deep(worker *w, uint32_t xi, int mover)
+/* Root child xi, whose position is w->state, where mover just moved, has
+ * just reached n visits: if it is due (SEARCH_DEEP_VISITS above) and not
+ * yet marked, marks it and runs the game's deep prover there; a win for
+ * the opponent to move proves the child lost. Two-player games only.
+ * Returns whether it proved the child. */
+static bool search_prove_deep(worker *w, uint32_t xi, int mover, uint32_t n)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
     node *x = &w->t->nodes[xi];
     double ret[BANYAN_MAX_PLAYERS];
     banyan_move win;
+    bool leads = n > w->root_top;
+    w->root_top = leads ? n : w->root_top;
+    if (n < SEARCH_DEEP_VISITS ||
+        (!leads && (uint64_t)n * SEARCH_DEEP_SHARE < tree_visits(&w->t->nodes[w->t->root])) ||
+        (atomic_load_explicit(&x->flags, memory_order_relaxed) & NODE_MARK) ||
+        (atomic_fetch_or_explicit(&x->flags, NODE_MARK, memory_order_relaxed) & NODE_MARK))
+        return false;
     if (g->n_players != 2 || tree_proof(x) != BANYAN_UNPROVEN || g->outcome(w->state, ret) ||
         !g->prove_win_deep(w->state, &win))
         return false;
@@ -425,14 +434,8 @@ static void search_simulate(worker *w)
         g->play(w->state, tree_move(&nodes[xi]));
         path[++depth] = (step){xi, p};
         uint32_t n = search_add_visit(e, &nodes[xi]);
-        bool leads = depth == 1 && n > w->root_top;
-        w->root_top = leads ? n : w->root_top;
-        if (depth == 1 && n >= SEARCH_DEEP_VISITS && g->prove_win_deep &&
-            (leads || (uint64_t)n * SEARCH_DEEP_SHARE >= tree_visits(&nodes[t->root])) &&
-            !(atomic_load_explicit(&nodes[xi].flags, memory_order_relaxed) & NODE_MARK) &&
-            !(atomic_fetch_or_explicit(&nodes[xi].flags, NODE_MARK, memory_order_relaxed) &
-              NODE_MARK))
-            proving = search_prove_deep(w, xi, p); /* Read at the top of the loop. */
+        if (depth == 1 && g->prove_win_deep)
+            proving = search_prove_deep(w, xi, p, n); /* Read at the top of the loop. */
     }
 
     /* Step 3. At a leaf: score a finished game exactly; otherwise expand
