@@ -32,11 +32,11 @@ LDFLAGS += $(LDSAN) -pthread
 LDLIBS  += -lm
 
 LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c)
-TOOL_SRC  = $(wildcard tools/*.c) $(wildcard proto/*.c)
+TOOL_SRC  = $(wildcard program/*.c) $(wildcard proto/*.c)
 PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
-FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] tools/*.[ch] proto/*.[ch] tests/unit/*.[ch] \
+FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] program/*.[ch] proto/*.[ch] tests/unit/*.[ch] \
              tests/fuzz/*.c \
              examples/*.c
 LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
@@ -71,9 +71,9 @@ $(B)/libbanyan.so: $(LIB_OBJ)
 $(BANYAN): $(TOOL_OBJ) $(B)/libbanyan.a
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan.a $(LDLIBS)
 
-# The unit tests also cover the match statistics of tools/stats.c.
-$(UNIT): $(TEST_OBJ) $(B)/tools/stats.o $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/tools/stats.o $(B)/libbanyan.a $(LDLIBS)
+# The unit tests also cover the match statistics of program/stats.c.
+$(UNIT): $(TEST_OBJ) $(B)/program/stats.o $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/program/stats.o $(B)/libbanyan.a $(LDLIBS)
 
 # Fuzz targets: a replay binary for `make test`, and libFuzzer binaries for
 # `make fuzz` (clang). Saved inputs live in tests/fuzz/corpus/<target>/.
@@ -144,9 +144,9 @@ headers:
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
 	    $(CC) $(WARN) $(INCS) -fsyntax-only -x c - || exit 1; \
 	done
-	@if grep -h '#include "' tools/*.[ch] proto/*.[ch] examples/*.c tests/fuzz/*.c \
+	@if grep -h '#include "' program/*.[ch] proto/*.[ch] examples/*.c tests/fuzz/*.c \
 	    | grep -Ev '"(banyan|banyan_game|cli|gtp|gomocup|line|player|ponder|stats)\.h"'; then \
-	  echo "tools/, proto/, examples/ and fuzz targets may include only the public headers"; \
+	  echo "program/, proto/, examples/ and fuzz targets may include only the public headers"; \
 	  exit 1; fi
 
 format:

@@ -301,6 +301,56 @@ static bool c4_is_valid(const void *s)
     return t->ply > 0 && t->winner == mover && line[mover] && !line[!mover];
 }
 
+/* ---- The description ---- */
+
+/* Append only: any change to this list changes the bench signature. */
+static const banyan_bench c4_bench[] = {
+    {"", "", 50000, 2000000},
+    {"", "4453", 50000, 0},
+    {"", "2252576253462244111563365343671351441", 20000, 0},
+    {"", "44444326", 50000, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static void c4_board_size(const void *s, int *width, int *height)
+{
+    (void)s;
+    *width = C4_WIDTH;
+    *height = C4_HEIGHT;
+}
+
+/* Move c is a drop into column c. */
+static int c4_place(const void *s, banyan_move m, int *x, int *y)
+{
+    (void)s;
+    if (m >= C4_WIDTH)
+        return BANYAN_PLACE_NONE;
+    *x = (int)m;
+    *y = 0;
+    return BANYAN_PLACE_COLUMN;
+}
+
+static int c4_place_move(const void *s, int kind, int x, int y, banyan_move *out)
+{
+    (void)s, (void)y;
+    if (kind != BANYAN_PLACE_COLUMN)
+        return BANYAN_EINVAL;
+    if (x < 0 || x >= C4_WIDTH)
+        return BANYAN_ERANGE;
+    *out = (banyan_move)x;
+    return BANYAN_OK;
+}
+
+/* Bit 7 * column + row holds a disc, rows counted from the bottom. */
+static int c4_piece(const void *s, int x, int y)
+{
+    const c4 *t = s;
+    if (x < 0 || y < 0 || x >= C4_WIDTH || y >= C4_HEIGHT)
+        return -1;
+    uint64_t bit = (uint64_t)1 << (7 * x + (C4_HEIGHT - 1 - y));
+    return t->discs[0] & bit ? 0 : t->discs[1] & bit ? 1 : -1;
+}
+
 BANYAN_API const banyan_game banyan_game_connect4 = {
     .name = "connect4",
     .state_size = sizeof(c4),
@@ -317,4 +367,11 @@ BANYAN_API const banyan_game banyan_game_connect4 = {
     .rollout = c4_rollout,
     .hash = c4_hash,
     .is_valid = c4_is_valid,
+    .title = "Connect Four",
+    .bench = c4_bench,
+    .coords = BANYAN_COORDS_COLUMN,
+    .board_size = c4_board_size,
+    .place = c4_place,
+    .place_move = c4_place_move,
+    .piece = c4_piece,
 };

@@ -342,7 +342,7 @@ static bool gmk_black_stuck(const gmk *t)
 
 /* Places player who's stone on (r, c) and brings near, ply, last, winner and
  * stuck up to date. Any empty cell may be played. */
-static void gmk_place(gmk *t, int r, int c)
+static void gmk_where(gmk *t, int r, int c)
 {
     int who = t->ply & 1, size = t->size;
     int i = r * GMK_STRIDE + c;
@@ -367,7 +367,7 @@ static void gmk_place(gmk *t, int r, int c)
 static void gmk_play(void *s, banyan_move m)
 {
     gmk *t = s;
-    gmk_place(t, (int)m / t->size, (int)m % t->size);
+    gmk_where(t, (int)m / t->size, (int)m % t->size);
 }
 
 /* Empties the board of t, whose parameters are set. */
@@ -1564,7 +1564,7 @@ static int gmk_load(void *s, const char *text)
             if (gmk_forbidden_at(g.b, gmk_bidx(r, c), 0))
                 return BANYAN_EILLEGAL;
         }
-        gmk_place(&t, r, c);
+        gmk_where(&t, r, c);
     }
     memcpy(s, &t, sizeof t);
     return BANYAN_OK;
@@ -1677,6 +1677,72 @@ static bool gmk_is_valid(const void *s)
     return true;
 }
 
+/* ---- The description ---- */
+
+static const banyan_param gmk_params[] = {
+    {"size", BANYAN_PARAM_INT, GMK_MIN, GMK_MAX, NULL, "15", BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT,
+     "side of the square board"},
+    {"rule", BANYAN_PARAM_CHOICE, 0, 0, "freestyle|standard|renju", "freestyle", BANYAN_ROLE_RULE,
+     "five or more wins; exactly five; renju (Black: exactly five, no 3-3, 4-4, overline)"},
+    {"candidates", BANYAN_PARAM_CHOICE, 0, 0, "near|all", "near", 0,
+     "moves the search considers: within 2 of a stone, or every empty point"},
+    {"rollout", BANYAN_PARAM_CHOICE, 0, 0, "heuristic|near|uniform", "heuristic", 0,
+     "rollout policy: threat-aware, near stones, or uniform"},
+    {"priors", BANYAN_PARAM_CHOICE, 0, 0, "threats|off", "threats", 0,
+     "priors from threats, or uniform"},
+    {"prover", BANYAN_PARAM_CHOICE, 0, 0, "vct|vcf|off", "vct", 0,
+     "solvers the search calls: threats with open threes, fours only, none"},
+    {NULL, 0, 0, 0, NULL, NULL, 0, NULL},
+};
+
+/* Append only: any change to this list changes the bench signature. */
+static const banyan_bench gmk_bench[] = {
+    {"", "", 3000, 40000},
+    {"", "h8 i9 h9 i10 h10", 3000, 0},
+    {"rule=renju", "h8 i9 j8 j9 i8 k10", 3000, 0},
+    {"size=19 rule=standard", "k10 l11 j9", 3000, 0},
+    {"rollout=near", "", 0, 100000},
+    {"rollout=uniform candidates=all", "", 0, 200000},
+    {NULL, NULL, 0, 0},
+};
+
+static void gmk_board_size(const void *s, int *width, int *height)
+{
+    const gmk *t = s;
+    *width = *height = t->size;
+}
+
+/* Move r * size + c is column c of row r, rows counted from the bottom. */
+static int gmk_move_place(const void *s, banyan_move m, int *x, int *y)
+{
+    const gmk *t = s;
+    if (m >= (banyan_move)(t->size * t->size))
+        return BANYAN_PLACE_NONE;
+    *x = (int)(m % t->size);
+    *y = t->size - 1 - (int)(m / t->size);
+    return BANYAN_PLACE_CELL;
+}
+
+static int gmk_place_to_move(const void *s, int kind, int x, int y, banyan_move *out)
+{
+    const gmk *t = s;
+    if (kind != BANYAN_PLACE_CELL)
+        return BANYAN_EINVAL;
+    if (x < 0 || y < 0 || x >= t->size || y >= t->size)
+        return BANYAN_ERANGE;
+    *out = (banyan_move)((t->size - 1 - y) * t->size + x);
+    return BANYAN_OK;
+}
+
+static int gmk_piece(const void *s, int x, int y)
+{
+    const gmk *t = s;
+    if (x < 0 || y < 0 || x >= t->size || y >= t->size)
+        return -1;
+    int i = (t->size - 1 - y) * GMK_STRIDE + x;
+    return gmk_bit(t->stones[0], i) ? 0 : gmk_bit(t->stones[1], i) ? 1 : -1;
+}
+
 BANYAN_API const banyan_game banyan_game_gomoku = {
     .name = "gomoku",
     .state_size = sizeof(gmk),
@@ -1697,4 +1763,13 @@ BANYAN_API const banyan_game banyan_game_gomoku = {
     .prove_win = gmk_prove_win,
     .candidates = gmk_candidates,
     .prove_win_deep = gmk_prove_win_deep,
+    .title = "Gomoku",
+    .params = gmk_params,
+    .bench = gmk_bench,
+    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
+    .sgf_game = 4,
+    .board_size = gmk_board_size,
+    .place = gmk_move_place,
+    .place_move = gmk_place_to_move,
+    .piece = gmk_piece,
 };

@@ -154,7 +154,7 @@ static int mnk_moves(const void *s, banyan_move *out)
 
 /* Places the stone of the player to move on bit p and records a win. The
  * player's k-th stone is the first that can win. */
-static inline void mnk_place(mnk *t, int p)
+static inline void mnk_where(mnk *t, int p)
 {
     int who = t->ply & 1;
     uint64_t *b = t->stones[who];
@@ -171,7 +171,7 @@ static void mnk_play(void *s, banyan_move m)
 {
     mnk *t = s;
     int cell = (int)m;
-    mnk_place(t, cell + cell / t->m);
+    mnk_where(t, cell + cell / t->m);
 }
 
 static bool mnk_outcome(const void *s, double *returns)
@@ -298,7 +298,7 @@ static int mnk_load(void *s, const char *text)
         int bit = cell + cell / t.m;
         if (mnk_is_over(&t) || mnk_bit(t.stones[0], bit) || mnk_bit(t.stones[1], bit))
             return BANYAN_EILLEGAL;
-        mnk_place(&t, bit);
+        mnk_where(&t, bit);
     }
     memcpy(s, &t, sizeof t);
     return BANYAN_OK;
@@ -394,6 +394,60 @@ static bool mnk_is_valid(const void *s)
     return t->ply > 0 && t->winner == mover && line[mover] && !line[!mover];
 }
 
+/* ---- The description ---- */
+
+static const banyan_param mnk_params[] = {
+    {"m", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", BANYAN_ROLE_WIDTH, "columns"},
+    {"n", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", BANYAN_ROLE_HEIGHT, "rows"},
+    {"k", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", 0,
+     "stones in a row that win, at most the larger side"},
+    {NULL, 0, 0, 0, NULL, NULL, 0, NULL},
+};
+
+/* Append only: any change to this list changes the bench signature. */
+static const banyan_bench mnk_bench[] = {
+    {"", "", 20000, 4000000},           {"", "b2 a1", 20000, 0}, {"m=4 n=4 k=3", "", 20000, 0},
+    {"m=7 n=6 k=4", "d1 d2", 20000, 0}, {NULL, NULL, 0, 0},
+};
+
+static void mnk_board_size(const void *s, int *width, int *height)
+{
+    const mnk *t = s;
+    *width = t->m;
+    *height = t->n;
+}
+
+/* Move r * m + c is column c of row r, rows counted from the bottom. */
+static int mnk_move_place(const void *s, banyan_move m, int *x, int *y)
+{
+    const mnk *t = s;
+    if (m >= (banyan_move)(t->m * t->n))
+        return BANYAN_PLACE_NONE;
+    *x = (int)(m % t->m);
+    *y = t->n - 1 - (int)(m / t->m);
+    return BANYAN_PLACE_CELL;
+}
+
+static int mnk_place_to_move(const void *s, int kind, int x, int y, banyan_move *out)
+{
+    const mnk *t = s;
+    if (kind != BANYAN_PLACE_CELL)
+        return BANYAN_EINVAL;
+    if (x < 0 || y < 0 || x >= t->m || y >= t->n)
+        return BANYAN_ERANGE;
+    *out = (banyan_move)((t->n - 1 - y) * t->m + x);
+    return BANYAN_OK;
+}
+
+static int mnk_piece(const void *s, int x, int y)
+{
+    const mnk *t = s;
+    if (x < 0 || y < 0 || x >= t->m || y >= t->n)
+        return -1;
+    int i = (t->n - 1 - y) * t->stride + x;
+    return mnk_bit(t->stones[0], i) ? 0 : mnk_bit(t->stones[1], i) ? 1 : -1;
+}
+
 BANYAN_API const banyan_game banyan_game_tictactoe = {
     .name = "tictactoe",
     .state_size = sizeof(mnk),
@@ -410,4 +464,12 @@ BANYAN_API const banyan_game banyan_game_tictactoe = {
     .rollout = mnk_rollout,
     .hash = mnk_hash,
     .is_valid = mnk_is_valid,
+    .title = "Tic-tac-toe (m,n,k-games)",
+    .params = mnk_params,
+    .bench = mnk_bench,
+    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
+    .board_size = mnk_board_size,
+    .place = mnk_move_place,
+    .place_move = mnk_place_to_move,
+    .piece = mnk_piece,
 };

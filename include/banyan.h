@@ -39,10 +39,7 @@
 
 typedef struct banyan_engine banyan_engine; /* Opaque. */
 
-/* The one allocation hook, with the contract of Lua's lua_Alloc: called as
- * alloc(ud, NULL, n) to allocate, alloc(ud, p, n) to resize and
- * alloc(ud, p, 0) to free (returning NULL). Returns NULL on failure. */
-typedef void *banyan_alloc_fn(void *ud, void *ptr, size_t nsize);
+/* banyan_alloc_fn, the allocation hook, is declared in banyan_game.h. */
 
 /* How a node's children are scored during selection. */
 typedef enum banyan_select {

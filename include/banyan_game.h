@@ -65,16 +65,90 @@ static inline uint32_t banyan_rng_below(banyan_rng *r, uint32_t n)
     return (uint32_t)(((banyan_rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
 
+/* splitmix64's finaliser: a bijection of 64-bit words that spreads every
+ * input bit over the output. Games build Zobrist keys and hashes with it. */
+static inline uint64_t banyan_mix64(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
 /* Seeds *r from (seed, stream) through splitmix64, so that workers given the
  * same seed and different stream numbers draw independent sequences. */
 void banyan_rng_seed(banyan_rng *r, uint64_t seed, uint64_t stream);
 
+/* Kinds of place a move has on a board (banyan_game.place). */
+#define BANYAN_PLACE_NONE   0 /* Not a move of this board. */
+#define BANYAN_PLACE_CELL   1 /* A cell: a stone, a disc or a mark is put there. */
+#define BANYAN_PLACE_COLUMN 2 /* A column of a dropping game (Connect Four). */
+#define BANYAN_PLACE_PASS   3 /* No piece: the turn passes. */
+
+/* Coordinate systems, beside the game's own notation, that front-ends may
+ * write a game's moves in (banyan_game.coords, a bit set). Each is worked
+ * out from place() and place_move(), so a game only says which apply. */
+#define BANYAN_COORDS_POINT                                                                        \
+    0x01u /* "c3": column letter a.. from the left (i included), row                               \
+             number from the bottom. */
+#define BANYAN_COORDS_GTP                                                                          \
+    0x02u                      /* GTP vertices: letters A..Z without I, row number from the        \
+                                  bottom; "pass". */
+#define BANYAN_COORDS_XY 0x04u /* Gomocup "X,Y": column and row from the top-left, from 0. */
+#define BANYAN_COORDS_SGF                                                                          \
+    0x08u                          /* SGF points "cd": column and row letters from the top-left;   \
+                                      a pass is empty. */
+#define BANYAN_COORDS_COLUMN 0x10u /* A column: a letter a.. or a digit 1.. from the left. */
+
+/* Types of game parameter. */
+#define BANYAN_PARAM_INT    1 /* A decimal integer in [min, max]. */
+#define BANYAN_PARAM_CHOICE 2 /* One of the words of choices. */
+
+/* What a parameter means to front-ends (banyan_param.role, a bit set), so
+ * that a protocol's "board size" or "rule" reaches the right key. */
+#define BANYAN_ROLE_WIDTH  0x01u /* Sets the board's width (GTP boardsize, Gomocup START). */
+#define BANYAN_ROLE_HEIGHT 0x02u /* Sets the board's height. */
+#define BANYAN_ROLE_RULE                                                                           \
+    0x04u /* Chooses the rule set; its choices use the protocols'                                  \
+             common names where one exists (freestyle, standard,                                   \
+             renju). */
+
+/* One parameter of a game, as setup() reads it from "key=value". */
+typedef struct banyan_param {
+    const char *name;    /* The key. NULL ends a table. */
+    int type;            /* BANYAN_PARAM_INT or BANYAN_PARAM_CHOICE. */
+    long min, max;       /* INT: the accepted range. */
+    const char *choices; /* CHOICE: the accepted words, separated by '|'. */
+    const char *def;     /* The value when the key is not given, as text. */
+    unsigned role;       /* BANYAN_ROLE_* bits, or 0. */
+    const char *help;    /* One line for people. */
+} banyan_param;
+
+/* One entry of the fixed list `banyan bench` runs for a game: a search of
+ * a position (one thread, the default seed), whose node count adds to the
+ * bench signature, and raw rollouts from it for the speed lines. */
+typedef struct banyan_bench {
+    const char *params;   /* Parameters ("" for the defaults). */
+    const char *position; /* In the game's position notation ("" for the start). */
+    uint64_t playouts;    /* Playouts of the search; 0: no search. */
+    uint64_t rollouts;    /* Raw rollouts timed for the speed lines; 0: none. Both 0 ends a
+                             list. */
+} banyan_bench;
+
 /*
- * The table of functions that describes a game. Functions marked "required"
- * must be present; optional ones may be NULL and the engine then uses the
- * generic default named in the comment. All functions are pure functions of
- * their arguments (no global mutable state), so any number of threads may
- * call them on different states at once.
+ * The table that describes a game. It has three parts:
+ * - what the search needs: setup, moves, play, outcome and to_move are
+ *   required; rollout, priors, hash, is_valid, candidates and the provers
+ *   are optional;
+ * - the notation people and files use (format_move, parse_move, load,
+ *   print), optional, each with a generic default;
+ * - the description front-ends read instead of knowing games by name (a
+ *   title, the parameters, the board and how moves sit on it, the
+ *   coordinate systems and the SGF game number), optional: a domain without
+ *   a board leaves it out.
+ * Optional functions may be NULL, and the engine then uses the default named
+ * in the comment. All functions are pure functions of their arguments (no
+ * global mutable state), so any number of threads may call them on
+ * different states at once. banyan_game_check() says what a table lacks.
  */
 typedef struct banyan_game {
     const char *name;  /* Stable id used by the registry: "tictactoe", "connect4". */
@@ -106,29 +180,35 @@ typedef struct banyan_game {
     /* Required. The player to move, 0 .. n_players-1. */
     int (*to_move)(const void *s);
 
-    /* Required. Writes the standard notation of m (legal or not, but on the
-     * board) to buf as a NUL-terminated string, snprintf-style: returns the
-     * length the full text needs, and truncates to len-1 bytes. */
+    /* Notation (for front-ends; the search never calls it). Writes the
+     * standard notation of m (legal or not, but on the board) to buf as a
+     * NUL-terminated string, snprintf-style: returns the length the full
+     * text needs, and truncates to len-1 bytes. NULL: moves are written as
+     * their decimal codes. */
     int (*format_move)(const void *s, banyan_move m, char *buf, size_t len);
 
-    /* Required. Parses one move in the game's notation (case and surrounding
+    /* Notation. Parses one move in the game's notation (case and surrounding
      * spaces are ignored). Returns BANYAN_OK with *out set when the text
      * names a point on this board, whether or not it is legal now;
      * BANYAN_ERANGE when it is well-formed but off the board; BANYAN_EINVAL
      * when it is not a move at all. str is borrowed; *out is written only on
-     * success. */
+     * success. NULL: decimal move codes, as format_move writes them. */
     int (*parse_move)(const void *s, const char *str, banyan_move *out);
 
-    /* Required. Replaces *s by the position described by text, in the game's
-     * position notation, played from the start position of the parameters
-     * *s was set up with. Returns BANYAN_OK, or BANYAN_EINVAL (malformed),
-     * BANYAN_ERANGE (off the board) or BANYAN_EILLEGAL (an illegal move, or
-     * moves after the end of the game); *s is unchanged on any error. */
+    /* Notation. Replaces *s by the position described by text, in the
+     * game's position notation, played from the start position of the
+     * parameters *s was set up with. Returns BANYAN_OK, or BANYAN_EINVAL
+     * (malformed), BANYAN_ERANGE (off the board) or BANYAN_EILLEGAL (an
+     * illegal move, or moves after the end of the game); *s is unchanged on
+     * any error. NULL: a position is a list of moves from the start,
+     * separated by spaces or commas, each read by parse_move. */
     int (*load)(void *s, const char *text);
 
-    /* Required. Draws s as a human-readable diagram with coordinates (ending
-     * in a newline), snprintf-style like format_move. last, when not
-     * BANYAN_MOVE_NONE, is the last move played and is marked. */
+    /* Notation. Draws s as a human-readable diagram with coordinates
+     * (ending in a newline), snprintf-style like format_move. last, when not
+     * BANYAN_MOVE_NONE, is the last move played and is marked. NULL: games
+     * with a board (board_size) are drawn from piece(); others print the
+     * player to move. */
     int (*print)(const void *s, banyan_move last, char *buf, size_t len);
 
     /* Optional. Plays s to the end of the game with the game's fast policy.
@@ -170,12 +250,95 @@ typedef struct banyan_game {
      * the root's children: where a proof changes the move played, or shows
      * the opponent's win after it. NULL means none. */
     bool (*prove_win_deep)(const void *s, banyan_move *out);
+
+    /* ---- The description, for front-ends (all optional) ---- */
+
+    const char *title;          /* For people: "Connect Four". NULL: the name. */
+    const banyan_param *params; /* What setup() accepts, ended by an entry whose name is
+                                   NULL; NULL: no parameters. */
+    const banyan_bench *bench;  /* Positions `banyan bench` searches, ended by an entry
+                                   whose playouts are 0; NULL: none. */
+    unsigned coords;            /* BANYAN_COORDS_* the moves can be written in. */
+    int sgf_game;               /* SGF's GM[] number (1 Go, 2 Othello, 4 Gomoku); 0: none. */
+
+    /* The board of s: its width and height in cells. NULL: no board (the
+     * game is drawn by print alone, and moves have no place). */
+    void (*board_size)(const void *s, int *width, int *height);
+
+    /* Where move m sits on the board of s: BANYAN_PLACE_CELL with *x (from
+     * the left) and *y (from the top), both from 0; BANYAN_PLACE_COLUMN with
+     * *x (a dropping game's column); BANYAN_PLACE_PASS; or BANYAN_PLACE_NONE
+     * for a code that is no move of this board. Required with board_size. */
+    int (*place)(const void *s, banyan_move m, int *x, int *y);
+
+    /* The inverse of place: the move of the given kind at (x, y), y ignored
+     * for a column and both for a pass. Returns BANYAN_OK with *out set,
+     * BANYAN_ERANGE for a place off the board, or BANYAN_EINVAL for a kind
+     * of place the game does not have. Whether the move is legal now is for
+     * moves() to say. Required with board_size. */
+    int (*place_move)(const void *s, int kind, int x, int y, banyan_move *out);
+
+    /* The player whose piece stands on cell (x, y) of s, or -1 for an empty
+     * cell (and for a cell off the board). Required with board_size. */
+    int (*piece)(const void *s, int x, int y);
 } banyan_game;
 
 /* The games built into libbanyan. */
 extern const banyan_game banyan_game_tictactoe; /* m,n,k-games; 3,3,3 by default. */
 extern const banyan_game banyan_game_connect4;  /* Connect Four, 7 wide, 6 high. */
 extern const banyan_game banyan_game_gomoku;    /* Gomoku, 15x15 freestyle by default. */
+
+/* Says what a game table lacks: NULL when the engine can use it, else a
+ * static sentence naming the first missing or inconsistent part ("moves()
+ * is missing: the search needs it"). banyan_engine_new() refuses exactly the
+ * tables this finds fault with. */
+const char *banyan_game_check(const banyan_game *g);
+
+/* The parameter key of g, or NULL when g has no such parameter. key is
+ * borrowed. */
+const banyan_param *banyan_game_param(const banyan_game *g, const char *key);
+
+/* The value params gives key (the last one given wins), or else the
+ * parameter's default, into out[len]. Returns BANYAN_OK, BANYAN_EINVAL when
+ * g has no parameter key, or BANYAN_ERANGE when out is too small. params
+ * and key are borrowed. */
+int banyan_params_value(const banyan_game *g, const char *params, const char *key, char *out,
+                        size_t len);
+
+/* Checks params against g's parameter table: every key known, every value
+ * of its type and range. Returns BANYAN_OK, or BANYAN_EINVAL with a
+ * sentence in why[len] ("rule must be one of freestyle|standard|renju, not
+ * \"x\""). A game without a table accepts what its setup() accepts, so
+ * this then checks only the syntax. params is borrowed. */
+int banyan_params_check(const banyan_game *g, const char *params, char *why, size_t len);
+
+/*
+ * Notation through the description. coords is 0 for the game's own notation
+ * (format_move, parse_move, print, or their defaults) or one BANYAN_COORDS_*
+ * bit; a system the game does not list in g->coords is BANYAN_EINVAL. s is
+ * the position the move is played in (borrowed). Text is written
+ * snprintf-style: the length the full text needs, or a negative code.
+ */
+int banyan_game_format(const banyan_game *g, const void *s, banyan_move m, unsigned coords,
+                       char *buf, size_t len);
+
+/* Parses one move written in coords (0: the game's own notation). Returns
+ * BANYAN_OK with *out set for a move of this board, legal now or not;
+ * BANYAN_ERANGE for a well-formed place off the board; BANYAN_EINVAL for
+ * text that is no move in that system. text is borrowed. */
+int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords, const char *text,
+                      banyan_move *out);
+
+/* load, or its default (a move list from the start), with load's contract. */
+int banyan_game_load(const banyan_game *g, void *s, const char *text);
+
+/* A diagram of s with last marked (BANYAN_MOVE_NONE: none), snprintf-style.
+ * coords 0 is the game's own print (or the default drawing); a
+ * BANYAN_COORDS_* bit draws the board from piece() with that system's labels
+ * on the columns and rows: 'X' for player 0, 'O' for player 1, digits for
+ * others, '.' for an empty cell, the last move in parentheses. */
+int banyan_game_print(const banyan_game *g, const void *s, banyan_move last, unsigned coords,
+                      char *buf, size_t len);
 
 /* Looks a built-in game up by name ("tictactoe", also "mnk"; "connect4",
  * also "c4"), case-insensitively. Returns NULL when there is none. name is
@@ -200,20 +363,30 @@ int banyan_params_next(const char **cursor, char *key, size_t klen, char *val, s
  * Returns BANYAN_OK with *out set, or BANYAN_EINVAL. */
 int banyan_parse_int(const char *text, long lo, long hi, long *out);
 
-/*
- * Counts the positions exactly depth plies after s (perft). Games that end
- * earlier add nothing. The state is not modified. Allocates (depth + 1) * state_size
- * bytes of scratch with malloc for the duration of the call; depth must
- * be at most 64. Returns the count, or 0 for depth 0, a finished game or an
- * allocation failure.
- */
-uint64_t banyan_perft(const banyan_game *g, const void *s, int depth);
+/* The one allocation hook, with the contract of Lua's lua_Alloc: called as
+ * alloc(ud, NULL, n) to allocate, alloc(ud, p, n) to resize and
+ * alloc(ud, p, 0) to free (returning NULL). Returns NULL on failure. NULL
+ * where a hook is asked for means realloc and free. */
+typedef void *banyan_alloc_fn(void *ud, void *ptr, size_t nsize);
 
-/* Plays uniformly random games from s (not modified) n times with the given
- * rng, using the game's rollout() when it has one. Writes the sum of each
- * player's raw returns to sums[0 .. n_players-1] (may be NULL). Used by bench
- * and by tests of the random-play statistics. */
-void banyan_random_games(const banyan_game *g, const void *s, uint64_t n, banyan_rng *rng,
-                         double *sums);
+/*
+ * Counts the positions exactly depth plies after s (perft) into *count.
+ * Games that end earlier add nothing. The state is not modified. Takes
+ * (depth + 1) * state_size bytes of scratch through alloc (NULL: realloc)
+ * for the duration of the call. Returns BANYAN_OK; BANYAN_EINVAL for a NULL
+ * argument or a depth outside 1 .. 64; BANYAN_ENOMEM when the scratch cannot
+ * be had. s is borrowed.
+ */
+int banyan_perft(const banyan_game *g, const void *s, int depth, banyan_alloc_fn *alloc, void *ud,
+                 uint64_t *count);
+
+/* Plays random games from s (not modified) n times with the given rng,
+ * using the game's rollout() when it has one and uniformly random moves
+ * otherwise, in scratch (state_size bytes of the caller's). Writes the sum
+ * of each player's raw returns to sums[0 .. n_players-1] (may be NULL).
+ * Returns BANYAN_OK, or BANYAN_EINVAL for a NULL g, s, rng or scratch. Used
+ * by bench and by tests of the random-play statistics. */
+int banyan_random_games(const banyan_game *g, const void *s, uint64_t n, banyan_rng *rng,
+                        void *scratch, double *sums);
 
 #endif /* BANYAN_GAME_H */

@@ -121,17 +121,31 @@ static uint64_t util_perft(const banyan_game *g, unsigned char *stack, int depth
     return total;
 }
 
-BANYAN_API uint64_t banyan_perft(const banyan_game *g, const void *s, int depth)
+/* The default allocation hook: realloc and free. */
+static void *util_realloc(void *ud, void *ptr, size_t nsize)
 {
-    if (!g || !s || depth <= 0 || depth > 64)
-        return 0;
-    unsigned char *stack = malloc(g->state_size * (size_t)(depth + 1));
+    (void)ud;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+BANYAN_API int banyan_perft(const banyan_game *g, const void *s, int depth, banyan_alloc_fn *alloc,
+                            void *ud, uint64_t *count)
+{
+    if (!g || !s || !count || depth <= 0 || depth > 64 || !g->moves || !g->play)
+        return BANYAN_EINVAL;
+    if (!alloc)
+        alloc = util_realloc;
+    unsigned char *stack = alloc(ud, NULL, g->state_size * (size_t)(depth + 1));
     if (!stack)
-        return 0;
+        return BANYAN_ENOMEM;
     memcpy(stack, s, g->state_size);
-    uint64_t n = util_perft(g, stack, depth);
-    free(stack);
-    return n;
+    *count = util_perft(g, stack, depth);
+    alloc(ud, stack, 0);
+    return BANYAN_OK;
 }
 
 /* Plays s to the end with uniformly random moves: the rollout of games that
@@ -144,25 +158,24 @@ void util_default_rollout(const banyan_game *g, void *s, banyan_rng *rng)
         g->play(s, moves[banyan_rng_below(rng, (uint32_t)n)]);
 }
 
-BANYAN_API void banyan_random_games(const banyan_game *g, const void *s, uint64_t n,
-                                    banyan_rng *rng, double *sums)
+BANYAN_API int banyan_random_games(const banyan_game *g, const void *s, uint64_t n, banyan_rng *rng,
+                                   void *scratch, double *sums)
 {
-    unsigned char *t = malloc(g->state_size);
     double ret[BANYAN_MAX_PLAYERS];
-    if (!t)
-        return;
+    if (!g || !s || !rng || !scratch)
+        return BANYAN_EINVAL;
     if (sums)
         for (int p = 0; p < g->n_players; p++)
             sums[p] = 0;
     for (uint64_t i = 0; i < n; i++) {
-        memcpy(t, s, g->state_size);
+        memcpy(scratch, s, g->state_size);
         if (g->rollout)
-            g->rollout(t, rng);
+            g->rollout(scratch, rng);
         else
-            util_default_rollout(g, t, rng);
-        if (g->outcome(t, ret) && sums)
+            util_default_rollout(g, scratch, rng);
+        if (g->outcome(scratch, ret) && sums)
             for (int p = 0; p < g->n_players; p++)
                 sums[p] += ret[p];
     }
-    free(t);
+    return BANYAN_OK;
 }

@@ -7,10 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "banyan_game.h"
 #include "t.h"
 
 int t_failed;
 const char *t_data_dir = "tests/data";
+
+unsigned long long t_perft(const void *g, const void *s, int depth)
+{
+    uint64_t n = 0;
+    if (banyan_perft(g, s, depth, NULL, NULL, &n) != BANYAN_OK)
+        return 0;
+    return n;
+}
 
 static const struct {
     const char *name;

@@ -48,6 +48,10 @@ extern int t_failed; /* Set by a failed assertion in the running test. */
             T_FAIL_AT("%s ~= %s failed: %g != %g (eps %g)", #a, #b, a_, b_, (double)(eps));        \
     } while (0)
 
+/* perft's count, or 0 when banyan_perft() refuses (a bad argument, no
+ * memory): the tests' shorthand for banyan_perft(g, s, depth, NULL, NULL, &n). */
+unsigned long long t_perft(const void *g, const void *s, int depth);
+
 /* The directory holding the test data (tests/data), set by main.c. */
 extern const char *t_data_dir;
 

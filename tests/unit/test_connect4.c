@@ -64,11 +64,11 @@ void test_c4_perft(void)
     c4_test_state s;
     c4_test_setup(&s);
     for (int d = 1; d <= 7; d++)
-        T_EQ(banyan_perft(G, &s, d), expected[d - 1]);
+        T_EQ(t_perft(G, &s, d), expected[d - 1]);
     /* Column a full: six columns left for every ply. */
     T_EQ(G->load(&s, "111111"), BANYAN_OK);
-    T_EQ(banyan_perft(G, &s, 1), 6);
-    T_EQ(banyan_perft(G, &s, 3), 216);
+    T_EQ(t_perft(G, &s, 1), 6);
+    T_EQ(t_perft(G, &s, 3), 216);
 }
 
 void test_c4_wins(void)
@@ -307,8 +307,9 @@ void test_c4_rollout_distribution(void)
 
     double sums[2];
     banyan_rng rng;
+    unsigned char scratch[sizeof s];
     banyan_rng_seed(&rng, 3, 0);
-    banyan_random_games(G, &s, (uint64_t)n, &rng, sums);
+    banyan_random_games(G, &s, (uint64_t)n, &rng, scratch, sums);
     T_NEAR(sums[0] / n, 0.556 + 0.0025 / 2, 5 * 0.0011 + 0.001);
 
     /* From a crowded middle game, where full columns matter. */

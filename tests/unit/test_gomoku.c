@@ -668,8 +668,9 @@ void test_gmk_rollout_distribution(void)
     T_EQ(G->load(&s, "h8 i9 h9 i10 h10 i11 h11 a1"), BANYAN_OK);
     double sums[2];
     banyan_rng rng;
+    gmk_test_state scratch;
     banyan_rng_seed(&rng, 8, 0);
-    banyan_random_games(G, &s, 200, &rng, sums);
+    banyan_random_games(G, &s, 200, &rng, &scratch, sums);
     T_NEAR(sums[0], 200, 0); /* Heuristic: Black takes h12 or h7 every time. */
 }
 
@@ -1051,7 +1052,7 @@ void test_gmk_perft(void)
         {"size=7 candidates=all rule=standard", "a1 b1 a2 b2 a3 b3 a5 b5 a6 b6", 3},
         {"size=5 candidates=all", "a1 b1 a2 b2 a3 b3", 4},
     };
-    T_EQ(banyan_perft(G, NULL, 1), 0);
+    T_EQ(t_perft(G, NULL, 1), 0);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gmk_test_state s;
         gmk_naive g;
@@ -1061,7 +1062,7 @@ void test_gmk_perft(void)
         gmk_naive_from(&g, &s, n, strstr(cases[i].params, "standard") ? 1 : 0);
         for (int d = 1; d <= cases[i].depth; d++) {
             uint64_t want = gmk_naive_perft(&g, G->to_move(&s) ? 'O' : 'X', d);
-            uint64_t got = banyan_perft(G, &s, d);
+            uint64_t got = t_perft(G, &s, d);
             if (want != got)
                 T_FAIL_AT("case %zu depth %d: perft %llu, naive %llu", i, d,
                           (unsigned long long)got, (unsigned long long)want);
@@ -1069,5 +1070,5 @@ void test_gmk_perft(void)
     }
     gmk_test_state s;
     gmk_test_setup(&s, "size=7 candidates=all");
-    T_EQ(banyan_perft(G, &s, 2), 49 * 48);
+    T_EQ(t_perft(G, &s, 2), 49 * 48);
 }

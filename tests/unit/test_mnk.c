@@ -65,8 +65,8 @@ void test_mnk_perft(void)
     mnk_test_state s;
     mnk_test_setup(&s, NULL);
     for (int d = 1; d <= 9; d++)
-        T_EQ(banyan_perft(G, &s, d), expected[d - 1]);
-    T_EQ(banyan_perft(G, &s, 10), 0);
+        T_EQ(t_perft(G, &s, d), expected[d - 1]);
+    T_EQ(t_perft(G, &s, 10), 0);
 }
 
 /* Every complete game of tic-tac-toe, by result. */
@@ -159,7 +159,7 @@ void test_mnk_perft_naive(void)
         for (int d = 1; d <= cases[i].depth; d++) {
             mnk_naive g = {cases[i].m, cases[i].n, cases[i].k, {0}};
             memset(g.b, -1, sizeof g.b);
-            uint64_t want = mnk_naive_perft(&g, 0, d), got = banyan_perft(G, &s, d);
+            uint64_t want = mnk_naive_perft(&g, 0, d), got = t_perft(G, &s, d);
             if (got != want)
                 T_FAIL_AT("%s depth %d: perft %llu, naive %llu", params, d, (unsigned long long)got,
                           (unsigned long long)want);
@@ -554,8 +554,9 @@ void test_mnk_rollout_distribution(void)
     /* banyan_random_games goes through the rollout and sums the returns. */
     double sums[2];
     banyan_rng rng;
+    unsigned char scratch[sizeof s];
     banyan_rng_seed(&rng, 3, 0);
-    banyan_random_games(G, &s, (uint64_t)n, &rng, sums);
+    banyan_random_games(G, &s, (uint64_t)n, &rng, scratch, sums);
     T_NEAR(sums[0] / n, exact[0] + exact[2] / 2, 5 * 0.001);
     T_NEAR(sums[0] + sums[1], n, 1e-6);
 

@@ -3,7 +3,7 @@
  */
 #include <math.h>
 
-#include "../../tools/stats.h"
+#include "../../program/stats.h"
 #include "t.h"
 
 void test_stats_elo(void)

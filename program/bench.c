@@ -17,41 +17,6 @@
 #include "banyan.h"
 #include "cli.h"
 
-/* Append only: any change to this list changes the signature. */
-static const struct bench_pos {
-    const char *game;
-    const char *params;
-    const char *position;
-    uint64_t playouts;
-} bench_positions[] = {
-    {"tictactoe", "", "", 20000},
-    {"tictactoe", "", "b2 a1", 20000},
-    {"tictactoe", "m=4 n=4 k=3", "", 20000},
-    {"tictactoe", "m=7 n=6 k=4", "d1 d2", 20000},
-    {"connect4", "", "", 50000},
-    {"connect4", "", "4453", 50000},
-    {"connect4", "", "2252576253462244111563365343671351441", 20000},
-    {"connect4", "", "44444326", 50000},
-    {"gomoku", "", "", 3000},
-    {"gomoku", "", "h8 i9 h9 i10 h10", 3000},
-    {"gomoku", "rule=renju", "h8 i9 j8 j9 i8 k10", 3000},
-    {"gomoku", "size=19 rule=standard", "k10 l11 j9", 3000},
-};
-
-/* Raw rollouts per game for the speed lines; searches are compared with
- * the first line of their game (its default rollout). */
-static const struct bench_raw {
-    const char *game;
-    const char *params;
-    uint64_t playouts;
-} bench_raw[] = {
-    {"tictactoe", "", 4000000},
-    {"connect4", "", 2000000},
-    {"gomoku", "", 40000},
-    {"gomoku", "rollout=near", 100000},
-    {"gomoku", "rollout=uniform candidates=all", 200000},
-};
-
 static double bench_now(void)
 {
     struct timespec ts;
@@ -84,11 +49,15 @@ static double bench_rollouts(const banyan_game *g, const char *params, const cha
         banyan_engine_free(e);
         return 0;
     }
+    unsigned char *scratch = malloc(g->state_size);
     banyan_rng_seed(&rng, 1, 0);
     double t0 = bench_now();
-    banyan_random_games(g, banyan_engine_state(e), n, &rng, NULL);
+    int rc = banyan_random_games(g, banyan_engine_state(e), n, &rng, scratch, NULL);
     double dt = bench_now() - t0;
+    free(scratch);
     banyan_engine_free(e);
+    if (rc != BANYAN_OK)
+        return 0;
     return dt > 0 ? (double)n / dt : 0;
 }
 
@@ -170,34 +139,35 @@ static int bench_reuse(const cli_opts *o)
     return 0;
 }
 
-/* Gomoku's provers on BENCH_PROVER_POSITIONS fixed positions of 8 to 57
- * stones, played from the empty board mostly by the game's best prior (a
- * tenth of the moves random, a fifth uniform among the candidates): time
- * per call of the VCF (prove_win) and of the VCT (prove_win_deep), the
- * longest VCT call, and how many wins each found. */
+/* The provers of g (prove_win, and prove_win_deep where it has one) on
+ * BENCH_PROVER_POSITIONS fixed positions of 8 to 57 moves, played from the
+ * start mostly by the game's best prior (a tenth of the moves random, a
+ * fifth uniform among the candidates): time per call of each, the longest
+ * deep call, and how many wins each found. */
 #define BENCH_PROVER_POSITIONS 400
-static void bench_provers(void)
+static void bench_provers(const banyan_game *g)
 {
-    const banyan_game *g = banyan_game_find("gomoku");
     unsigned char *s = malloc(g->state_size), *t = malloc(g->state_size);
     banyan_move moves[BANYAN_MAX_MOVES], m;
     float priors[BANYAN_MAX_MOVES];
-    double ret[BANYAN_MAX_PLAYERS], vcf_s = 0, vct_s = 0, vct_max = 0;
-    int vcf_won = 0, vct_won = 0;
+    double ret[BANYAN_MAX_PLAYERS], fast_s = 0, deep_s = 0, deep_max = 0;
+    int fast_won = 0, deep_won = 0;
     banyan_rng rng;
     banyan_rng_seed(&rng, 12345, 0);
     for (int it = 0; s && t && it < BENCH_PROVER_POSITIONS; it++) {
         g->setup(s, "");
-        int stones = 8 + (int)banyan_rng_below(&rng, 50);
-        for (int k = 0; k < stones; k++) {
-            int n = g->candidates(s, moves), pick = 0;
+        int plies = 8 + (int)banyan_rng_below(&rng, 50);
+        for (int k = 0; k < plies; k++) {
+            int n = g->candidates ? g->candidates(s, moves) : g->moves(s, moves), pick = 0;
             uint32_t roll = banyan_rng_below(&rng, 10);
-            if (roll < 8) {
+            if (n == 0)
+                break;
+            if (roll < 8 && g->priors) {
                 g->priors(s, moves, n, priors);
                 for (int j = 1; j < n; j++)
                     pick = priors[j] > priors[pick] ? j : pick;
             }
-            if (roll >= 8 || banyan_rng_below(&rng, 4) == 0)
+            if (roll >= 8 || !g->priors || banyan_rng_below(&rng, 4) == 0)
                 pick = (int)banyan_rng_below(&rng, (uint32_t)n);
             memcpy(t, s, g->state_size);
             g->play(t, moves[pick]);
@@ -206,20 +176,102 @@ static void bench_provers(void)
             memcpy(s, t, g->state_size);
         }
         double t0 = bench_now();
-        vcf_won += g->prove_win(s, &m);
+        fast_won += g->prove_win(s, &m);
         double t1 = bench_now();
-        vct_won += g->prove_win_deep(s, &m);
+        deep_won += g->prove_win_deep && g->prove_win_deep(s, &m);
         double t2 = bench_now();
-        vcf_s += t1 - t0;
-        vct_s += t2 - t1;
-        vct_max = t2 - t1 > vct_max ? t2 - t1 : vct_max;
+        fast_s += t1 - t0;
+        deep_s += t2 - t1;
+        deep_max = t2 - t1 > deep_max ? t2 - t1 : deep_max;
     }
-    printf("gomoku provers         : %d positions; VCF %.3f ms a call (%d wins), VCT %.3f ms a "
-           "call, longest %.1f ms (%d wins)\n",
-           BENCH_PROVER_POSITIONS, vcf_s * 1000 / BENCH_PROVER_POSITIONS, vcf_won,
-           vct_s * 1000 / BENCH_PROVER_POSITIONS, vct_max * 1000, vct_won);
+    printf("%-10s provers     : %d positions; fast %.3f ms a call (%d wins)", g->name,
+           BENCH_PROVER_POSITIONS, fast_s * 1000 / BENCH_PROVER_POSITIONS, fast_won);
+    if (g->prove_win_deep)
+        printf(", deep %.3f ms a call, longest %.1f ms (%d wins)",
+               deep_s * 1000 / BENCH_PROVER_POSITIONS, deep_max * 1000, deep_won);
+    printf("\n");
     free(s);
     free(t);
+}
+
+#define BENCH_MAX_GAMES 64
+
+/* The fixed searches of every game's bench list (banyan_game.bench), one
+ * thread and seed 1: the node counts sum to the signature. Then raw
+ * rollouts beside the searches of the same game, and the provers. */
+static int bench_all(void)
+{
+    uint64_t nodes = 0, allocs = 0, allocs_during = 0;
+    uint64_t sig = 0xcbf29ce484222325ULL;
+    int n_games, k = 0;
+    const banyan_game *const *games = banyan_game_list(&n_games);
+    uint64_t game_playouts[BENCH_MAX_GAMES] = {0}; /* Search playouts and seconds per game, */
+    double game_time[BENCH_MAX_GAMES] = {0};       /* for the ratios to raw rollouts. */
+    if (n_games > BENCH_MAX_GAMES)
+        n_games = BENCH_MAX_GAMES;
+    for (int gi = 0; gi < n_games; gi++) {
+        const banyan_game *g = games[gi];
+        for (const banyan_bench *b = g->bench; b && (b->playouts || b->rollouts); b++) {
+            banyan_config cfg = {
+                .seed = 1, .threads = 1, .alloc = bench_alloc, .alloc_ud = &allocs};
+            banyan_limits lim = {.playouts = b->playouts};
+            banyan_engine *e;
+            banyan_report r;
+            if (!b->playouts)
+                continue;
+            k++;
+            if (banyan_engine_new(g, b->params, &cfg, &e) != BANYAN_OK ||
+                banyan_engine_load(e, b->position) != BANYAN_OK) {
+                fprintf(stderr, "bench: position %d (%s) does not load\n", k, g->name);
+                return 1;
+            }
+            uint64_t before = allocs;
+            banyan_engine_search(e, &lim, &r);
+            allocs_during += allocs - before;
+            const char *best = cli_move(g, banyan_engine_state(e), r.best);
+            printf("position %2d %-9s %-12s %-38s best %-3s nodes %8" PRIu64 " %6.0f kpps\n", k,
+                   g->name, b->params[0] ? b->params : "-",
+                   b->position[0] ? b->position : "(start)", best, r.nodes,
+                   r.seconds > 0 ? (double)r.playouts / r.seconds / 1000 : 0.0);
+            nodes += r.nodes;
+            game_playouts[gi] += r.playouts;
+            game_time[gi] += r.seconds;
+            for (const char *c = best; *c; c++)
+                sig = (sig ^ (unsigned char)*c) * 0x100000001b3ULL;
+            banyan_engine_free(e);
+        }
+    }
+    printf("\n");
+    /* Raw rollouts beside the searches of the same game (whose positions
+     * vary), with the game's first rollout entry: the cost of the tree. */
+    for (int gi = 0; gi < n_games; gi++) {
+        const banyan_game *g = games[gi];
+        double playouts = (double)game_playouts[gi], time = game_time[gi];
+        bool first = true;
+        for (const banyan_bench *b = g->bench; b && (b->playouts || b->rollouts); b++) {
+            if (!b->rollouts)
+                continue;
+            double raw = bench_rollouts(g, b->params, b->position, b->rollouts);
+            if (first && time > 0)
+                printf("%-10s raw rollouts: %10.0f playouts/s, searches: %9.0f playouts/s, "
+                       "ratio %.3f\n",
+                       g->name, raw, (double)playouts / time,
+                       raw > 0 ? playouts / time / raw : 0.0);
+            else
+                printf("%-10s raw rollouts: %10.0f playouts/s (%s)\n", g->name, raw,
+                       b->params[0] ? b->params : "defaults");
+            first = false;
+        }
+    }
+    for (int gi = 0; gi < n_games; gi++)
+        if (games[gi]->prove_win)
+            bench_provers(games[gi]);
+    printf("bytes per node         : %zu; per child edge: %zu\n", banyan_node_size(),
+           banyan_node_size());
+    printf("allocations in searches: %" PRIu64 "\n", allocs_during);
+    printf("Best-move hash         : %016" PRIx64 "\n", sig);
+    printf("Nodes searched         : %" PRIu64 "\n", nodes);
+    return 0;
 }
 
 int cli_bench(int argc, char **argv)
@@ -231,62 +283,5 @@ int cli_bench(int argc, char **argv)
         return bench_reuse(&o);
     if (o.game)
         return bench_one(&o);
-
-    uint64_t nodes = 0, allocs = 0, allocs_during = 0;
-    uint64_t sig = 0xcbf29ce484222325ULL;
-    /* Search playouts and seconds per game of bench_raw, for the ratios. */
-    uint64_t game_playouts[sizeof bench_raw / sizeof bench_raw[0]] = {0};
-    double game_time[sizeof bench_raw / sizeof bench_raw[0]] = {0};
-    for (size_t i = 0; i < sizeof bench_positions / sizeof bench_positions[0]; i++) {
-        const struct bench_pos *b = &bench_positions[i];
-        const banyan_game *g = banyan_game_find(b->game);
-        banyan_config cfg = {.seed = 1, .threads = 1, .alloc = bench_alloc, .alloc_ud = &allocs};
-        banyan_limits lim = {.playouts = b->playouts};
-        banyan_engine *e;
-        banyan_report r;
-        if (!g || banyan_engine_new(g, b->params, &cfg, &e) != BANYAN_OK ||
-            banyan_engine_load(e, b->position) != BANYAN_OK) {
-            fprintf(stderr, "bench: position %zu does not load\n", i + 1);
-            return 1;
-        }
-        uint64_t before = allocs;
-        banyan_engine_search(e, &lim, &r);
-        allocs_during += allocs - before;
-        const char *best = cli_move(g, banyan_engine_state(e), r.best);
-        printf("position %2zu %-9s %-12s %-38s best %-3s nodes %8" PRIu64 " %6.0f kpps\n", i + 1,
-               b->game, b->params[0] ? b->params : "-", b->position[0] ? b->position : "(start)",
-               best, r.nodes, r.seconds > 0 ? (double)r.playouts / r.seconds / 1000 : 0.0);
-        nodes += r.nodes;
-        for (size_t k = 0; k < sizeof bench_raw / sizeof bench_raw[0]; k++)
-            if (!strcmp(bench_raw[k].game, b->game)) {
-                game_playouts[k] += r.playouts;
-                game_time[k] += r.seconds;
-                break;
-            }
-        for (const char *c = best; *c; c++)
-            sig = (sig ^ (unsigned char)*c) * 0x100000001b3ULL;
-        banyan_engine_free(e);
-    }
-    printf("\n");
-    /* Raw rollouts from the start position beside the searches of the same
-     * game (whose positions vary): the cost of the tree, per game. */
-    for (size_t i = 0; i < sizeof bench_raw / sizeof bench_raw[0]; i++) {
-        const banyan_game *g = banyan_game_find(bench_raw[i].game);
-        double raw = bench_rollouts(g, bench_raw[i].params, "", bench_raw[i].playouts);
-        double search = game_time[i] > 0 ? (double)game_playouts[i] / game_time[i] : 0;
-        if (game_time[i] > 0)
-            printf("%-10s raw rollouts: %10.0f playouts/s, searches: %9.0f playouts/s, "
-                   "ratio %.3f\n",
-                   g->name, raw, search, raw > 0 ? search / raw : 0.0);
-        else
-            printf("%-10s raw rollouts: %10.0f playouts/s (%s)\n", g->name, raw,
-                   bench_raw[i].params);
-    }
-    bench_provers();
-    printf("bytes per node         : %zu; per child edge: %zu\n", banyan_node_size(),
-           banyan_node_size());
-    printf("allocations in searches: %" PRIu64 "\n", allocs_during);
-    printf("Best-move hash         : %016" PRIx64 "\n", sig);
-    printf("Nodes searched         : %" PRIu64 "\n", nodes);
-    return 0;
+    return bench_all();
 }

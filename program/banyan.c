@@ -383,9 +383,16 @@ static int banyan_perft_cmd(int argc, char **argv)
     banyan_engine *e = cli_engine(&o);
     if (!e)
         return 1;
-    for (int d = 1; d <= depth; d++)
-        printf("perft %d %llu\n", d,
-               (unsigned long long)banyan_perft(o.game, banyan_engine_state(e), d));
+    for (int d = 1; d <= depth; d++) {
+        uint64_t n;
+        int rc = banyan_perft(o.game, banyan_engine_state(e), d, NULL, NULL, &n);
+        if (rc != BANYAN_OK) {
+            fprintf(stderr, "banyan perft: %s\n", banyan_strerror(rc));
+            banyan_engine_free(e);
+            return 1;
+        }
+        printf("perft %d %llu\n", d, (unsigned long long)n);
+    }
     banyan_engine_free(e);
     return 0;
 }

@@ -1,0 +1,492 @@
+/*
+ * game.c - what the library does with a game's description rather than its
+ * search functions: checking a table, parameter tables, the coordinate
+ * systems front-ends write moves in, and the defaults of the optional
+ * notation (decimal move codes, a position as a move list, a diagram drawn
+ * from piece()).
+ *
+ * Coordinates are worked out from place() and place_move() and the board's
+ * size alone, so a game says which systems apply (banyan_game.coords) and
+ * writes none of them. Cells are (x, y) from the top-left corner, from 0;
+ * systems that count rows from the bottom use height - y.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banyan_game.h"
+#include "config.h"
+#include "util.h"
+
+#define GAME_MAX_COLUMNS 26 /* Letters a..z: the widest board a lettered system names. */
+
+BANYAN_API const char *banyan_game_check(const banyan_game *g)
+{
+    if (!g)
+        return "no game table";
+    if (!g->name || !g->name[0])
+        return "the game has no name";
+    if (g->state_size == 0 || g->state_size > BANYAN_MAX_STATE)
+        return "state_size must be 1 to 65536 bytes";
+    if (g->n_players < 1 || g->n_players > BANYAN_MAX_PLAYERS)
+        return "n_players must be 1 to 4";
+    if (!(g->reward_max >= g->reward_min))
+        return "reward_max is below reward_min";
+    if (!g->setup)
+        return "setup() is missing: the search needs it";
+    if (!g->moves)
+        return "moves() is missing: the search needs it";
+    if (!g->play)
+        return "play() is missing: the search needs it";
+    if (!g->outcome)
+        return "outcome() is missing: the search needs it";
+    if (!g->to_move)
+        return "to_move() is missing: the search needs it";
+    if (g->board_size && (!g->place || !g->place_move || !g->piece))
+        return "a game with board_size() needs place(), place_move() and piece() too";
+    if (g->coords && !g->board_size)
+        return "coordinate systems need a board: board_size() is missing";
+    for (const banyan_param *p = g->params; p && p->name; p++) {
+        if (p->type != BANYAN_PARAM_INT && p->type != BANYAN_PARAM_CHOICE)
+            return "a parameter has no type";
+        if (p->type == BANYAN_PARAM_INT && p->min > p->max)
+            return "an integer parameter has min above max";
+        if (p->type == BANYAN_PARAM_CHOICE && (!p->choices || !p->choices[0]))
+            return "a choice parameter has no choices";
+        if (!p->def)
+            return "a parameter has no default";
+    }
+    return NULL;
+}
+
+/* ---- Parameters ---- */
+
+BANYAN_API const banyan_param *banyan_game_param(const banyan_game *g, const char *key)
+{
+    if (!g || !key)
+        return NULL;
+    for (const banyan_param *p = g->params; p && p->name; p++)
+        if (!strcmp(p->name, key))
+            return p;
+    return NULL;
+}
+
+BANYAN_API int banyan_params_value(const banyan_game *g, const char *params, const char *key,
+                                   char *out, size_t len)
+{
+    const banyan_param *p = banyan_game_param(g, key);
+    const char *cur = params;
+    char k[64], v[256];
+    const char *found;
+    int rc;
+    if (!p || !out || len == 0)
+        return BANYAN_EINVAL;
+    found = p->def;
+    char last[256];
+    while ((rc = banyan_params_next(&cur, k, sizeof k, v, sizeof v)) == 1)
+        if (!strcmp(k, key)) {
+            memcpy(last, v, sizeof last);
+            found = last;
+        }
+    if (strlen(found) >= len)
+        return BANYAN_ERANGE;
+    memcpy(out, found, strlen(found) + 1);
+    return BANYAN_OK;
+}
+
+/* Whether word is one of the '|'-separated choices. */
+static bool game_is_choice(const char *choices, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *c = choices; *c;) {
+        size_t k = strcspn(c, "|");
+        if (k == n && !strncmp(c, word, n))
+            return true;
+        c += k + (c[k] == '|');
+    }
+    return false;
+}
+
+/* Writes a sentence into why[len] and returns BANYAN_EINVAL. */
+static int game_why(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    if (why && len) {
+        va_start(ap, fmt);
+        vsnprintf(why, len, fmt, ap);
+        va_end(ap);
+    }
+    return BANYAN_EINVAL;
+}
+
+BANYAN_API int banyan_params_check(const banyan_game *g, const char *params, char *why, size_t len)
+{
+    const char *cur = params;
+    char k[64], v[256];
+    int rc;
+    if (why && len)
+        why[0] = 0;
+    if (!g)
+        return game_why(why, len, "no game");
+    while ((rc = banyan_params_next(&cur, k, sizeof k, v, sizeof v)) == 1) {
+        const banyan_param *p;
+        long n;
+        if (!g->params)
+            continue;
+        if (!(p = banyan_game_param(g, k)))
+            return game_why(why, len, "%s has no parameter \"%s\"", g->name, k);
+        if (p->type == BANYAN_PARAM_INT && banyan_parse_int(v, p->min, p->max, &n) != BANYAN_OK)
+            return game_why(why, len, "%s must be a whole number from %ld to %ld, not \"%s\"", k,
+                            p->min, p->max, v);
+        if (p->type == BANYAN_PARAM_CHOICE && !game_is_choice(p->choices, v))
+            return game_why(why, len, "%s must be one of %s, not \"%s\"", k, p->choices, v);
+    }
+    if (rc < 0)
+        return game_why(why, len, "parameters are key=value pairs separated by spaces: \"%s\"",
+                        params);
+    return BANYAN_OK;
+}
+
+/* ---- Places and coordinate systems ---- */
+
+/* The board of s, or false when the game has none. */
+static bool game_board(const banyan_game *g, const void *s, int *w, int *h)
+{
+    if (!g->board_size)
+        return false;
+    g->board_size(s, w, h);
+    return *w > 0 && *h > 0;
+}
+
+/* GTP's column letter: A..Z without I. */
+static char game_gtp_letter(int x)
+{
+    return (char)('A' + x + (x >= 8));
+}
+
+/* The system named by a single bit the game supports, or 0 for none. */
+static bool game_has_coords(const banyan_game *g, unsigned coords)
+{
+    return coords && !(coords & (coords - 1)) && (g->coords & coords);
+}
+
+BANYAN_API int banyan_game_format(const banyan_game *g, const void *s, banyan_move m,
+                                  unsigned coords, char *buf, size_t len)
+{
+    int w, h, x = 0, y = 0, kind;
+    if (!g || !s || (!buf && len))
+        return BANYAN_EINVAL;
+    if (coords == 0) {
+        if (g->format_move)
+            return g->format_move(s, m, buf, len);
+        return snprintf(buf, len, "%lu", (unsigned long)m);
+    }
+    if (!game_has_coords(g, coords) || !game_board(g, s, &w, &h))
+        return BANYAN_EINVAL;
+    kind = g->place(s, m, &x, &y);
+    if (kind == BANYAN_PLACE_PASS)
+        return snprintf(buf, len, "%s", coords == BANYAN_COORDS_SGF ? "" : "pass");
+    if (kind == BANYAN_PLACE_COLUMN && coords == BANYAN_COORDS_COLUMN && x >= 0 &&
+        x < GAME_MAX_COLUMNS)
+        return snprintf(buf, len, "%c", 'a' + x);
+    if (kind != BANYAN_PLACE_CELL || x < 0 || y < 0 || x >= w || y >= h)
+        return BANYAN_ERANGE;
+    switch (coords) {
+    case BANYAN_COORDS_POINT:
+        if (x >= GAME_MAX_COLUMNS)
+            return BANYAN_ERANGE;
+        return snprintf(buf, len, "%c%d", 'a' + x, h - y);
+    case BANYAN_COORDS_GTP:
+        if (x >= GAME_MAX_COLUMNS - 1)
+            return BANYAN_ERANGE;
+        return snprintf(buf, len, "%c%d", game_gtp_letter(x), h - y);
+    case BANYAN_COORDS_XY:
+        return snprintf(buf, len, "%d,%d", x, y);
+    case BANYAN_COORDS_SGF:
+        if (x >= GAME_MAX_COLUMNS || y >= GAME_MAX_COLUMNS)
+            return BANYAN_ERANGE;
+        return snprintf(buf, len, "%c%c", 'a' + x, 'a' + y);
+    default:
+        return BANYAN_EINVAL; /* A cell has no column form. */
+    }
+}
+
+/* Reads a decimal number of at most 4 digits at *p, advancing *p. */
+static bool game_number(const char **p, int *out)
+{
+    int n = 0, k = 0;
+    while (isdigit((unsigned char)**p) && k < 4) {
+        n = n * 10 + (**p - '0');
+        (*p)++, k++;
+    }
+    *out = n;
+    return k > 0 && !isdigit((unsigned char)**p);
+}
+
+/* Parses text (spaces around it removed into t) in one system into a kind
+ * and a place. Returns BANYAN_OK or BANYAN_EINVAL. */
+static int game_parse_place(unsigned coords, const char *t, int w, int h, int *kind, int *x, int *y)
+{
+    const char *p = t;
+    int n;
+    *kind = BANYAN_PLACE_CELL;
+    if (coords != BANYAN_COORDS_SGF && !strcmp(t, "pass")) {
+        *kind = BANYAN_PLACE_PASS;
+        return BANYAN_OK;
+    }
+    switch (coords) {
+    case BANYAN_COORDS_POINT:
+    case BANYAN_COORDS_GTP:
+        if (!isalpha((unsigned char)*p) || (coords == BANYAN_COORDS_GTP && *p == 'i'))
+            return BANYAN_EINVAL;
+        *x = *p - 'a';
+        if (coords == BANYAN_COORDS_GTP && *p > 'i')
+            (*x)--;
+        p++;
+        if (!game_number(&p, &n) || *p)
+            return BANYAN_EINVAL;
+        *y = h - n;
+        return BANYAN_OK;
+    case BANYAN_COORDS_XY:
+        if (!game_number(&p, x))
+            return BANYAN_EINVAL;
+        while (*p == ' ')
+            p++;
+        if (*p++ != ',')
+            return BANYAN_EINVAL;
+        while (*p == ' ')
+            p++;
+        if (!game_number(&p, y) || *p)
+            return BANYAN_EINVAL;
+        return BANYAN_OK;
+    case BANYAN_COORDS_SGF:
+        if (!*p || (!strcmp(p, "tt") && w <= 19 && h <= 19)) {
+            *kind = BANYAN_PLACE_PASS; /* "tt" is the old pass of boards up to 19x19. */
+            return BANYAN_OK;
+        }
+        if (!islower((unsigned char)p[0]) || !islower((unsigned char)p[1]) || p[2])
+            return BANYAN_EINVAL;
+        *x = p[0] - 'a';
+        *y = p[1] - 'a';
+        return BANYAN_OK;
+    case BANYAN_COORDS_COLUMN:
+        *kind = BANYAN_PLACE_COLUMN;
+        *y = 0;
+        if (isalpha((unsigned char)p[0]) && !p[1]) {
+            *x = p[0] - 'a';
+            return BANYAN_OK;
+        }
+        if (!game_number(&p, &n) || *p || n < 1)
+            return BANYAN_EINVAL;
+        *x = n - 1;
+        return BANYAN_OK;
+    default:
+        return BANYAN_EINVAL;
+    }
+}
+
+/* The default parse_move: a decimal move code. */
+static int game_parse_code(const char *text, banyan_move *out)
+{
+    long v;
+    while (*text == ' ')
+        text++;
+    char t[16];
+    size_t n = strcspn(text, " ");
+    if (n == 0 || n >= sizeof t || text[n + strspn(text + n, " ")])
+        return BANYAN_EINVAL;
+    memcpy(t, text, n);
+    t[n] = 0;
+    if (banyan_parse_int(t, 0, (long)BANYAN_MOVE_NONE - 1, &v) != BANYAN_OK)
+        return BANYAN_EINVAL;
+    *out = (banyan_move)v;
+    return BANYAN_OK;
+}
+
+BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords,
+                                 const char *text, banyan_move *out)
+{
+    char t[32];
+    int w, h, x = 0, y = 0, kind, rc;
+    if (!g || !s || !text || !out)
+        return BANYAN_EINVAL;
+    if (coords == 0)
+        return g->parse_move ? g->parse_move(s, text, out) : game_parse_code(text, out);
+    if (!game_has_coords(g, coords) || !game_board(g, s, &w, &h))
+        return BANYAN_EINVAL;
+    while (*text == ' ')
+        text++;
+    size_t n = strlen(text);
+    while (n && text[n - 1] == ' ')
+        n--;
+    if (n >= sizeof t)
+        return BANYAN_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        t[i] = (char)tolower((unsigned char)text[i]);
+    t[n] = 0;
+    if ((rc = game_parse_place(coords, t, w, h, &kind, &x, &y)) != BANYAN_OK)
+        return rc;
+    if (kind == BANYAN_PLACE_CELL && (x < 0 || y < 0 || x >= w || y >= h))
+        return BANYAN_ERANGE;
+    if (kind == BANYAN_PLACE_COLUMN && (x < 0 || x >= w))
+        return BANYAN_ERANGE;
+    return g->place_move(s, kind, x, y, out);
+}
+
+/* ---- The default position notation: a move list ---- */
+
+BANYAN_API int banyan_game_load(const banyan_game *g, void *s, const char *text)
+{
+    /* The default plays on a copy, so that *s is unchanged on any error. */
+    unsigned char copy[BANYAN_MAX_STATE];
+    banyan_move moves[BANYAN_MAX_MOVES];
+    char word[64];
+    if (!g || !s || !text)
+        return BANYAN_EINVAL;
+    if (g->load)
+        return g->load(s, text);
+    if (NEVER(g->state_size > sizeof copy))
+        return BANYAN_EINVAL;
+    memcpy(copy, s, g->state_size);
+    for (const char *p = text;;) {
+        banyan_move m;
+        int rc, n;
+        p += strspn(p, " ,\t\r\n");
+        size_t k = strcspn(p, " ,\t\r\n");
+        if (k == 0)
+            break;
+        if (k >= sizeof word)
+            return BANYAN_EINVAL;
+        memcpy(word, p, k);
+        word[k] = 0;
+        p += k;
+        if ((rc = banyan_game_parse(g, copy, 0, word, &m)) != BANYAN_OK)
+            return rc;
+        n = g->moves(copy, moves);
+        int i = 0;
+        while (i < n && moves[i] != m)
+            i++;
+        if (i == n)
+            return BANYAN_EILLEGAL;
+        g->play(copy, m);
+    }
+    memcpy(s, copy, g->state_size);
+    return BANYAN_OK;
+}
+
+/* ---- Diagrams ---- */
+
+/* Appends to a buffer snprintf-style: pos counts every byte asked for, and
+ * only those that fit before the final NUL are stored. */
+typedef struct game_out {
+    char *buf;  /* The caller's buffer, may be NULL when len is 0. */
+    size_t len; /* Its size in bytes. */
+    size_t pos; /* Bytes of text so far, stored or not. */
+} game_out;
+
+static void game_put(game_out *o, const char *fmt, ...)
+{
+    va_list ap;
+    size_t room = o->pos < o->len ? o->len - o->pos : 0;
+    va_start(ap, fmt);
+    int n = vsnprintf(room ? o->buf + o->pos : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        o->pos += (size_t)n;
+}
+
+/* The label of column x in a system: a letter (GTP's skip I), or X,Y's
+ * number. */
+static void game_column_label(unsigned coords, int x, char *buf, size_t len)
+{
+    if (coords == BANYAN_COORDS_GTP)
+        snprintf(buf, len, "%c", x < GAME_MAX_COLUMNS - 1 ? game_gtp_letter(x) : '?');
+    else if (coords == BANYAN_COORDS_XY)
+        snprintf(buf, len, "%d", x);
+    else
+        snprintf(buf, len, "%c", x < GAME_MAX_COLUMNS ? 'a' + x : '?');
+}
+
+/* Top row first, the last move in parentheses, labels of the system:
+ *
+ *    3 . . .
+ *    2 .(X).
+ *    1 O . X
+ *      a b c
+ *
+ * Rows are numbered from the bottom (from 1), except in X,Y and SGF, which
+ * count from the top (from 0, and by letter). */
+static int game_diagram(const banyan_game *g, const void *s, banyan_move last, unsigned coords,
+                        int w, int h, char *buf, size_t len)
+{
+    game_out o = {buf, len, 0};
+    int lx = -1, ly = -1, kind;
+    int cw = coords == BANYAN_COORDS_XY && w > 10 ? 3 : 2; /* Width of a column. */
+    char label[16];
+    if (last != BANYAN_MOVE_NONE) {
+        kind = g->place(s, last, &lx, &ly);
+        if (kind == BANYAN_PLACE_COLUMN) {
+            /* A dropped piece lands on the column's highest occupied cell. */
+            for (ly = 0; ly < h && g->piece(s, lx, ly) < 0; ly++)
+                ;
+        } else if (kind != BANYAN_PLACE_CELL) {
+            lx = ly = -1;
+        }
+    }
+    for (int y = 0; y < h; y++) {
+        if (coords == BANYAN_COORDS_XY)
+            game_put(&o, "%2d", y);
+        else if (coords == BANYAN_COORDS_SGF)
+            game_put(&o, " %c", y < GAME_MAX_COLUMNS ? 'a' + y : '?');
+        else
+            game_put(&o, "%2d", h - y);
+        for (int x = 0; x <= w; x++) {
+            bool here = y == ly && x == lx, after = y == ly && x - 1 == lx;
+            if (x < w || after)
+                game_put(&o, "%*s%c", cw - 2, "", here ? '(' : after ? ')' : ' ');
+            if (x == w)
+                break;
+            int p = g->piece(s, x, y);
+            game_put(&o, "%c", p < 0 ? '.' : p == 0 ? 'X' : p == 1 ? 'O' : '0' + p);
+        }
+        game_put(&o, "\n");
+    }
+    game_put(&o, "  ");
+    for (int x = 0; x < w; x++) {
+        if (coords == BANYAN_COORDS_SGF)
+            snprintf(label, sizeof label, "%c", x < GAME_MAX_COLUMNS ? 'a' + x : '?');
+        else
+            game_column_label(coords, x, label, sizeof label);
+        game_put(&o, "%*s", cw, label);
+    }
+    game_put(&o, "\n");
+    return (int)o.pos;
+}
+
+BANYAN_API int banyan_game_print(const banyan_game *g, const void *s, banyan_move last,
+                                 unsigned coords, char *buf, size_t len)
+{
+    int w, h;
+    if (!g || !s || (!buf && len))
+        return BANYAN_EINVAL;
+    if (len)
+        buf[0] = 0;
+    if (coords == 0 && g->print)
+        return g->print(s, last, buf, len);
+    if (coords && !game_has_coords(g, coords))
+        return BANYAN_EINVAL;
+    if (!game_board(g, s, &w, &h))
+        return snprintf(buf, len, "player %d to move\n", g->to_move(s) + 1);
+    if (coords == 0) {
+        /* The default drawing: the game's first lettered system. */
+        static const unsigned order[] = {BANYAN_COORDS_POINT, BANYAN_COORDS_GTP,
+                                         BANYAN_COORDS_COLUMN, BANYAN_COORDS_SGF, BANYAN_COORDS_XY};
+        coords = BANYAN_COORDS_POINT;
+        for (size_t i = countof(order); i-- > 0;)
+            if (g->coords & order[i])
+                coords = order[i];
+    }
+    return game_diagram(g, s, last, coords, w, h, buf, len);
+}
