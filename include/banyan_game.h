@@ -221,7 +221,7 @@ typedef struct banyan_game {
     void (*priors)(const void *s, const banyan_move *moves, int n, float *out);
 
     /* Optional. A 64-bit hash of the position (equal positions, equal
-     * hashes). NULL selects FNV-1a over the state's bytes. */
+     * hashes). NULL selects FNV-1a over the state's bytes (banyan_game_hash). */
     uint64_t (*hash)(const void *s);
 
     /* Optional. Checks the state's internal invariants; used by debug builds
@@ -328,6 +328,10 @@ int banyan_game_format(const banyan_game *g, const void *s, banyan_move m, unsig
  * text that is no move in that system. text is borrowed. */
 int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords, const char *text,
                       banyan_move *out);
+
+/* The hash of s: the game's hash(), or FNV-1a over its state_size bytes
+ * when it has none (states are plain bytes, padding zeroed by setup). */
+uint64_t banyan_game_hash(const banyan_game *g, const void *s);
 
 /* load, or its default (a move list from the start), with load's contract. */
 int banyan_game_load(const banyan_game *g, void *s, const char *text);

@@ -335,6 +335,13 @@ BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned c
     return g->place_move(s, kind, x, y, out);
 }
 
+BANYAN_API uint64_t banyan_game_hash(const banyan_game *g, const void *s)
+{
+    if (!g || !s)
+        return 0;
+    return g->hash ? g->hash(s) : util_fnv1a(UTIL_FNV_OFFSET, s, g->state_size);
+}
+
 /* ---- The default position notation: a move list ---- */
 
 BANYAN_API int banyan_game_load(const banyan_game *g, void *s, const char *text)

@@ -1,0 +1,136 @@
+/*
+ * record.h - the game record every front-end keeps: the game and its
+ * parameters, a start position, the moves with the time each took and a
+ * comment, the players and the result. Undo, replay onto an engine from any
+ * point, and save and load as a plain move list or as SGF (where the game
+ * has an SGF number) are written once, here. Uses only the public API.
+ *
+ * A record checks every move it is given against the game's rules, so the
+ * moves it holds are always legal in turn from its start position, and it
+ * has no cap on a game's length (it grows through malloc).
+ *
+ * The plain format, one item a line (blank lines ignored):
+ *
+ *     # banyan game gomoku
+ *     # params size=15 rule=renju          (only when there are parameters)
+ *     # position h8 i9                     (only when the start is not the game's)
+ *     # first banyan:playouts=2000         (the players, when known)
+ *     # second gtp:gnugo --mode gtp
+ *     # result 1-0 (five in a row)         (when known)
+ *     h10 1.250s
+ *     i10 # the only defence
+ *     j10 0.031s # a comment runs to the end of the line
+ *
+ * Moves are in the game's own notation, each written in the position where
+ * it is played; the time (seconds, with an 's') and the comment after '#'
+ * are optional. Header lines come before the first move; other '#' lines
+ * are comments and are skipped.
+ *
+ * SGF (FF[4]): the root has GM, FF, CA[UTF-8], AP, SZ (SZ[w:h] when not
+ * square), PB and PW, RE (B+, W+, 0 for a draw), and Banyan's own
+ * properties XG (the game's name), XP (its parameters) and XS (the start
+ * position in the game's notation), which other readers keep and ignore.
+ * Moves are B[] and W[] in SGF coordinates (a pass is empty), with C[] for
+ * a comment and XT[] for the seconds the move took. Reading takes the main
+ * line of the first game tree; without XG the game is the built-in one with
+ * that GM number, and SZ sets its parameters of role width and height.
+ */
+#ifndef BANYAN_RECORD_H
+#define BANYAN_RECORD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "banyan.h"
+
+#define RECORD_PARAMS_MAX 256 /* Bytes of a parameter string, with its NUL. */
+#define RECORD_NAME_MAX   256 /* Bytes of a player's name or a result, with its NUL. */
+
+/* Formats of a saved record. */
+typedef enum record_format {
+    RECORD_TEXT = 0, /* The plain move list above. */
+    RECORD_SGF       /* SGF FF[4], for games with an SGF number. */
+} record_format;
+
+typedef struct record_move {
+    banyan_move move; /* Legal in the position before it. */
+    double seconds;   /* Time the move took; < 0 when unknown. */
+    char *comment;    /* NULL, or text owned by the record. */
+} record_move;
+
+typedef struct record {
+    const banyan_game *g;             /* The game; borrowed, outlives the record. */
+    char params[RECORD_PARAMS_MAX];   /* Its parameters ("" for the defaults). */
+    char *start;                      /* Start position in the game's notation, owned; NULL for
+                                         the game's own start. */
+    record_move *moves;               /* The moves, n_moves of them, room for cap. */
+    int n_moves;
+    int cap;
+    char players[2][RECORD_NAME_MAX]; /* First and second player ("" unknown). */
+    char result[RECORD_NAME_MAX];     /* "1-0", "0-1", "1/2-1/2" with a reason, or "". */
+    void *state;                      /* The position after every move (owned). */
+    void *scratch;                    /* Room for a state (owned). */
+} record;
+
+/* Starts an empty record of game g with params (NULL or "" for the
+ * defaults) from start (NULL or "" for the game's start position, else a
+ * position in its notation). Returns BANYAN_OK; BANYAN_EINVAL,
+ * BANYAN_ERANGE or BANYAN_EILLEGAL with a sentence in err[errlen] for bad
+ * parameters or a bad start; BANYAN_ENOMEM. On failure *r needs no
+ * record_free. g, params and start are borrowed. */
+int record_init(record *r, const banyan_game *g, const char *params, const char *start, char *err,
+                size_t errlen);
+
+/* Frees what the record owns. Safe on a zeroed record. */
+void record_free(record *r);
+
+/* Empties the record: no moves, players or result; game, parameters and
+ * start stay. */
+void record_clear(record *r);
+
+/* Appends move m, which must be legal in record_state(r); seconds < 0 when
+ * unknown, comment NULL or borrowed text (copied). Returns BANYAN_OK,
+ * BANYAN_EILLEGAL (the record is unchanged) or BANYAN_ENOMEM. */
+int record_push(record *r, banyan_move m, double seconds, const char *comment);
+
+/* Drops the last n moves (at most the number held). Returns the number
+ * dropped. */
+int record_undo(record *r, int n);
+
+/* The position after every move: state_size bytes owned by the record,
+ * valid until the record changes. */
+const void *record_state(const record *r);
+
+/* The position after the first n moves (0 <= n <= n_moves) into out
+ * (state_size bytes of the caller's). Returns BANYAN_OK or BANYAN_EINVAL. */
+int record_state_at(const record *r, int n, void *out);
+
+/* The move before move i (0 <= i < n_moves) is played from: for formatting
+ * the move in its position. Uses and returns r->scratch. */
+const void *record_before(record *r, int i);
+
+/* Sets engine e (of the same game) to the position after the first n moves:
+ * setup with the record's parameters, the start position, then the moves
+ * one by one (so the engine keeps its tree where it can). Returns BANYAN_OK
+ * or the engine's error code. */
+int record_replay(const record *r, banyan_engine *e, int n);
+
+/* Writes the record to f in format fmt. Returns BANYAN_OK, BANYAN_EINVAL
+ * for SGF of a game without an SGF number, or BANYAN_ENOMEM after a write
+ * error (ferror). */
+int record_save(const record *r, FILE *f, record_format fmt);
+
+/* Reads a record from text (a whole file: SGF when it starts with "(;"
+ * after white space, else the plain format) into *r, which must not be
+ * initialised. The game is g when not NULL (a record of another game is
+ * refused), else the one the text names. Every move is checked. Returns
+ * BANYAN_OK, or an error code with a sentence naming the line (or SGF
+ * property) in err[errlen]; *r then needs no record_free. text is
+ * borrowed. */
+int record_load(record *r, const banyan_game *g, const char *text, char *err, size_t errlen);
+
+/* record_load on the contents of the file at path. Returns BANYAN_EINVAL
+ * with the system's reason in err when the file cannot be read. */
+int record_load_file(record *r, const banyan_game *g, const char *path, char *err, size_t errlen);
+
+#endif /* BANYAN_RECORD_H */
