@@ -15,7 +15,8 @@ INCS    = -Iinclude -Isrc -Iproto -Igames
 
 ifneq ($(sanitize),)
   MODE  = san-$(subst $(comma),-,$(sanitize))
-  OPT   = -O1 -g -fno-omit-frame-pointer -fsanitize=$(sanitize) -fno-sanitize-recover=all
+  OPT   = -O1 -g -fno-omit-frame-pointer -fsanitize=$(sanitize) -fno-sanitize-recover=all \
+          -DBANYAN_DEBUG
   LDSAN = -fsanitize=$(sanitize)
 else ifeq ($(DEBUG),1)
   MODE  = debug
@@ -31,19 +32,23 @@ CFLAGS  += $(WARN) $(OPT) $(INCS) -fPIC -pthread -fvisibility=hidden
 LDFLAGS += $(LDSAN) -pthread
 LDLIBS  += -lm
 
-LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c)
+# The Gomoku module's line-pattern tables are written at build time by its
+# generator (games/gomoku/gen_tables.c says why), then compiled like a source.
+GMK_TABLES = $(B)/games/gomoku/tables.c
+LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c) $(GMK_TABLES) \
+            $(filter-out games/gomoku/gen_tables.c,$(wildcard games/gomoku/*.c))
 TOOL_SRC  = $(wildcard program/*.c) $(wildcard proto/*.c)
 PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
-FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] program/*.[ch] proto/*.[ch] tests/unit/*.[ch] \
-             tests/fuzz/*.c \
+FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] program/*.[ch] proto/*.[ch] \
+             tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
              examples/*.c
-LIB_OBJ   = $(LIB_SRC:%.c=$(B)/%.o)
+LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
 
-FUZZ_TARGETS = game gtp gomocup
+FUZZ_TARGETS = game gtp gomocup record
 FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
@@ -65,15 +70,48 @@ $(B)/libbanyan.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/libbanyan.so: $(LIB_OBJ)
-	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# The shared library exports the banyan_* names and nothing else, whatever
+# the objects' visibility: src/banyan.map is the list. The games are compiled
+# with default visibility, so that their tables can be exported, and need no
+# visibility macros; their shared internal functions stay local to the .so.
+$(B)/libbanyan.so: $(LIB_OBJ) src/banyan.map
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=src/banyan.map -o $@ $(LIB_OBJ) $(LDLIBS)
+
+$(B)/games/%.o: CFLAGS += -fvisibility=default
+
+# The generator of the Gomoku prover's tables, and the tables (see LIB_SRC),
+# written under a temporary name and then moved, so that no build ever sees
+# half a file. `make fuzz` compiles LIB_SRC itself, so it needs them first.
+$(B)/games/gomoku/gen_tables: games/gomoku/gen_tables.c games/gomoku/gomoku.h include/banyan_game.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ games/gomoku/gen_tables.c $(LDLIBS)
+
+$(GMK_TABLES): $(B)/games/gomoku/gen_tables
+	$< $@.tmp && mv $@.tmp $@
+
+$(GMK_TABLES:.c=.o): $(GMK_TABLES)
+	$(CC) $(CFLAGS) -Igames/gomoku -MMD -MP -c $< -o $@
+
+fuzz: $(GMK_TABLES)
+
+# --version names the compiler that built the program.
+$(B)/program/main.o: CFLAGS += -DBANYAN_COMPILER='"$(subst ',,$(shell $(CC) --version 2>/dev/null | head -1))"'
 
 $(BANYAN): $(TOOL_OBJ) $(B)/libbanyan.a
 	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan.a $(LDLIBS)
 
-# The unit tests also cover the match statistics of program/stats.c.
-$(UNIT): $(TEST_OBJ) $(B)/program/stats.o $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/program/stats.o $(B)/libbanyan.a $(LDLIBS)
+# The program with one more game, which lives in tests/extra/ only: its
+# registry stands in for the library's, so no front-end file knows the game
+# (tests/cli/extra.sh plays it through GTP, the referee and game records).
+EXTRA_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard tests/extra/*.c))
+$(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan.a $(LDLIBS)
+
+# The unit tests also cover the match statistics of program/stats.c and the
+# game record of proto/record.c.
+$(UNIT): $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan.a
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan.a \
+	  $(LDLIBS)
 
 # Fuzz targets: a replay binary for `make test`, and libFuzzer binaries for
 # `make fuzz` (clang). Saved inputs live in tests/fuzz/corpus/<target>/.
@@ -112,7 +150,7 @@ else
 test: check
 endif
 
-check: all $(UNIT) $(FUZZ_REPLAY) headers
+check: all $(UNIT) $(FUZZ_REPLAY) $(B)/banyan-extra headers
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ./tests/run.sh $(B)
 
@@ -140,14 +178,20 @@ bench: $(BANYAN)
 
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
-	@for h in include/*.h src/*.h games/*.h proto/*.h; do \
+	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h proto/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
-	    $(CC) $(WARN) $(INCS) -fsyntax-only -x c - || exit 1; \
+	    $(CC) $(WARN) $(INCS) -I$$(dirname $$h) -fsyntax-only -x c - || exit 1; \
 	done
-	@if grep -h '#include "' program/*.[ch] proto/*.[ch] examples/*.c tests/fuzz/*.c \
-	    | grep -Ev '"(banyan|banyan_game|cli|gtp|gomocup|line|player|ponder|stats)\.h"'; then \
-	  echo "program/, proto/, examples/ and fuzz targets may include only the public headers"; \
-	  exit 1; fi
+	@for f in games/*.[ch] games/gomoku/*.[ch]; do \
+	  for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' $$f); do \
+	    [ -f include/$$h ] || [ -f games/$$h ] || [ -f $$(dirname $$f)/$$h ] || { \
+	    echo "$$f: games include only the public headers and their own, not $$h"; exit 1; }; \
+	  done; done
+	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' program/*.[ch] proto/*.[ch] examples/*.c \
+	    tests/fuzz/*.c | sort -u); do \
+	  [ -f include/$$h ] || [ -f proto/$$h ] || [ -f program/$$h ] || { \
+	  echo "program/, proto/, examples/ and fuzz targets include only the public headers" \
+	    "and front-end modules, not $$h"; exit 1; }; done
 
 format:
 	clang-format -i $(FORMAT_SRC)
@@ -191,5 +235,5 @@ help:
 # Keep the objects of pattern-built binaries (fuzz replay) between runs.
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d

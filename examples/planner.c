@@ -3,7 +3,9 @@
  * single-player packing problem. Twelve items with weights and values; a
  * move packs one item that still fits, or stops; the return is the value
  * packed. Banyan plans move by move, and the program compares its plan with
- * the exact optimum found by trying every subset.
+ * the exact optimum found by trying every subset. The game table holds only
+ * what the search needs: a domain without notation or a board leaves the
+ * rest out, and the program names the moves itself.
  *
  * Build: cc planner.c $(pkg-config --cflags --libs banyan)  (or `make`).
  */
@@ -81,42 +83,6 @@ static int pack_to_move(const void *s)
     return 0;
 }
 
-static int pack_format_move(const void *s, banyan_move m, char *buf, size_t len)
-{
-    (void)s;
-    return m == STOP ? snprintf(buf, len, "stop") : snprintf(buf, len, "item%u", (unsigned)m);
-}
-
-static int pack_parse_move(const void *s, const char *str, banyan_move *out)
-{
-    unsigned i;
-    char extra;
-    (void)s;
-    if (!strcmp(str, "stop")) {
-        *out = STOP;
-        return BANYAN_OK;
-    }
-    if (sscanf(str, "item%u%c", &i, &extra) != 1)
-        return BANYAN_EINVAL;
-    if (i >= N_ITEMS)
-        return BANYAN_ERANGE;
-    *out = i;
-    return BANYAN_OK;
-}
-
-static int pack_load(void *s, const char *text)
-{
-    return *text ? BANYAN_EINVAL : pack_setup(s, NULL);
-}
-
-static int pack_print(const void *s, banyan_move last, char *buf, size_t len)
-{
-    const pack *p = s;
-    (void)last;
-    return snprintf(buf, len, "packed %03x, weight %d, value %g\n", p->packed, p->weight,
-                    pack_value(p));
-}
-
 static const banyan_game pack_game = {
     .name = "pack",
     .state_size = sizeof(pack),
@@ -128,10 +94,6 @@ static const banyan_game pack_game = {
     .play = pack_play,
     .outcome = pack_outcome,
     .to_move = pack_to_move,
-    .format_move = pack_format_move,
-    .parse_move = pack_parse_move,
-    .load = pack_load,
-    .print = pack_print,
 };
 
 /* The exact optimum, by trying all 2^12 subsets. */
@@ -157,15 +119,16 @@ int main(void)
     banyan_config cfg = {.memory = 64 << 20, .seed = 1, .c = 0.4};
     banyan_limits lim = {.playouts = 100000};
     banyan_report rep;
-    char buf[64];
 
     if (banyan_engine_new(&pack_game, NULL, &cfg, &e) != BANYAN_OK)
         return 1;
     printf("plan:");
     do {
         banyan_engine_search(e, &lim, &rep);
-        pack_format_move(NULL, rep.best, buf, sizeof buf);
-        printf(" %s", buf);
+        if (rep.best == STOP)
+            printf(" stop");
+        else
+            printf(" item%u", (unsigned)rep.best);
         banyan_engine_play(e, rep.best);
     } while (rep.best != STOP);
     const pack *p = banyan_engine_state(e);

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "banyan_game.h"
-#include "config.h"
 
 #define C4_WIDTH    7
 #define C4_HEIGHT   6
@@ -253,20 +252,12 @@ static int c4_print(const void *s, banyan_move last, char *buf, size_t len)
     return snprintf(buf, len, "%s", text);
 }
 
-/* splitmix64's finaliser: a bijection that spreads every input bit. */
-static inline uint64_t c4_mix(uint64_t x)
-{
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 /* For a fixed discs[1] the map from discs[0] is a bijection and vice versa,
  * so different positions collide only by chance. */
 static uint64_t c4_hash(const void *s)
 {
     const c4 *t = s;
-    return c4_mix(c4_mix(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0]);
+    return banyan_mix64(banyan_mix64(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0]);
 }
 
 static int c4_popcount(uint64_t x)
@@ -302,6 +293,11 @@ static bool c4_is_valid(const void *s)
 }
 
 /* ---- The description ---- */
+
+/* No parameters: the table is empty, so that front-ends can say so. */
+static const banyan_param c4_params[] = {
+    {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
+};
 
 /* Append only: any change to this list changes the bench signature. */
 static const banyan_bench c4_bench[] = {
@@ -351,7 +347,14 @@ static int c4_piece(const void *s, int x, int y)
     return t->discs[0] & bit ? 0 : t->discs[1] & bit ? 1 : -1;
 }
 
-BANYAN_API const banyan_game banyan_game_connect4 = {
+/* The only illegal drop into a column of the board: a full column. */
+static int c4_explain(const void *s, banyan_move m, char *buf, size_t len)
+{
+    (void)s;
+    return m < C4_WIDTH ? snprintf(buf, len, "is full") : 0;
+}
+
+const banyan_game banyan_game_connect4 = {
     .name = "connect4",
     .state_size = sizeof(c4),
     .n_players = 2,
@@ -368,10 +371,12 @@ BANYAN_API const banyan_game banyan_game_connect4 = {
     .hash = c4_hash,
     .is_valid = c4_is_valid,
     .title = "Connect Four",
+    .params = c4_params,
     .bench = c4_bench,
     .coords = BANYAN_COORDS_COLUMN,
     .board_size = c4_board_size,
     .place = c4_place,
     .place_move = c4_place_move,
     .piece = c4_piece,
+    .explain = c4_explain,
 };

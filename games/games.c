@@ -5,7 +5,6 @@
 #include <stddef.h>
 
 #include "banyan_game.h"
-#include "config.h"
 
 static const banyan_game *const games_all[] = {
     &banyan_game_tictactoe,
@@ -31,7 +30,7 @@ static int games_same(const char *a, const char *b)
     return *a == *b;
 }
 
-BANYAN_API const banyan_game *banyan_game_find(const char *name)
+const banyan_game *banyan_game_find(const char *name)
 {
     if (!name)
         return NULL;
@@ -44,7 +43,7 @@ BANYAN_API const banyan_game *banyan_game_find(const char *name)
     return NULL;
 }
 
-BANYAN_API const banyan_game *const *banyan_game_list(int *n_out)
+const banyan_game *const *banyan_game_list(int *n_out)
 {
     if (n_out)
         *n_out = (int)(sizeof games_all / sizeof games_all[0]);

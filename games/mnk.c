@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "banyan_game.h"
-#include "config.h"
 #include "point.h"
 
 #define MNK_MAX_SIDE 19                                              /* Largest m and n. */
@@ -263,12 +262,6 @@ static int mnk_format_move(const void *s, banyan_move m, char *buf, size_t len)
     return point_format(m, t->m, t->n, buf, len);
 }
 
-/* Parses the move at *str and advances *str past it (see point.h). */
-static int mnk_parse_at(const mnk *t, const char **str, bool in_list, int *cell)
-{
-    return point_parse(str, in_list, t->m, t->n, cell);
-}
-
 static int mnk_parse_move(const void *s, const char *str, banyan_move *out)
 {
     const mnk *t = s;
@@ -282,49 +275,22 @@ static int mnk_load(void *s, const char *text)
 {
     mnk t;
     const char *p = text;
+    int cell, rc;
 
     if (!text)
         return BANYAN_EINVAL;
     memcpy(&t, s, sizeof t); /* Bytewise, padding too, so equal positions stay equal bytes. */
     mnk_reset(&t);
-    for (;;) {
-        int cell, rc;
-        while (point_is_space(*p) || *p == ',')
-            p++;
-        if (!*p)
-            break;
-        if ((rc = mnk_parse_at(&t, &p, true, &cell)) != BANYAN_OK)
-            return rc;
+    while ((rc = point_next(&p, t.m, t.n, &cell)) == 1) {
         int bit = cell + cell / t.m;
         if (mnk_is_over(&t) || mnk_bit(t.stones[0], bit) || mnk_bit(t.stones[1], bit))
             return BANYAN_EILLEGAL;
         mnk_where(&t, bit);
     }
+    if (rc < 0)
+        return rc;
     memcpy(s, &t, sizeof t);
     return BANYAN_OK;
-}
-
-/* The diagram of point.c, from the stones. */
-static int mnk_print(const void *s, banyan_move last, char *buf, size_t len)
-{
-    const mnk *t = s;
-    char cells[MNK_MAX_SIDE * MNK_MAX_SIDE];
-    for (int r = 0; r < t->n; r++)
-        for (int c = 0; c < t->m; c++) {
-            int p = r * t->stride + c;
-            cells[r * t->m + c] = mnk_bit(t->stones[0], p)   ? 'X'
-                                  : mnk_bit(t->stones[1], p) ? 'O'
-                                                             : '.';
-        }
-    return point_print(t->m, t->n, cells, last, buf, len);
-}
-
-/* splitmix64's finaliser: a bijection that spreads every input bit. */
-static inline uint64_t mnk_mix(uint64_t x)
-{
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
 }
 
 /* Mixes the words the board uses; the rest of the state follows from them
@@ -333,10 +299,10 @@ static uint64_t mnk_hash(const void *s)
 {
     const mnk *t = s;
     int n_words = (t->n * t->stride + 63) / 64;
-    uint64_t h = mnk_mix((uint64_t)t->m | (uint64_t)t->n << 8 | (uint64_t)t->k << 16);
+    uint64_t h = banyan_mix64((uint64_t)t->m | (uint64_t)t->n << 8 | (uint64_t)t->k << 16);
     for (int i = 0; i < n_words; i++) {
-        h = mnk_mix(h ^ t->stones[0][i]);
-        h = mnk_mix(h ^ t->stones[1][i] ^ 0x9e3779b97f4a7c15ULL);
+        h = banyan_mix64(h ^ t->stones[0][i]);
+        h = banyan_mix64(h ^ t->stones[1][i] ^ 0x9e3779b97f4a7c15ULL);
     }
     return h;
 }
@@ -397,11 +363,11 @@ static bool mnk_is_valid(const void *s)
 /* ---- The description ---- */
 
 static const banyan_param mnk_params[] = {
-    {"m", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", BANYAN_ROLE_WIDTH, "columns"},
-    {"n", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", BANYAN_ROLE_HEIGHT, "rows"},
+    {"m", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", BANYAN_ROLE_WIDTH, "columns", NULL},
+    {"n", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", BANYAN_ROLE_HEIGHT, "rows", NULL},
     {"k", BANYAN_PARAM_INT, 1, MNK_MAX_SIDE, NULL, "3", 0,
-     "stones in a row that win, at most the larger side"},
-    {NULL, 0, 0, 0, NULL, NULL, 0, NULL},
+     "stones in a row that win, at most the larger side", NULL},
+    {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
 
 /* Append only: any change to this list changes the bench signature. */
@@ -421,34 +387,34 @@ static void mnk_board_size(const void *s, int *width, int *height)
 static int mnk_move_place(const void *s, banyan_move m, int *x, int *y)
 {
     const mnk *t = s;
-    if (m >= (banyan_move)(t->m * t->n))
-        return BANYAN_PLACE_NONE;
-    *x = (int)(m % t->m);
-    *y = t->n - 1 - (int)(m / t->m);
-    return BANYAN_PLACE_CELL;
+    return point_place(m, t->m, t->n, x, y);
 }
 
 static int mnk_place_to_move(const void *s, int kind, int x, int y, banyan_move *out)
 {
     const mnk *t = s;
-    if (kind != BANYAN_PLACE_CELL)
-        return BANYAN_EINVAL;
-    if (x < 0 || y < 0 || x >= t->m || y >= t->n)
-        return BANYAN_ERANGE;
-    *out = (banyan_move)((t->n - 1 - y) * t->m + x);
-    return BANYAN_OK;
+    return point_place_move(kind, x, y, t->m, t->n, out);
 }
 
 static int mnk_piece(const void *s, int x, int y)
 {
     const mnk *t = s;
-    if (x < 0 || y < 0 || x >= t->m || y >= t->n)
+    banyan_move m;
+    if (point_place_move(BANYAN_PLACE_CELL, x, y, t->m, t->n, &m) != BANYAN_OK)
         return -1;
-    int i = (t->n - 1 - y) * t->stride + x;
+    int i = (int)(m + m / t->m); /* The bit of cell m. */
     return mnk_bit(t->stones[0], i) ? 0 : mnk_bit(t->stones[1], i) ? 1 : -1;
 }
 
-BANYAN_API const banyan_game banyan_game_tictactoe = {
+/* The only illegal move on the board of a game that goes on: an occupied
+ * cell. */
+static int mnk_explain(const void *s, banyan_move m, char *buf, size_t len)
+{
+    const mnk *t = s;
+    return m < (banyan_move)(t->m * t->n) ? snprintf(buf, len, "is occupied") : 0;
+}
+
+const banyan_game banyan_game_tictactoe = {
     .name = "tictactoe",
     .state_size = sizeof(mnk),
     .n_players = 2,
@@ -460,7 +426,7 @@ BANYAN_API const banyan_game banyan_game_tictactoe = {
     .format_move = mnk_format_move,
     .parse_move = mnk_parse_move,
     .load = mnk_load,
-    .print = mnk_print,
+    .print = NULL, /* The library draws the board from piece(). */
     .rollout = mnk_rollout,
     .hash = mnk_hash,
     .is_valid = mnk_is_valid,
@@ -472,4 +438,5 @@ BANYAN_API const banyan_game banyan_game_tictactoe = {
     .place = mnk_move_place,
     .place_move = mnk_place_to_move,
     .piece = mnk_piece,
+    .explain = mnk_explain,
 };

@@ -1,14 +1,16 @@
 /*
  * point.c - the notation of the games played on points (m,n,k-games and
  * Gomoku): a column letter from the left and a row number from the bottom,
- * "c3" or "3c", in either case. One parser, so that every such game reads
- * moves alike and the fuzzer covers it once.
+ * "c3" or "3c", in either case; and where such a move sits on the board. One
+ * parser, so that every such game reads moves alike and the fuzzer covers it
+ * once. Their diagrams are the library's default drawing, from piece().
  */
 #include "point.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
-bool point_is_space(char c)
+static inline bool point_is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
@@ -48,7 +50,13 @@ static int point_read_number(const char **p)
     return v;
 }
 
-int point_parse(const char **str, bool in_list, int cols, int rows, int *cell)
+/* Parses the move at *str ("c3", "3c", any case) on a board of cols x rows
+ * and advances *str past it. A lone move (in_list false) may have spaces
+ * inside ("c 3") and must end the text; in a move list a space or a comma
+ * ends the move instead. Returns BANYAN_OK with *cell = (row - 1) * cols +
+ * column, BANYAN_ERANGE for a well-formed point off the board, or
+ * BANYAN_EINVAL. */
+static int point_parse(const char **str, bool in_list, int cols, int rows, int *cell)
 {
     const char *p = *str;
     int col, row;
@@ -79,6 +87,16 @@ int point_parse(const char **str, bool in_list, int cols, int rows, int *cell)
     return BANYAN_OK;
 }
 
+int point_next(const char **str, int cols, int rows, int *cell)
+{
+    while (point_is_space(**str) || **str == ',')
+        (*str)++;
+    if (!**str)
+        return 0;
+    int rc = point_parse(str, true, cols, rows, cell);
+    return rc == BANYAN_OK ? 1 : rc;
+}
+
 int point_parse_move(const char *str, int cols, int rows, banyan_move *out)
 {
     int cell;
@@ -98,58 +116,21 @@ int point_format(banyan_move m, int cols, int rows, char *buf, size_t len)
                     (int)(m / (banyan_move)cols) + 1);
 }
 
-/* Appends to a buffer snprintf-style: pos counts every byte asked for, and
- * only those that fit before the final NUL are stored. */
-typedef struct point_out {
-    char *buf;  /* The caller's buffer, may be NULL when len is 0. */
-    size_t len; /* Its size in bytes. */
-    size_t pos; /* Bytes of text so far, stored or not. */
-} point_out;
-
-static void point_put(point_out *o, char c)
+int point_place(banyan_move m, int cols, int rows, int *x, int *y)
 {
-    if (o->pos + 1 < o->len)
-        o->buf[o->pos] = c;
-    o->pos++;
+    if (m >= (banyan_move)(cols * rows))
+        return BANYAN_PLACE_NONE;
+    *x = (int)(m % (banyan_move)cols);
+    *y = rows - 1 - (int)(m / (banyan_move)cols);
+    return BANYAN_PLACE_CELL;
 }
 
-/* Top row first, the last move in parentheses:
- *
- *    3 . . .
- *    2 .(X).
- *    1 O . X
- *      a b c
- */
-int point_print(int cols, int rows, const char *cells, banyan_move last, char *buf, size_t len)
+int point_place_move(int kind, int x, int y, int cols, int rows, banyan_move *out)
 {
-    point_out o = {buf, len, 0};
-    int last_r = -1, last_c = -1;
-
-    if (last < (banyan_move)(cols * rows)) {
-        last_r = (int)(last / (banyan_move)cols);
-        last_c = (int)(last % (banyan_move)cols);
-    }
-    for (int r = rows - 1; r >= 0; r--) {
-        point_put(&o, (char)(r + 1 >= 10 ? '0' + (r + 1) / 10 : ' '));
-        point_put(&o, (char)('0' + (r + 1) % 10));
-        for (int c = 0; c <= cols; c++) {
-            bool here = r == last_r && c == last_c, before = r == last_r && c - 1 == last_c;
-            if (here || before || c < cols)
-                point_put(&o, here ? '(' : before ? ')' : ' ');
-            if (c == cols)
-                break;
-            point_put(&o, cells[r * cols + c]);
-        }
-        point_put(&o, '\n');
-    }
-    point_put(&o, ' ');
-    point_put(&o, ' ');
-    for (int c = 0; c < cols; c++) {
-        point_put(&o, ' ');
-        point_put(&o, (char)('a' + c));
-    }
-    point_put(&o, '\n');
-    if (len)
-        buf[o.pos < len ? o.pos : len - 1] = 0;
-    return (int)o.pos;
+    if (kind != BANYAN_PLACE_CELL)
+        return BANYAN_EINVAL;
+    if (x < 0 || y < 0 || x >= cols || y >= rows)
+        return BANYAN_ERANGE;
+    *out = (banyan_move)((rows - 1 - y) * cols + x);
+    return BANYAN_OK;
 }

@@ -1,38 +1,37 @@
 /*
- * point.h - the "a1" notation shared by the games played on points.
+ * point.h - the "a1" notation and the places shared by the games played on
+ * points.
  */
 #ifndef BANYAN_POINT_H
 #define BANYAN_POINT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "banyan_game.h"
-#include "config.h"
 
-/* Whether c separates words (space, tab, CR, LF). */
-BANYAN_INTERNAL bool point_is_space(char c);
+/* Reads the next move of a move list at *str ("h8 i9,h9": moves separated
+ * by spaces or commas, each read as by point_parse_move but ended by a
+ * space or a comma, so that "a 1" is two malformed moves) on a board of
+ * cols x rows, and advances *str past it. Returns 1 with *cell = (row - 1) *
+ * cols + column, 0 at the end of the list, BANYAN_ERANGE for a well-formed
+ * point off the board, or BANYAN_EINVAL; never reads past the text's end. */
+int point_next(const char **str, int cols, int rows, int *cell);
 
-/* Parses the move at *str ("c3", "3c", any case) on a board of cols x rows
- * and advances *str past it. A lone move (in_list false) may have spaces
- * inside ("c 3") and must end the text; in a move list a space or a comma
- * ends the move instead. Returns BANYAN_OK with *cell = (row - 1) * cols +
- * column, BANYAN_ERANGE for a well-formed point off the board, or
- * BANYAN_EINVAL; never reads past the text's end. */
-BANYAN_INTERNAL int point_parse(const char **str, bool in_list, int cols, int rows, int *cell);
-
-/* parse_move for a board of cols x rows: the whole text is one move. */
-BANYAN_INTERNAL int point_parse_move(const char *str, int cols, int rows, banyan_move *out);
+/* parse_move for a board of cols x rows: the whole text is one move
+ * ("c3", "3c", any case, spaces around and inside it as in "c 3"). */
+int point_parse_move(const char *str, int cols, int rows, banyan_move *out);
 
 /* format_move for a board of cols x rows: "c3", or "-" for a move that is
  * not a point of the board (outside the contract, shown visibly). */
-BANYAN_INTERNAL int point_format(banyan_move m, int cols, int rows, char *buf, size_t len);
+int point_format(banyan_move m, int cols, int rows, char *buf, size_t len);
 
-/* print for a board of cols x rows: cells[r * cols + c] is the character
- * of each point ('X', 'O' or '.'), rows top first with their numbers,
- * columns lettered below, the last move (if on the board) in parentheses;
- * snprintf-style (returns the length the whole text needs). */
-BANYAN_INTERNAL int point_print(int cols, int rows, const char *cells, banyan_move last, char *buf,
-                                size_t len);
+/* place for a board of cols x rows, whose move r * cols + c is column c of
+ * row r, rows counted from the bottom: BANYAN_PLACE_CELL with (x, y) from
+ * the top left, or BANYAN_PLACE_NONE for a code off the board. */
+int point_place(banyan_move m, int cols, int rows, int *x, int *y);
+
+/* place_move for the same board: BANYAN_OK with *out, BANYAN_ERANGE for a
+ * cell off the board, BANYAN_EINVAL for a kind of place other than a cell. */
+int point_place_move(int kind, int x, int y, int cols, int rows, banyan_move *out);
 
 #endif /* BANYAN_POINT_H */

@@ -19,8 +19,9 @@
  * - Fallible functions return BANYAN_OK or a negative BANYAN_E* code, and
  *   banyan_errmsg() then says what went wrong. A failed call leaves the engine
  *   exactly as it was, and usable.
- * - All memory a search uses is reserved by banyan_engine_new(): searching
- *   never allocates (only banyan_engine_dump() takes scratch memory).
+ * - Every allocation goes through the config's allocation hook. All memory
+ *   a search uses is reserved by banyan_engine_new(), so searching never
+ *   allocates; banyan_engine_dump() alone takes scratch, for the call.
  * - The library never prints, never exits and keeps no global mutable state.
  * - An engine is used by one thread at a time, except banyan_engine_stop(),
  *   which any thread may call at any time.
@@ -38,6 +39,10 @@
 #define BANYAN_VERSION "0.1.0"
 
 typedef struct banyan_engine banyan_engine; /* Opaque. */
+
+/* The most search threads one engine takes: config.threads is 1 to this.
+ * Under root parallelism each thread has a tree of its own. */
+#define BANYAN_MAX_THREADS 64
 
 /* banyan_alloc_fn, the allocation hook, is declared in banyan_game.h. */
 
@@ -82,8 +87,9 @@ typedef enum banyan_parallel {
 typedef struct banyan_config {
     size_t memory;            /* Node arena bytes; 0 = 256 MiB. At least 32 KiB (per thread
                                  under root parallelism). */
-    int threads;              /* Search threads; 0 = 1. Reproducible with 1, or under
-                                 root parallelism with a playout limit. */
+    int threads;              /* Search threads, up to BANYAN_MAX_THREADS; 0 = 1.
+                                 Reproducible with 1, or under root parallelism with a
+                                 playout limit. */
     uint64_t seed;            /* RNG seed; 0 = a fixed default, never the clock. */
     double c;                 /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). */
     banyan_select select;     /* Selection formula. */
@@ -199,9 +205,14 @@ int banyan_time_plan(const banyan_clock *c, int moves_left, double *soft, double
 /* Creates an engine for game g with parameters params (see the game's setup;
  * NULL for its defaults) and configuration cfg (NULL for all defaults), at
  * the start position. g and cfg are borrowed, but g must outlive the engine.
+ * The engine needs only the search's part of g (banyan_game_check() says
+ * which): without notation functions it uses their defaults.
  * Returns BANYAN_OK with *out set, BANYAN_EINVAL for a bad game table,
- * parameters or config (*out is then NULL and banyan_strerror() explains
- * the code; there is no engine for banyan_errmsg()), or BANYAN_ENOMEM. */
+ * parameters or config, or BANYAN_ENOMEM; *out is then NULL. With no engine
+ * there is no banyan_errmsg(): to say why EINVAL came back, a front-end
+ * asks banyan_game_check(g) about the table and banyan_params_check(g,
+ * params, why, len) about the parameters (both in banyan_game.h); what is
+ * left is the config. */
 int banyan_engine_new(const banyan_game *g, const char *params, const banyan_config *cfg,
                       banyan_engine **out);
 
@@ -213,8 +224,9 @@ void banyan_engine_free(banyan_engine *e);
  * the tree. On error the engine keeps its old game and position. */
 int banyan_engine_setup(banyan_engine *e, const char *params);
 
-/* Replaces the root by the position text in the game's notation, played from
- * the start position of the current parameters, and clears the tree. */
+/* Replaces the root by the position text in the game's notation (for a game
+ * without load(), a list of moves), played from the start position of the
+ * current parameters, and clears the tree. */
 int banyan_engine_load(banyan_engine *e, const char *position);
 
 /* Replaces the root by a copy of state s (game->state_size bytes, made by
@@ -228,8 +240,9 @@ const void *banyan_engine_state(const banyan_engine *e);
 /* The game the engine plays. */
 const banyan_game *banyan_engine_game(const banyan_engine *e);
 
-/* Parses text as a move legal at the root. Returns BANYAN_OK with *out set,
- * or BANYAN_EINVAL, BANYAN_ERANGE or BANYAN_EILLEGAL (see parse_move). */
+/* Parses text as a move legal at the root, in the game's notation (decimal
+ * move codes for a game without parse_move()). Returns BANYAN_OK with *out
+ * set, or BANYAN_EINVAL, BANYAN_ERANGE or BANYAN_EILLEGAL (see parse_move). */
 int banyan_engine_parse_move(banyan_engine *e, const char *text, banyan_move *out);
 
 /* Plays legal move m at the root. Returns BANYAN_EILLEGAL for a move that is
@@ -262,8 +275,11 @@ int banyan_engine_report(banyan_engine *e, banyan_report *out);
 /* Writes the tree through write(ud, data, len), which returns 0 to go on and
  * anything else to abort (the value is then returned). Nodes deeper than
  * max_depth plies below the root (0 = no limit) or with fewer than
- * min_visits visits are left out. Under root parallelism this is the first
- * thread's tree. */
+ * min_visits visits are left out; moves are in the game's notation (decimal
+ * codes without one). Under root parallelism this is the first thread's
+ * tree. Takes scratch through the allocation hook for the call, a game
+ * state per level (max_depth + 2 of them, 1026 with no limit), and returns
+ * BANYAN_ENOMEM, with nothing written, when it cannot be had. */
 typedef enum banyan_dump_format { BANYAN_DUMP_JSON = 0, BANYAN_DUMP_DOT } banyan_dump_format;
 typedef int banyan_write_fn(void *ud, const char *data, size_t len);
 int banyan_engine_dump(banyan_engine *e, banyan_dump_format format, int max_depth,

@@ -121,6 +121,9 @@ typedef struct banyan_param {
     const char *def;     /* The value when the key is not given, as text. */
     unsigned role;       /* BANYAN_ROLE_* bits, or 0. */
     const char *help;    /* One line for people. */
+    const char *plain;   /* The value that gives the plain textbook search (uniform
+                            rollouts, no priors, no provers, every move a candidate), or
+                            NULL when the default is plain already. */
 } banyan_param;
 
 /* One entry of the fixed list `banyan bench` runs for a game: a search of
@@ -281,6 +284,12 @@ typedef struct banyan_game {
     /* The player whose piece stands on cell (x, y) of s, or -1 for an empty
      * cell (and for a cell off the board). Required with board_size. */
     int (*piece)(const void *s, int x, int y);
+
+    /* Why move m is not legal in s, for people: a sentence without the
+     * move's name ("is occupied", "is forbidden for Black (double three)",
+     * "is full"), snprintf-style. NULL, or a return of 0: "is not legal
+     * here". Only called for a move of the board that moves() lacks. */
+    int (*explain)(const void *s, banyan_move m, char *buf, size_t len);
 } banyan_game;
 
 /* The games built into libbanyan. */
@@ -328,6 +337,11 @@ int banyan_game_format(const banyan_game *g, const void *s, banyan_move m, unsig
  * text that is no move in that system. text is borrowed. */
 int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords, const char *text,
                       banyan_move *out);
+
+/* Why move m, which moves(s) lacks, is not legal: the game's explain() or
+ * "is not legal here" (or "the game is over"), without the move's name, into
+ * buf (snprintf-style). */
+int banyan_game_explain(const banyan_game *g, const void *s, banyan_move m, char *buf, size_t len);
 
 /* The hash of s: the game's hash(), or FNV-1a over its state_size bytes
  * when it has none (states are plain bytes, padding zeroed by setup). */

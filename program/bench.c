@@ -66,18 +66,18 @@ static int bench_one(const cli_opts *o)
 {
     uint64_t allocs = 0;
     cli_opts c = *o;
-    c.cfg.alloc = bench_alloc;
-    c.cfg.alloc_ud = &allocs;
-    if (!c.cfg.seed)
-        c.cfg.seed = 1;
-    if (!c.limits.playouts && c.limits.time <= 0)
-        c.limits.playouts = 1000000;
+    c.eng.cfg.alloc = bench_alloc;
+    c.eng.cfg.alloc_ud = &allocs;
+    if (!c.eng.cfg.seed)
+        c.eng.cfg.seed = 1;
+    if (!c.eng.lim.playouts && c.eng.lim.time <= 0)
+        c.eng.lim.playouts = 1000000;
     banyan_engine *e = cli_engine(&c);
     if (!e)
         return 1;
     banyan_report r;
     uint64_t before = allocs;
-    banyan_engine_search(e, &c.limits, &r);
+    banyan_engine_search(e, &c.eng.lim, &r);
     uint64_t during = allocs - before;
     double search_pps = r.seconds > 0 ? (double)r.playouts / r.seconds : 0;
     double raw_pps = bench_rollouts(c.game, c.params, c.position, r.playouts);
@@ -98,23 +98,23 @@ static int bench_one(const cli_opts *o)
     return 0;
 }
 
-/* Tree reuse over a game (--reuse PLIES): the engine plays both sides; after
+/* Tree reuse over a game (--reuse-test PLIES): the engine plays both sides; after
  * each move, the nodes kept for the next search against those the last
  * search left, and the time banyan_engine_play() took to reclaim the rest. */
 static int bench_reuse(const cli_opts *o)
 {
     cli_opts c = *o;
-    if (!c.limits.playouts && c.limits.time <= 0)
-        c.limits.playouts = 100000;
+    if (!c.eng.lim.playouts && c.eng.lim.time <= 0)
+        c.eng.lim.playouts = 100000;
     banyan_engine *e = cli_engine(&c);
     if (!e)
         return 1;
     printf("%4s %5s %10s %10s %7s %9s\n", "ply", "move", "nodes", "kept", "share", "play ms");
     double shares = 0, ms_total = 0, ms_max = 0;
     int n = 0;
-    for (int ply = 0; ply < c.reuse; ply++) {
+    for (int ply = 0; ply < c.reuse_plies; ply++) {
         banyan_report r;
-        banyan_engine_search(e, &c.limits, &r);
+        banyan_engine_search(e, &c.eng.lim, &r);
         if (r.best == BANYAN_MOVE_NONE)
             break;
         uint64_t before = r.nodes;
@@ -199,7 +199,7 @@ static void bench_provers(const banyan_game *g)
 /* The fixed searches of every game's bench list (banyan_game.bench), one
  * thread and seed 1: the node counts sum to the signature. Then raw
  * rollouts beside the searches of the same game, and the provers. */
-static int bench_all(void)
+static int bench_all(int threads)
 {
     uint64_t nodes = 0, allocs = 0, allocs_during = 0;
     uint64_t sig = 0xcbf29ce484222325ULL;
@@ -213,7 +213,7 @@ static int bench_all(void)
         const banyan_game *g = games[gi];
         for (const banyan_bench *b = g->bench; b && (b->playouts || b->rollouts); b++) {
             banyan_config cfg = {
-                .seed = 1, .threads = 1, .alloc = bench_alloc, .alloc_ud = &allocs};
+                .seed = 1, .threads = threads, .alloc = bench_alloc, .alloc_ud = &allocs};
             banyan_limits lim = {.playouts = b->playouts};
             banyan_engine *e;
             banyan_report r;
@@ -229,7 +229,7 @@ static int bench_all(void)
             banyan_engine_search(e, &lim, &r);
             allocs_during += allocs - before;
             const char *best = cli_move(g, banyan_engine_state(e), r.best);
-            printf("position %2d %-9s %-12s %-38s best %-3s nodes %8" PRIu64 " %6.0f kpps\n", k,
+            printf("position %2d %-9s %-21s %-38s best %-3s nodes %8" PRIu64 " %6.0f kpps\n", k,
                    g->name, b->params[0] ? b->params : "-",
                    b->position[0] ? b->position : "(start)", best, r.nodes,
                    r.seconds > 0 ? (double)r.playouts / r.seconds / 1000 : 0.0);
@@ -279,9 +279,25 @@ int cli_bench(int argc, char **argv)
     cli_opts o;
     if (!cli_parse(argc, argv, 2, &o))
         return 2;
-    if (o.game && o.reuse)
+    if (o.game && o.reuse_plies)
         return bench_reuse(&o);
     if (o.game)
         return bench_one(&o);
-    return bench_all();
+    /* The fixed list takes a thread count and nothing else: its searches
+     * are what the signature measures. */
+    options plain;
+    options_init(&plain);
+    plain.cfg.threads = o.eng.cfg.threads;
+    if (o.n_args || o.params[0] || o.position || o.reuse_plies ||
+        memcmp(&plain.cfg, &o.eng.cfg, sizeof plain.cfg) != 0 ||
+        memcmp(&plain.lim, &o.eng.lim, sizeof plain.lim) != 0) {
+        fprintf(stderr, "banyan bench: without --game only --threads applies (the fixed list "
+                        "sets its own searches); see banyan bench --help\n");
+        return 2;
+    }
+    if (o.eng.cfg.threads > 1)
+        printf("%d threads: the node counts are not reproducible, the signature holds for one "
+               "thread only\n",
+               o.eng.cfg.threads);
+    return bench_all(o.eng.cfg.threads ? o.eng.cfg.threads : 1);
 }

@@ -32,7 +32,10 @@
 
 #define MATCH_MAX_GAMES    100000
 #define MATCH_MAX_OPENINGS 10000
-#define MATCH_MAX_PLIES    2048
+#define MATCH_SPRT_GAMES   20000   /* Cap of an SPRT without --games. */
+#define MATCH_MAX_JOBS     64      /* Games played at once, most (-j). */
+#define MATCH_OPENING_MAX  64      /* Moves of one opening, most. */
+#define MATCH_MAX_PLIES    1000000 /* Longest --draw-after. */
 
 typedef struct match_opts {
     const banyan_game *g;
@@ -58,7 +61,7 @@ typedef struct match_opts {
 
 /* One opening: moves from the start position. */
 typedef struct match_opening {
-    banyan_move moves[64];
+    banyan_move moves[MATCH_OPENING_MAX];
     int n;
 } match_opening;
 
@@ -66,6 +69,7 @@ typedef struct match_game {
     int result;      /* +1: A won, 0: draw, -1: B won. */
     int a_first;     /* A played first. */
     char reason[32]; /* How it ended. */
+    int errors[2];   /* ERROR lines of A's and B's brains, skipped (player.h). */
     int plies;
     bool done;
 } match_game;
@@ -82,7 +86,8 @@ typedef struct match {
     FILE *results;
     bool tty;
     double start;
-    char sprt_verdict[64];
+    char sprt_verdict[96];
+    bool told[2]; /* A's and B's failure to start was said. */
 } match;
 
 static double match_now(void)
@@ -110,11 +115,11 @@ static bool match_parse_opening(const banyan_game *g, const char *params, char *
         char one[2] = {0, 0};
         size_t len = strlen(w), k = 0;
         banyan_move m;
-        bool whole = g->parse_move(s, w, &m) == BANYAN_OK;
+        bool whole = banyan_game_parse(g, s, 0, w, &m) == BANYAN_OK;
         do {
             if (!whole) {
                 one[0] = w[k];
-                if (g->parse_move(s, one, &m) != BANYAN_OK) {
+                if (banyan_game_parse(g, s, 0, one, &m) != BANYAN_OK) {
                     snprintf(err, errlen, "\"%s\" is not a move", w);
                     return false;
                 }
@@ -181,33 +186,25 @@ static const char *match_status_name(player_status st)
     return names[st];
 }
 
-/* Writes a game record: the game, its parameters and players, then one
- * move per line (the format `banyan play` loads). */
-static void match_record(match *M, int index, const void *start, const banyan_move *moves, int n,
-                         const match_game *r)
+/* Writes a game record (record.h): DIR/game-NNNNN.sgf for games with an
+ * SGF number, else DIR/game-NNNNN.txt in the plain format `banyan play`
+ * loads. */
+static void match_record(match *M, int index, record *rec, const match_game *r)
 {
-    char path[1024], buf[64];
-    const banyan_game *g = M->o.g;
-    unsigned char s[1 << 16];
-    snprintf(path, sizeof path, "%s/game-%05d.txt", M->o.records, index + 1);
+    char path[1024];
+    bool sgf = M->o.g->sgf_game != 0;
+    snprintf(path, sizeof path, "%s/game-%05d.%s", M->o.records, index + 1, sgf ? "sgf" : "txt");
+    snprintf(rec->players[0], sizeof rec->players[0], "%s", M->o.players[r->a_first ? 0 : 1].text);
+    snprintf(rec->players[1], sizeof rec->players[1], "%s", M->o.players[r->a_first ? 1 : 0].text);
+    snprintf(rec->result, sizeof rec->result, "%s (%s)",
+             r->result == 0                         ? "1/2-1/2"
+             : (r->result > 0) == (r->a_first != 0) ? "1-0"
+                                                    : "0-1",
+             r->reason);
     FILE *f = fopen(path, "w");
     if (!f)
         return;
-    fprintf(f, "# banyan game %s\n", g->name);
-    if (M->o.params[0])
-        fprintf(f, "# params %s\n", M->o.params);
-    fprintf(f, "# first %s\n# second %s\n# result %s (%s)\n", M->o.players[r->a_first ? 0 : 1].text,
-            M->o.players[r->a_first ? 1 : 0].text,
-            r->result == 0                         ? "1/2-1/2"
-            : (r->result > 0) == (r->a_first != 0) ? "1-0"
-                                                   : "0-1",
-            r->reason);
-    memcpy(s, start, g->state_size);
-    for (int i = 0; i < n; i++) {
-        g->format_move(s, moves[i], buf, sizeof buf);
-        fprintf(f, "%s\n", buf);
-        g->play(s, moves[i]);
-    }
+    record_save(rec, f, sgf ? RECORD_SGF : RECORD_TEXT);
     fclose(f);
 }
 
@@ -216,7 +213,7 @@ static void match_record(match *M, int index, const void *start, const banyan_mo
  * manage their own clocks). */
 static banyan_limits match_limits(const match *M, const player_spec *spec, double clock)
 {
-    banyan_limits lim = spec->lim;
+    banyan_limits lim = spec->eng.lim;
     if (!lim.playouts && lim.time <= 0)
         lim = M->o.lim;
     if (spec->kind != PLAYER_INTERNAL)
@@ -236,13 +233,25 @@ static banyan_limits match_limits(const match *M, const player_spec *spec, doubl
     return lim;
 }
 
+/* Says once per player, on stderr, why it could not start (player.h puts
+ * the reason in last): a crash at start is most often a wrong command. */
+static void match_tell_start(match *M, int who, const player *p)
+{
+    pthread_mutex_lock(&M->lock);
+    if (!M->told[who] && p->last[0])
+        fprintf(stderr, "banyan match: %c (%s): %s\n", "AB"[who], M -> o.players[who].text,
+                p->last);
+    M->told[who] = true;
+    pthread_mutex_unlock(&M->lock);
+}
+
 /* Plays game `index` and fills *r. */
 static void match_play(match *M, int index, match_game *r)
 {
     const match_opts *o = &M->o;
     const banyan_game *g = o->g;
-    unsigned char *s = malloc(g->state_size), *start = malloc(g->state_size);
-    banyan_move moves[MATCH_MAX_PLIES];
+    record rec;
+    char err[256];
     player p[2];
     int n = 0, low[2] = {0, 0};
     double clock[2] = {-1, -1};
@@ -252,9 +261,11 @@ static void match_play(match *M, int index, match_game *r)
     const player_spec *spec[2] = {&o->players[r->a_first ? 0 : 1], &o->players[r->a_first ? 1 : 0]};
     int loser = -1; /* Side that lost by forfeit. */
     snprintf(r->reason, sizeof r->reason, "normal");
-    if (!s || !start)
-        goto out;
-    g->setup(s, o->params);
+    if (record_init(&rec, g, o->params, NULL, err, sizeof err) != BANYAN_OK) {
+        snprintf(r->reason, sizeof r->reason, "no game");
+        return;
+    }
+    const void *s = record_state(&rec); /* The position, kept by the record. */
     double timeout = o->move_timeout;
 
     /* Step 1. Start both players. Internal players get a seed of their own
@@ -263,7 +274,8 @@ static void match_play(match *M, int index, match_game *r)
     player_spec seeded[2];
     for (int side = 0; side < 2; side++) {
         seeded[side] = *spec[side];
-        seeded[side].cfg.seed = (spec[side]->cfg.seed ? spec[side]->cfg.seed : 1) + (uint64_t)index;
+        uint64_t seed = spec[side]->eng.cfg.seed;
+        seeded[side].eng.cfg.seed = (seed ? seed : 1) + (uint64_t)index;
         spec[side] = &seeded[side];
         player_status st = player_start(&p[side], spec[side], g, o->params, timeout);
         if (st == PLAYER_OK && o->tc_main > 0)
@@ -271,10 +283,10 @@ static void match_play(match *M, int index, match_game *r)
         if (st != PLAYER_OK) {
             loser = side;
             snprintf(r->reason, sizeof r->reason, "%s at start", match_status_name(st));
+            match_tell_start(M, (side == 0) == (r->a_first != 0) ? 0 : 1, &p[side]);
             goto end;
         }
     }
-    memcpy(start, s, g->state_size);
 
     /* Step 2. The opening, then the random plies (the same for both games
      * of a pair: the generator is seeded by the pair). */
@@ -295,8 +307,10 @@ static void match_play(match *M, int index, match_game *r)
                 goto end;
             }
         }
-        g->play(s, m);
-        moves[n++] = m;
+        if (record_push(&rec, m, -1, "opening") != BANYAN_OK)
+            goto end;
+        s = record_state(&rec);
+        n++;
     }
     if (o->tc_main > 0)
         clock[0] = clock[1] = o->tc_main;
@@ -312,8 +326,6 @@ static void match_play(match *M, int index, match_game *r)
             r->result = 0;
             goto stop;
         }
-        if (n == MATCH_MAX_PLIES)
-            break;
         banyan_limits lim = match_limits(M, spec[side], clock[side]);
         /* The per-move time as given, before any clock plan. */
         double turn = match_limits(M, spec[side], -1).time;
@@ -353,8 +365,12 @@ static void match_play(match *M, int index, match_game *r)
             snprintf(r->reason, sizeof r->reason, "%s", match_status_name(st));
             goto end;
         }
-        g->play(s, m);
-        moves[n++] = m;
+        if (record_push(&rec, m, spent, NULL) != BANYAN_OK) {
+            snprintf(r->reason, sizeof r->reason, "out of memory");
+            goto end;
+        }
+        s = record_state(&rec);
+        n++;
     }
 end:
     if (loser >= 0) {
@@ -374,16 +390,23 @@ end:
     }
 stop:
     r->plies = n;
-    for (int side = 0; side < 2; side++)
+    for (int side = 0; side < 2; side++) {
+        r->errors[(side == 0) == (r->a_first != 0) ? 0 : 1] += p[side].errors;
         player_stop(&p[side]);
+    }
     if (o->records)
-        match_record(M, index, start, moves, n, r);
-out:
-    free(s);
-    free(start);
+        match_record(M, index, &rec, r);
+    record_free(&rec);
 }
 
 /* ---- Results, progress and the table ---- */
+
+/* x rounded to a multiple of unit, never -0: what printf shows, so that a
+ * small negative figure does not print as "-0". */
+static double match_shown(double x, double unit)
+{
+    return round(x / unit) * unit + 0.0;
+}
 
 static void match_tally(const match *M, int wld[2][3])
 {
@@ -402,20 +425,50 @@ static void match_progress(match *M)
     int w = t[0][0] + t[1][0], d = t[0][1] + t[1][1], l = t[0][2] + t[1][2];
     stats_result s = stats_compute(w, d, l);
     printf("%s[%d/%d] A %d wins, %d draws, %d losses: score %.1f%%, Elo %+.0f%s",
-           M->tty ? "\r" : "", M->finished, M->o.games, w, d, l, 100 * s.score, s.elo,
-           M->tty ? "   " : "\n");
+           M->tty ? "\r" : "", M->finished, M->o.games, w, d, l, 100 * s.score,
+           match_shown(s.elo, 1), M->tty ? "   " : "\n");
     fflush(stdout);
 }
 
-/* Reads a results file of an interrupted match: its finished games count
- * and will not be played again. */
-static void match_resume(match *M)
+/* The identity of the match, the first line of its results file: what
+ * decides the games played (game, parameters, players, openings, random
+ * plies and their seed, limits and clock), but not how many are asked for,
+ * so that a match can be resumed for more games. */
+static void match_identity(const match *M, char *out, size_t len)
 {
-    char line[512];
+    const match_opts *o = &M->o;
+    snprintf(out, len,
+             "# match game=%s params=\"%s\" A=\"%s\" B=\"%s\" openings=\"%s\" (%d) "
+             "random-plies=%d seed=%llu playouts=%llu time=%g tc=%g+%g draw-after=%d resign=%g/%d",
+             o->g->name, o->params, o->players[0].text, o->players[1].text,
+             o->openings_file ? o->openings_file : "", M->n_openings, o->random_plies,
+             (unsigned long long)o->seed, (unsigned long long)o->lim.playouts, o->lim.time,
+             o->tc_main, o->tc_inc, o->draw_after, o->resign, o->resign_moves);
+}
+
+/* Reads a results file of an interrupted match: its finished games count
+ * and will not be played again. A file that holds games must name this
+ * match on its first line (match_identity); one of another match is
+ * refused. Returns false after saying why. */
+static bool match_resume(match *M)
+{
+    char line[4096], identity[4096];
+    bool first = true;
     FILE *f = fopen(M->o.results, "r");
     if (!f)
-        return;
+        return true;
+    match_identity(M, identity, sizeof identity);
     while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (first && line[0] && strcmp(line, identity) != 0) {
+            fprintf(stderr,
+                    "banyan match: %s holds the results of another match; give this one a "
+                    "file of its own\n  that file: %.300s\n  this match: %.300s\n",
+                    M->o.results, line[0] == '#' ? line : "(no identity line)", identity);
+            fclose(f);
+            return false;
+        }
+        first = first && !line[0];
         int index, a_first, result, plies;
         char reason[32];
         if (line[0] == '#' ||
@@ -433,6 +486,7 @@ static void match_resume(match *M)
         M->finished++;
     }
     fclose(f);
+    return true;
 }
 
 /* Whether the SPRT is decided; writes the verdict. */
@@ -485,8 +539,14 @@ static void *match_worker(void *arg)
             fflush(M->results);
         }
         match_progress(M);
-        if (match_sprt_decided(M))
+        /* Once decided, the verdict stands: games still being played when
+         * it came are counted in the table, but do not undo it. */
+        if (!M->stop && match_sprt_decided(M)) {
+            size_t n = strlen(M->sprt_verdict);
+            snprintf(M->sprt_verdict + n, sizeof M->sprt_verdict - n, " after %d games",
+                     M->finished);
             M->stop = true;
+        }
         pthread_mutex_unlock(&M->lock);
     }
 }
@@ -505,7 +565,8 @@ static void match_table(match *M)
     printf("A second    %7d %6d %7d\n", t[1][0], t[1][1], t[1][2]);
     printf("A total     %7d %6d %7d\n\n", w, d, l);
     printf("games %d, score %.1f%%, Elo %+.1f [%+.1f, %+.1f] (95%%), LOS %.1f%%\n", s.games,
-           100 * s.score, s.elo + 0.0 == 0 ? 0.0 : s.elo, s.elo_lo, s.elo_hi, 100 * s.los);
+           100 * s.score, match_shown(s.elo, 0.1), match_shown(s.elo_lo, 0.1),
+           match_shown(s.elo_hi, 0.1), 100 * s.los);
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         int a = 0, b = 0;
         for (int i = 0; i < M->o.games; i++) {
@@ -521,6 +582,12 @@ static void match_table(match *M)
         if (a || b)
             printf("%s: A %d, B %d\n", kinds[k], a, b);
     }
+    int errors[2] = {0, 0};
+    for (int i = 0; i < M->o.games; i++)
+        for (int k = 0; k < 2; k++)
+            errors[k] += M->games[i].done ? M->games[i].errors[k] : 0;
+    if (errors[0] || errors[1])
+        printf("ERROR lines from brains (skipped, not moves): A %d, B %d\n", errors[0], errors[1]);
     if (M->o.sprt)
         printf("SPRT elo0 %g elo1 %g alpha %g beta %g: %s\n", M->o.elo0, M->o.elo1, M->o.alpha,
                M->o.beta, M->sprt_verdict);
@@ -532,11 +599,9 @@ static void match_table(match *M)
 static void match_usage(FILE *f)
 {
     fprintf(f, "usage: banyan match --game G [--param k=v ...] A B [options]\n"
-               "  A, B              banyan:key=value,... (in this process: playouts, time, seed,\n"
-               "                    threads, parallel, memory, c, select, final, expand,\n"
-               "                    policy=textbook, params=k=v;k=v), gtp[@DIR]:COMMAND LINE (a "
-               "GTP program)\n"
-               "                    or gomocup[@DIR]:COMMAND LINE (a Gomocup brain, Gomoku)\n"
+               "  A, B              banyan:key=value,... (an engine in this process, keys below),\n"
+               "                    gtp[@DIR]:COMMAND LINE (a GTP program) or\n"
+               "                    gomocup[@DIR]:COMMAND LINE (a Gomocup brain: games with X,Y)\n"
                "  --games N         games to play (default: two per opening, at least 10)\n"
                "  --openings FILE   one opening per line, moves in the game's notation\n"
                "  --random-plies K  random moves after the opening (the same in both games)\n"
@@ -549,9 +614,13 @@ static void match_usage(FILE *f)
                "  --turn-limit      a move over its per-move time (--time, or the player's\n"
                "                    time=) loses on time, as in Gomocup\n"
                "  --sprt E0,E1,A,B  stop when the SPRT of elo0 E0 against elo1 E1 is decided\n"
-               "  --records DIR     write each game's moves to DIR/game-NNNNN.txt\n"
+               "                    (without --games: at most 20000 games)\n"
+               "  --records DIR     write each game to DIR/game-NNNNN.sgf (games with an SGF\n"
+               "                    number) or .txt, with the time of each move\n"
                "  --results FILE    results game by game; a match run again resumes from it\n"
-               "  --seed S          seed of the random opening plies\n");
+               "  --seed S          seed of the random opening plies\n"
+               "keys of banyan:key=value players:\n");
+    options_help(f, OPTIONS_PLAYER, "");
 }
 
 static bool match_number(const char *s, double lo, double hi, double *out)
@@ -607,7 +676,8 @@ static bool match_parse(int argc, char **argv, match_opts *o)
             o->openings_file = val;
         else if (!strcmp(a, "--random-plies") && (ok = match_number(val, 0, 100, &v)))
             o->random_plies = (int)v;
-        else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && (ok = match_number(val, 1, 64, &v)))
+        else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) &&
+                 (ok = match_number(val, 1, MATCH_MAX_JOBS, &v)))
             o->jobs = (int)v;
         else if (!strcmp(a, "--playouts") && (ok = match_number(val, 1, 1e12, &v)))
             o->lim.playouts = (uint64_t)v;
@@ -652,8 +722,8 @@ static bool match_parse(int argc, char **argv, match_opts *o)
     }
     /* Internal players default to a smaller arena: several run at once. */
     for (int k = 0; k < 2; k++)
-        if (o->players[k].kind == PLAYER_INTERNAL && !o->players[k].cfg.memory)
-            o->players[k].cfg.memory = (size_t)64 << 20;
+        if (o->players[k].kind == PLAYER_INTERNAL && !o->players[k].eng.cfg.memory)
+            o->players[k].eng.cfg.memory = (size_t)64 << 20;
     return true;
 }
 
@@ -672,6 +742,11 @@ int cli_match(int argc, char **argv)
         fprintf(stderr, "banyan match: %s\n", err);
         return 1;
     }
+    if (!M.o.games && M.o.sprt) {
+        /* An SPRT runs until it is decided, within a cap that is said. */
+        M.o.games = MATCH_SPRT_GAMES;
+        printf("SPRT: until decided, at most %d games (--games sets the cap)\n", M.o.games);
+    }
     if (!M.o.games)
         M.o.games = M.n_openings * 2 > 10 ? M.n_openings * 2 : 10;
     M.games = calloc((size_t)M.o.games, sizeof *M.games);
@@ -685,7 +760,9 @@ int cli_match(int argc, char **argv)
         return 1;
     }
     if (M.o.results) {
-        match_resume(&M);
+        char identity[4096];
+        if (!match_resume(&M))
+            return 2;
         if (M.finished)
             printf("resuming: %d of %d games already played\n", M.finished, M.o.games);
         M.results = fopen(M.o.results, "a");
@@ -693,11 +770,14 @@ int cli_match(int argc, char **argv)
             fprintf(stderr, "banyan match: cannot write %s\n", M.o.results);
             return 1;
         }
+        match_identity(&M, identity, sizeof identity);
+        if (ftell(M.results) == 0)
+            fprintf(M.results, "%s\n", identity);
     }
     if (match_sprt_decided(&M))
         M.stop = true;
 
-    pthread_t threads[64];
+    pthread_t threads[MATCH_MAX_JOBS];
     int started = 0;
     for (int i = 1; i < M.o.jobs; i++)
         if (pthread_create(&threads[started], NULL, match_worker, &M) == 0)

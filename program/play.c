@@ -3,9 +3,10 @@
  * terminal. The board is drawn after every move; the prompt takes a move or
  * a command (undo, hint, swap, new, save, load, help, quit). Nothing typed
  * can crash it: every bad line gets one line saying why and the prompt
- * again, and end of input ends the program quietly. The game is kept as a
- * start position plus the moves played since, so undo and load simply
- * replay it: states are plain bytes and engines never undo. Escape codes
+ * again, and end of input ends the program quietly. The game is a record
+ * (record.h): undo and load replay it onto the engine, since engines never
+ * undo, and save writes it as a move list, or as SGF when the file name
+ * ends in .sgf and the game has an SGF number. Escape codes
  * (the live status line) are written only when stdout is a terminal.
  *
  * Pondering (on by default; --no-ponder turns it off): while the prompt
@@ -20,13 +21,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "banyan.h"
 #include "cli.h"
 #include "ponder.h"
+#include "record.h"
 
-#define PLAY_MAX_PLIES        4096
 #define PLAY_DEFAULT_PLAYOUTS 200000
 #define PLAY_LINE_MAX         1024 /* Bytes of one input line, newline excluded. */
 #define PLAY_TOP              3    /* Candidate moves shown after a search. */
@@ -35,12 +37,7 @@ typedef struct play {
     banyan_engine *e;
     const banyan_game *g;
     cli_opts o;
-    char params[256];                    /* Game parameters now in use. */
-    char *position;                      /* Start position text (malloc), or NULL. */
-    unsigned char *start;                /* The start position's state (malloc). */
-    unsigned char *scratch;              /* A state to replay or format moves on (malloc). */
-    banyan_move history[PLAY_MAX_PLIES]; /* Moves played from the start. */
-    int n_history;
+    record rec;                     /* The game: parameters, start, moves and their times. */
     bool human[BANYAN_MAX_PLAYERS]; /* Which players the person plays. */
     bool announced;                 /* The end of this game was announced. */
     bool tty;                       /* stdout is a terminal: draw the status line. */
@@ -60,13 +57,6 @@ typedef struct play_command {
 } play_command;
 
 typedef enum play_line { PLAY_LINE_OK, PLAY_LINE_LONG, PLAY_LINE_EOF } play_line;
-
-static const char *play_player_name(const banyan_game *g, int p)
-{
-    static const char *two[] = {"X", "O"};
-    static const char *many[] = {"player 1", "player 2", "player 3", "player 4"};
-    return g->n_players == 2 ? two[p] : many[p];
-}
 
 /* Who plays player p, for messages: "you", "Banyan", or NULL when the
  * person plays every side (then naming the player is enough). */
@@ -179,28 +169,19 @@ static char *play_raw_arg(char *line)
     return play_trim(p);
 }
 
-/* Rebuilds the engine's position: the start position of the current
- * parameters and start text, then the first n moves of the history. The
- * start state is kept in P->start for formatting moves and undo. */
+/* Rebuilds the engine's position: the record's first n moves (the later
+ * ones are dropped). */
 static void play_replay(play *P, int n)
 {
-    banyan_engine_setup(P->e, P->params);
-    if (P->position)
-        banyan_engine_load(P->e, P->position);
-    memcpy(P->start, banyan_engine_state(P->e), P->g->state_size);
-    for (int i = 0; i < n; i++)
-        banyan_engine_play(P->e, P->history[i]);
-    P->n_history = n;
+    record_undo(&P->rec, P->rec.n_moves - n);
+    record_replay(&P->rec, P->e, n);
     P->announced = false;
 }
 
-/* The state after the first n moves of the history, in P->scratch. */
-static const void *play_state_after(play *P, int n)
+/* The last move of the game, or BANYAN_MOVE_NONE. */
+static banyan_move play_last(const play *P)
 {
-    memcpy(P->scratch, P->start, P->g->state_size);
-    for (int i = 0; i < n; i++)
-        P->g->play(P->scratch, P->history[i]);
-    return P->scratch;
+    return P->rec.n_moves ? P->rec.moves[P->rec.n_moves - 1].move : BANYAN_MOVE_NONE;
 }
 
 static bool play_is_over(const play *P)
@@ -213,12 +194,11 @@ static bool play_is_over(const play *P)
 static void play_show(const play *P)
 {
     const void *s = banyan_engine_state(P->e);
-    cli_print_board(stdout, P->g, s,
-                    P->n_history ? P->history[P->n_history - 1] : BANYAN_MOVE_NONE);
+    cli_print_board(stdout, P->g, s, play_last(P));
     if (!play_is_over(P)) {
         int p = P->g->to_move(s);
         const char *who = play_who(P, p);
-        printf("%s to move%s%s%s\n", play_player_name(P->g, p), who ? " (" : "", who ? who : "",
+        printf("%s to move%s%s%s\n", cli_player_name(P->g, p), who ? " (" : "", who ? who : "",
                who ? ")" : "");
     }
 }
@@ -232,19 +212,46 @@ static const char *play_example(const play *P)
     return n ? cli_move(P->g, s, moves[n / 2]) : "-";
 }
 
+/* The example move written in the other systems the game's description
+ * lists (GTP's letters, Gomocup's X,Y, a column's number), for help. */
+static void play_other_forms(const play *P, char *out, size_t len)
+{
+    banyan_move moves[BANYAN_MAX_MOVES], m;
+    const void *s = banyan_engine_state(P->e);
+    char native[64], form[64];
+    size_t used = 0;
+    int x = 0, y = 0, n = P->g->moves(s, moves);
+    out[0] = 0;
+    if (n == 0 || banyan_game_parse(P->g, s, 0, play_example(P), &m) != BANYAN_OK)
+        return;
+    snprintf(native, sizeof native, "%s", play_example(P));
+    for (unsigned c = BANYAN_COORDS_GTP; c <= BANYAN_COORDS_COLUMN; c <<= 1) {
+        if (!(P->g->coords & c) || c == BANYAN_COORDS_SGF)
+            continue;
+        if (c == BANYAN_COORDS_COLUMN && P->g->place(s, m, &x, &y) == BANYAN_PLACE_COLUMN)
+            snprintf(form, sizeof form, "%d", x + 1);
+        else if (banyan_game_format(P->g, s, m, c, form, sizeof form) < 0)
+            continue;
+        if (strcasecmp(form, native) != 0 && used + strlen(form) + 3 < len)
+            used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", form);
+    }
+}
+
 static bool play_help(play *P, const char *arg, const char *shown)
 {
+    char others[128];
     (void)arg, (void)shown;
-    printf("Type a move (for example %s; 8h, H8 and h 8 work too) or a command:\n"
-           "  undo        take back your last move and Banyan's reply\n"
+    play_other_forms(P, others, sizeof others);
+    printf("Type a move (for example %s%s%s) or a command:\n", play_example(P),
+           others[0] ? "; also written " : "", others);
+    printf("  undo        take back your last move and Banyan's reply\n"
            "  hint        show the move Banyan would play, without playing it\n"
            "  swap        Banyan takes over the side to move; you play the other\n"
            "  new         start a new game\n"
            "  save FILE   write the game to FILE\n"
            "  load FILE   read a game written by save\n"
            "  help        this list\n"
-           "  quit        leave (end of input does too)\n",
-           play_example(P));
+           "  quit        leave (end of input does too)\n");
     return true;
 }
 
@@ -271,7 +278,7 @@ static void play_progress(void *ud, const banyan_report *r)
  * call. On a terminal the status line is drawn meanwhile and cleared after. */
 static void play_think(play *P, banyan_report *r)
 {
-    banyan_limits lim = P->o.limits;
+    banyan_limits lim = P->o.eng.lim;
     play_watch w = {P->g, banyan_engine_state(P->e)};
     if (!lim.playouts && lim.time <= 0 && !lim.nodes)
         lim.playouts = PLAY_DEFAULT_PLAYOUTS;
@@ -292,11 +299,11 @@ static void play_think(play *P, banyan_report *r)
  * depend on it. */
 static void play_print_pv(play *P, const void *s, const banyan_move_stats *m)
 {
-    memcpy(P->scratch, s, P->g->state_size);
+    memcpy(P->rec.scratch, s, P->g->state_size);
     printf("  line:");
     for (int k = 0; k < m->pv_len; k++) {
-        printf(" %s", cli_move(P->g, P->scratch, m->pv[k]));
-        P->g->play(P->scratch, m->pv[k]);
+        printf(" %s", cli_move(P->g, P->rec.scratch, m->pv[k]));
+        P->g->play(P->rec.scratch, m->pv[k]);
     }
     printf("\n");
 }
@@ -331,8 +338,12 @@ static void play_engine_turn(play *P)
            cli_move(P->g, s, r.best), 100 * r.value, (unsigned long long)r.playouts, r.seconds,
            r.proof ? ", proven " : "", r.proof ? cli_proof(r.proof) : "");
     play_show_search(P, s, &r);
+    if (record_push(&P->rec, r.best, r.seconds, NULL) != BANYAN_OK) {
+        printf("Out of memory: the game cannot go on; type new, save FILE or quit.\n");
+        P->announced = true;
+        return;
+    }
     banyan_engine_play(P->e, r.best);
-    P->history[P->n_history++] = r.best;
     play_show(P);
 }
 
@@ -349,7 +360,7 @@ static void play_announce_end(play *P)
     } else if (P->g->n_players == 2) {
         int w = ret[0] > ret[1] ? 0 : 1;
         const char *who = play_who(P, w);
-        printf("Game over: %s wins%s%s%s.\n", play_player_name(P->g, w), who ? " (" : "",
+        printf("Game over: %s wins%s%s%s.\n", cli_player_name(P->g, w), who ? " (" : "",
                who ? who : "", who ? ")" : "");
     } else {
         printf("Game over.\n");
@@ -363,8 +374,8 @@ static void play_announce_end(play *P)
 static bool play_undo(play *P, const char *arg, const char *shown)
 {
     (void)arg, (void)shown;
-    int n = P->n_history - 1;
-    while (n >= 0 && !P->human[P->g->to_move(play_state_after(P, n))])
+    int n = P->rec.n_moves - 1;
+    while (n >= 0 && !P->human[P->g->to_move(record_before(&P->rec, n))])
         n--;
     if (n < 0) {
         printf("Nothing to undo.\n");
@@ -404,7 +415,7 @@ static bool play_swap(play *P, const char *arg, const char *shown)
     }
     for (int i = 0; i < P->g->n_players; i++)
         P->human[i] = i != p;
-    printf("Swapped: Banyan plays %s, you play the other side.\n", play_player_name(P->g, p));
+    printf("Swapped: Banyan plays %s, you play the other side.\n", cli_player_name(P->g, p));
     return true;
 }
 
@@ -417,27 +428,28 @@ static bool play_new(play *P, const char *arg, const char *shown)
     return true;
 }
 
-/* Writes the record: a header naming the game, its parameters and start
- * position when there are any, then one move per line in the game's
- * notation, each formatted in the position where it was played. */
+/* Whether path names an SGF file. */
+static bool play_is_sgf(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && !strcasecmp(path + n - 4, ".sgf");
+}
+
+/* Writes the record (record.h): SGF when the name ends in .sgf, else the
+ * plain move list. */
 static bool play_save(play *P, const char *arg, const char *shown)
 {
+    bool sgf = play_is_sgf(arg);
+    if (sgf && !P->g->sgf_game) {
+        printf("%s has no SGF form: save to a name without .sgf.\n", P->g->name);
+        return true;
+    }
     FILE *f = fopen(arg, "w");
     if (!f) {
         printf("Cannot write \"%s\": %s.\n", shown, strerror(errno));
         return true;
     }
-    fprintf(f, "# banyan game %s\n", P->g->name);
-    if (P->params[0])
-        fprintf(f, "# params %s\n", P->params);
-    if (P->position)
-        fprintf(f, "# position %s\n", P->position);
-    memcpy(P->scratch, P->start, P->g->state_size);
-    for (int i = 0; i < P->n_history; i++) {
-        fprintf(f, "%s\n", cli_move(P->g, P->scratch, P->history[i]));
-        P->g->play(P->scratch, P->history[i]);
-    }
-    bool failed = ferror(f) != 0;
+    bool failed = record_save(&P->rec, f, sgf ? RECORD_SGF : RECORD_TEXT) != BANYAN_OK;
     int err = errno;
     if (fclose(f) != 0 && !failed) {
         failed = true;
@@ -446,147 +458,31 @@ static bool play_save(play *P, const char *arg, const char *shown)
     if (failed)
         printf("Cannot write \"%s\": %s.\n", shown, strerror(err));
     else
-        printf("Saved %d moves to \"%s\".\n", P->n_history, shown);
+        printf("Saved %d moves to \"%s\".\n", P->rec.n_moves, shown);
     return true;
 }
 
-/* What a record read so far asks for, before it replaces the game. */
-typedef struct play_record {
-    char params[256];                  /* From "# params", empty for the defaults. */
-    char position[PLAY_LINE_MAX];      /* From "# position", empty for none. */
-    bool started;                      /* The engine was set up from the header. */
-    int n;                             /* Moves read. */
-    banyan_move moves[PLAY_MAX_PLIES]; /* The moves, legal in turn. */
-} play_record;
-
-/* Reads the header comment in line (normalised) into rec. Returns false
- * with a message when the record is for another game or a value does not
- * fit; other comments are ignored. */
-static bool play_load_header(play *P, play_record *rec, const char *line, const char *shown)
-{
-    const char *v;
-    if (!strncmp(line, "# banyan game ", 14)) {
-        v = line + 14;
-        if (banyan_game_find(v) != P->g) {
-            printf("\"%s\" holds a game of %s, not %s; the game goes on.\n", shown, v, P->g->name);
-            return false;
-        }
-    } else if (!strncmp(line, "# params ", 9)) {
-        v = line + 9;
-        if (strlen(v) >= sizeof rec->params) {
-            printf("\"%s\": the parameters are too long; the game goes on.\n", shown);
-            return false;
-        }
-        strcpy(rec->params, v);
-    } else if (!strncmp(line, "# position ", 11)) {
-        strcpy(rec->position, line + 11); /* Both buffers hold a line. */
-    }
-    return true;
-}
-
-/* Sets the engine up from the header read so far, before the first move.
- * Returns false with a message when the file's parameters or start position
- * are bad. */
-static bool play_load_start(play *P, play_record *rec, int line_no, const char *shown)
-{
-    rec->started = true;
-    if (banyan_engine_setup(P->e, rec->params) != BANYAN_OK) {
-        printf("\"%s\": bad parameters \"%s\" for %s; the game goes on.\n", shown, rec->params,
-               P->g->name);
-        return false;
-    }
-    if (rec->position[0] && banyan_engine_load(P->e, rec->position) != BANYAN_OK) {
-        printf("\"%s\" line %d: bad start position; the game goes on.\n", shown, line_no);
-        return false;
-    }
-    return true;
-}
-
-/* Plays the move on line line_no (normalised text) on the engine. Returns
- * false with a message naming the line when it is not a legal move. */
-static bool play_load_move(play *P, play_record *rec, char *text, int line_no, const char *shown)
-{
-    banyan_move m;
-    int rc = banyan_engine_parse_move(P->e, text, &m);
-    if (rc == BANYAN_OK && rec->n == PLAY_MAX_PLIES) {
-        printf("\"%s\" line %d: the game is too long; the game goes on.\n", shown, line_no);
-        return false;
-    }
-    if (rc == BANYAN_OK)
-        rc = banyan_engine_play(P->e, m);
-    if (rc != BANYAN_OK) {
-        printf("\"%s\" line %d: %s %s; the game goes on.\n", shown, line_no, text,
-               rc == BANYAN_EILLEGAL ? "is not legal there"
-               : rc == BANYAN_ERANGE ? "is off the board"
-                                     : "is not a move");
-        return false;
-    }
-    rec->moves[rec->n++] = m;
-    return true;
-}
-
-/* Reads every line of f into rec, playing the moves on the engine as it
- * goes. Returns false (with a message) at the first bad line. */
-static bool play_load_lines(play *P, play_record *rec, FILE *f, const char *shown)
-{
-    char line[PLAY_LINE_MAX];
-    play_line status;
-    for (int line_no = 1; (status = play_read_line(f, line, sizeof line)) != PLAY_LINE_EOF;
-         line_no++) {
-        if (status == PLAY_LINE_LONG) {
-            printf("\"%s\" line %d is too long; the game goes on.\n", shown, line_no);
-            return false;
-        }
-        play_normalise(line);
-        char *t = play_trim(line);
-        if (!*t)
-            continue;
-        if (*t == '#') {
-            /* After the first move, headers are only comments. */
-            if (rec->started || play_load_header(P, rec, t, shown))
-                continue;
-            return false;
-        }
-        play_lower(t);
-        if (!rec->started && !play_load_start(P, rec, line_no, shown))
-            return false;
-        if (!play_load_move(P, rec, t, line_no, shown))
-            return false;
-    }
-    if (ferror(f)) {
-        printf("Cannot read \"%s\": %s; the game goes on.\n", shown, strerror(errno));
-        return false;
-    }
-    return rec->started || play_load_start(P, rec, 0, shown);
-}
-
-/* Replaces the game by the record in a file written by save. The whole
- * file is checked first, on the engine: on any error the message names the
- * line, and the game is rebuilt as it was. */
+/* Replaces the game by the record in a file written by save (or any SGF of
+ * this game). The whole file is checked first: on any error the message
+ * says where, and the game goes on as it was. */
 static bool play_load(play *P, const char *arg, const char *shown)
 {
-    play_record rec; /* About 18 KB. */
-    bool announced = P->announced;
-    FILE *f = fopen(arg, "r");
-    if (!f) {
-        printf("Cannot open \"%s\": %s.\n", shown, strerror(errno));
+    record rec;
+    char err[256];
+    if (record_load_file(&rec, P->g, arg, err, sizeof err) != BANYAN_OK) {
+        printf("Cannot load \"%s\": %s; the game goes on.\n", shown, err);
         return true;
     }
-    memset(&rec, 0, sizeof rec);
-    bool ok = play_load_lines(P, &rec, f, shown);
-    fclose(f);
-    char *position = ok && rec.position[0] ? strdup(rec.position) : NULL;
-    if (!ok || (rec.position[0] && !position)) {
-        play_replay(P, P->n_history); /* The game as it was. */
-        P->announced = announced;
+    if (record_replay(&rec, P->e, rec.n_moves) != BANYAN_OK) {
+        printf("Cannot load \"%s\": the engine refuses its game; the game goes on.\n", shown);
+        record_free(&rec);
+        record_replay(&P->rec, P->e, P->rec.n_moves);
         return true;
     }
-    strcpy(P->params, rec.params);
-    free(P->position);
-    P->position = position;
-    memcpy(P->history, rec.moves, rec.n * sizeof rec.moves[0]);
-    play_replay(P, rec.n);
-    printf("Loaded %d moves from \"%s\".\n", rec.n, shown);
+    record_free(&P->rec);
+    P->rec = rec;
+    P->announced = false;
+    printf("Loaded %d moves from \"%s\".\n", rec.n_moves, shown);
     play_show(P);
     return true;
 }
@@ -613,6 +509,27 @@ static const play_command *play_find_command(const char *word, size_t len)
     return NULL;
 }
 
+/* Parses t as a move at the root: in the game's own notation, else as a
+ * move of the board in a coordinate system its description lists (so "c3"
+ * or "3,4" work where the notation is another). Returns parse_move's codes
+ * (those of the own notation when no system names a move of the board),
+ * and BANYAN_EILLEGAL for a move that is not legal now. */
+static int play_parse(play *P, const char *t, banyan_move *m)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    const void *s = banyan_engine_state(P->e);
+    int rc = banyan_game_parse(P->g, s, 0, t, m);
+    for (unsigned c = 1; rc == BANYAN_EINVAL && c <= P->g->coords; c <<= 1)
+        if ((P->g->coords & c) && banyan_game_parse(P->g, s, c, t, m) == BANYAN_OK)
+            rc = BANYAN_OK;
+    if (rc != BANYAN_OK)
+        return rc;
+    int n = P->g->moves(s, moves), i = 0;
+    while (i < n && moves[i] != *m)
+        i++;
+    return i < n ? BANYAN_OK : BANYAN_EILLEGAL;
+}
+
 /* Plays the person's move t (normalised, lower case), or says in one line
  * why it cannot be played. A word of three or more letters that is no move
  * is taken for a mistyped command. */
@@ -623,22 +540,23 @@ static void play_try_move(play *P, const char *t)
         printf("The game is over: type new, undo, or quit.\n");
         return;
     }
-    int rc = banyan_engine_parse_move(P->e, t, &m);
+    int rc = play_parse(P, t, &m);
     size_t letters = strspn(t, "abcdefghijklmnopqrstuvwxyz");
     if (rc == BANYAN_ERANGE)
         printf("%s is off the board.\n", t);
-    else if (rc == BANYAN_EILLEGAL)
-        printf("%s is not legal here (occupied, or the column is full).\n", t);
-    else if (rc != BANYAN_OK && letters >= 3 && (!t[letters] || t[letters] == ' '))
+    else if (rc == BANYAN_EILLEGAL) {
+        char why[128];
+        banyan_game_explain(P->g, banyan_engine_state(P->e), m, why, sizeof why);
+        printf("%s %s.\n", t, why);
+    } else if (rc != BANYAN_OK && letters >= 3 && (!t[letters] || t[letters] == ' '))
         printf("Unknown command \"%.*s\": type help for the commands.\n", (int)letters, t);
     else if (rc != BANYAN_OK)
         printf("\"%s\" is not a move: type a move (for example %s), or help.\n", t,
                play_example(P));
-    else if (P->n_history == PLAY_MAX_PLIES)
-        printf("The game is too long to go on: type new, or quit.\n");
+    else if (record_push(&P->rec, m, -1, NULL) != BANYAN_OK)
+        printf("Out of memory: the game cannot go on; type new, save FILE or quit.\n");
     else {
         banyan_engine_play(P->e, m);
-        P->history[P->n_history++] = m;
         play_show(P);
     }
 }
@@ -652,7 +570,7 @@ static bool play_prompt(play *P)
     if (play_is_over(P))
         printf("> ");
     else
-        printf("%s> ", play_player_name(P->g, P->g->to_move(s)));
+        printf("%s> ", cli_player_name(P->g, P->g->to_move(s)));
     fflush(stdout);
     bool banyan_plays = false;
     for (int i = 0; i < P->g->n_players; i++)
@@ -709,13 +627,11 @@ static bool play_init(play *P)
     P->human[1] = !strcmp(h, "second") || !strcmp(h, "both");
     P->tty = isatty(STDOUT_FILENO) != 0;
     P->echo = !isatty(STDIN_FILENO);
-    P->ponder_on = P->o.ponder != 0;
-    strcpy(P->params, P->o.params); /* Same size. */
-    P->position = P->o.position ? strdup(P->o.position) : NULL;
-    P->start = malloc(P->g->state_size);
-    P->scratch = malloc(P->g->state_size);
-    if (!P->start || !P->scratch || (P->o.position && !P->position)) {
-        fprintf(stderr, "banyan: out of memory\n");
+    P->ponder_on = P->o.eng.ponder != 0;
+    char err[256], params[512];
+    cli_params(&P->o, params, sizeof params);
+    if (record_init(&P->rec, P->g, params, P->o.position, err, sizeof err) != BANYAN_OK) {
+        fprintf(stderr, "banyan: %s\n", err);
         return false;
     }
     play_replay(P, 0);
@@ -724,16 +640,12 @@ static bool play_init(play *P)
 
 int cli_play(int argc, char **argv)
 {
-    static play P; /* Large history; one game per process. */
+    static play P; /* One game per process. */
     int rc = 0;
     if (!cli_parse(argc, argv, 2, &P.o))
         return 2;
-    if (!P.o.game && P.o.n_args > 0)
-        P.o.game = banyan_game_find(P.o.args[0]);
-    if (!P.o.game) {
-        fprintf(stderr, "usage: banyan play <game> [options]   (games: banyan games)\n");
+    if (!cli_game(&P.o, "usage: banyan play <game> [options]   (games: banyan games)"))
         return 2;
-    }
     P.g = P.o.game;
     P.e = cli_engine(&P.o);
     if (!P.e)
@@ -742,7 +654,8 @@ int cli_play(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    printf("Banyan %s: %s. You play %s. Type help for commands.\n", banyan_version(), P.g->name,
+    printf("Banyan %s: %s. You play %s. Type help for commands.\n", banyan_version(),
+           P.g->title ? P.g->title : P.g->name,
            P.human[0] && P.human[1] ? "both sides"
            : P.human[0]             ? "first (X)"
            : P.human[1]             ? "second (O)"
@@ -752,8 +665,7 @@ int cli_play(int argc, char **argv)
         bool over = play_is_over(&P);
         if (over && !P.announced)
             play_announce_end(&P);
-        if (!over && !P.human[P.g->to_move(banyan_engine_state(P.e))] &&
-            P.n_history < PLAY_MAX_PLIES)
+        if (!over && !P.human[P.g->to_move(banyan_engine_state(P.e))] && !P.announced)
             play_engine_turn(&P);
         else if (!play_prompt(&P))
             break;
@@ -761,8 +673,6 @@ int cli_play(int argc, char **argv)
     }
 done:
     banyan_engine_free(P.e);
-    free(P.position);
-    free(P.start);
-    free(P.scratch);
+    record_free(&P.rec);
     return rc;
 }

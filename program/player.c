@@ -24,7 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gomocup.h"
 #include "gtp.h"
+
+#define PLAYER_NO_DIR 125 /* Exit status of a child that cannot enter its folder. */
 
 static double player_now(void)
 {
@@ -35,90 +38,20 @@ static double player_now(void)
 
 /* ---- Specs ---- */
 
-/* The multiplier of a size suffix: none, K, M or G (binary). */
-static bool player_size_unit(const char *suffix, double *unit)
-{
-    static const char units[] = "kmg";
-    if (!*suffix) {
-        *unit = 1;
-        return true;
-    }
-    const char *u = strchr(units, tolower((unsigned char)suffix[0]));
-    if (!u || suffix[1])
-        return false;
-    *unit = (double)(1ULL << (10 * (u - units + 1)));
-    return true;
-}
-
-/* Applies one key=value of an internal spec. */
-static bool player_option(player_spec *p, const char *key, const char *val)
-{
-    double unit;
-    char *end;
-    double d = strtod(val, &end);
-    bool num = end != val && !*end && d >= 0;
-    if (!strcmp(key, "playouts") && num && d >= 1)
-        p->lim.playouts = (uint64_t)d;
-    else if (!strcmp(key, "time") && num && d > 0)
-        p->lim.time = d;
-    else if (!strcmp(key, "seed") && num)
-        p->cfg.seed = (uint64_t)d;
-    else if (!strcmp(key, "threads") && num && d >= 1 && d <= 64)
-        p->cfg.threads = (int)d;
-    else if (!strcmp(key, "memory") && end != val && d >= 1 && player_size_unit(end, &unit))
-        p->cfg.memory = (size_t)(d * unit);
-    else if (!strcmp(key, "c") && num && d > 0)
-        p->cfg.c = d;
-    else if (!strcmp(key, "parallel") && (!strcmp(val, "tree") || !strcmp(val, "root")))
-        p->cfg.parallel = !strcmp(val, "tree") ? BANYAN_PARALLEL_TREE : BANYAN_PARALLEL_ROOT;
-    else if (!strcmp(key, "recycle") && (!strcmp(val, "on") || !strcmp(val, "off")))
-        p->cfg.no_recycle = !strcmp(val, "off");
-    else if (!strcmp(key, "reuse") && (!strcmp(val, "on") || !strcmp(val, "off")))
-        p->cfg.fresh_tree = !strcmp(val, "off");
-    else if (!strcmp(key, "expand") && num && d >= 1)
-        p->cfg.expand_visits = (uint32_t)d;
-    else if (!strcmp(key, "select") && (!strcmp(val, "uct") || !strcmp(val, "puct")))
-        p->cfg.select = !strcmp(val, "uct") ? BANYAN_SELECT_UCT : BANYAN_SELECT_PUCT;
-    else if (!strcmp(key, "final") && !strcmp(val, "visits"))
-        p->cfg.final = BANYAN_FINAL_VISITS;
-    else if (!strcmp(key, "final") && !strcmp(val, "value"))
-        p->cfg.final = BANYAN_FINAL_VALUE;
-    else if (!strcmp(key, "final") && !strcmp(val, "lcb"))
-        p->cfg.final = BANYAN_FINAL_LCB;
-    else if (!strcmp(key, "policy") && !strcmp(val, "textbook")) {
-        /* The seed articles' player: UCB1 with c = 1.4 over every empty
-         * cell in board order (no priors, no widening) with uniform
-         * rollouts, 2000 iterations unless told. */
-        p->cfg.c = 1.4;
-        p->cfg.select = BANYAN_SELECT_UCT;
-        p->cfg.widening = -1;
-        if (!p->lim.playouts && p->lim.time <= 0)
-            p->lim.playouts = 2000;
-        p->textbook = true;
-    } else if (!strcmp(key, "params")) {
-        size_t n = strlen(p->params);
-        snprintf(p->params + n, sizeof p->params - n, "%s%s", n ? " " : "", val);
-        for (char *c = p->params + n; *c; c++)
-            if (*c == ';')
-                *c = ' ';
-    } else
-        return false;
-    return true;
-}
-
 bool player_parse(const char *text, player_spec *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->text, sizeof out->text, "%s", text);
     if (!strncmp(text, "banyan:", 7) || !strcmp(text, "banyan")) {
         out->kind = PLAYER_INTERNAL;
+        options_init(&out->eng);
         const char *cur = text[6] ? text + 7 : "";
-        char key[64], val[256];
+        char key[64], val[256], why[200];
         int rc;
         /* Commas separate options; params values use ';' inside. */
         while ((rc = banyan_params_next(&cur, key, sizeof key, val, sizeof val)) == 1)
-            if (!player_option(out, key, val)) {
-                snprintf(err, errlen, "bad option %s=%s in \"%s\"", key, val, text);
+            if (options_set(&out->eng, key, val, OPTIONS_PLAYER, why, sizeof why) != BANYAN_OK) {
+                snprintf(err, errlen, "%s in \"%s\"", why, text);
                 return false;
             }
         if (rc < 0) {
@@ -253,7 +186,7 @@ static player_status player_spawn(player *p)
             dup2(devnull, 2);
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
         if (p->spec->dir[0] && chdir(p->spec->dir) != 0)
-            _exit(127);
+            _exit(PLAYER_NO_DIR);
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", p->spec->cmd, (char *)NULL);
         _exit(127);
@@ -271,8 +204,12 @@ static player_status player_spawn(player *p)
 
 /* ---- Gomocup brains ---- */
 
+#define PLAYER_BRAIN_GAP 0.005 /* Seconds between a brain's answer and our next line. */
+
 /* Reads the brain's next answer line before the deadline, skipping its
- * MESSAGE, DEBUG and SUGGEST lines; the line goes to p->last. */
+ * MESSAGE, DEBUG and SUGGEST lines, and its ERROR lines, which are
+ * counted: a brain still finishing its turn may complain about a line it
+ * read too early, and that is not its move. The line goes to p->last. */
 static player_status player_brain_line(player *p, double deadline)
 {
     char line[LINE_BUF];
@@ -280,40 +217,76 @@ static player_status player_brain_line(player *p, double deadline)
         player_status st = player_read_line(p, deadline, line, sizeof line);
         if (st != PLAYER_OK)
             return st;
+        p->answered = player_now();
+        p->errors += !strncmp(line, "ERROR", 5);
         if (!line[0] || !strncmp(line, "MESSAGE", 7) || !strncmp(line, "DEBUG", 5) ||
-            !strncmp(line, "SUGGEST", 7))
+            !strncmp(line, "SUGGEST", 7) || !strncmp(line, "ERROR", 5))
             continue;
         snprintf(p->last, sizeof p->last, "%.255s", line);
         return PLAYER_OK;
     }
 }
 
-/* The X,Y of move m (Gomocup: column from the left, row from the top). */
-static void player_brain_point(const player *p, const void *s, banyan_move m, int *x, int *y)
+/* Sends a line to a brain, never sooner than PLAYER_BRAIN_GAP after its
+ * last answer, so that a brain finishing its turn reads whole lines. */
+static player_status player_brain_send(player *p, const char *line)
 {
-    char buf[16];
-    p->g->format_move(s, m, buf, sizeof buf);
-    *x = buf[0] - 'a';
-    *y = p->size - atoi(buf + 1);
+    double wait = p->answered + PLAYER_BRAIN_GAP - player_now();
+    if (wait > 0)
+        nanosleep(&(struct timespec){0, (long)(wait * 1e9)}, NULL);
+    return player_send(p, line);
 }
 
-/* Starts a brain: START, then the rule and the time per move. */
+/* Sends "INFO key value" when value differs from *sent. */
+static player_status player_brain_info(player *p, const char *key, long value, long *sent)
+{
+    char buf[64];
+    if (value == *sent)
+        return PLAYER_OK;
+    *sent = value;
+    snprintf(buf, sizeof buf, "INFO %s %ld\n", key, value);
+    return player_brain_send(p, buf);
+}
+
+/* The X,Y text of move m in s, through the game's coordinates. */
+static const char *player_brain_point(const player *p, const void *s, banyan_move m, char *buf,
+                                      size_t len)
+{
+    if (banyan_game_format(p->g, s, m, BANYAN_COORDS_XY, buf, len) < 0)
+        snprintf(buf, len, "-1,-1");
+    return buf;
+}
+
+/* Starts a brain: START with the board's side, then the rule (the game's
+ * rule parameter, as Gomocup's bits) and the time per move. */
 static player_status player_brain_start(player *p, const char *params, double timeout)
 {
-    char cmd[128];
-    const char *size = strstr(params, "size=");
-    p->size = size ? atoi(size + 5) : 15;
-    int rule = strstr(params, "rule=renju") ? 4 : strstr(params, "rule=standard") ? 1 : 0;
-    snprintf(cmd, sizeof cmd, "START %d\n", p->size);
-    player_status st = player_send(p, cmd);
+    char cmd[128], why[128], rule[64] = "";
+    int w, h, code = 0;
+    if (!gomocup_game_ok(p->g, why, sizeof why) ||
+        record_init(&p->rec, p->g, params, NULL, why, sizeof why) != BANYAN_OK) {
+        snprintf(p->last, sizeof p->last, "%s", why);
+        return PLAYER_ILLEGAL;
+    }
+    p->g->board_size(record_state(&p->rec), &w, &h);
+    for (const banyan_param *q = p->g->params; q && q->name; q++)
+        if ((q->role & BANYAN_ROLE_RULE) &&
+            banyan_params_value(p->g, params, q->name, rule, sizeof rule) == BANYAN_OK)
+            code = gomocup_rule_code(rule);
+    if (code < 0) {
+        snprintf(p->last, sizeof p->last, "Gomocup has no rule \"%s\"", rule);
+        return PLAYER_ILLEGAL;
+    }
+    snprintf(cmd, sizeof cmd, "START %d\n", w);
+    player_status st = player_brain_send(p, cmd);
     if (st == PLAYER_OK)
         st = player_brain_line(p, player_now() + timeout);
     if (st != PLAYER_OK)
         return st;
     if (strcmp(p->last, "OK") != 0)
         return PLAYER_ILLEGAL;
-    snprintf(cmd, sizeof cmd, "INFO rule %d\n", rule);
-    return player_send(p, cmd);
+    snprintf(cmd, sizeof cmd, "INFO rule %d\n", code);
+    return player_brain_send(p, cmd);
 }
 
 /* Asks a brain for its move: BEGIN on an empty board, TURN with the one
@@ -322,65 +295,71 @@ static player_status player_brain_start(player *p, const char *params, double ti
 static player_status player_brain_move(player *p, const void *s, const banyan_limits *lim,
                                        double clock, double timeout, banyan_move *m)
 {
-    char buf[64];
-    int x, y;
-    unsigned char *t = malloc(p->g->state_size);
-    if (!t)
-        return PLAYER_CRASH;
+    char buf[64], point[32];
+    record *rec = &p->rec;
     /* The per-move time given, else the whole clock, else a second. */
     double turn = lim->time > 0 ? lim->time : clock >= 0 ? clock : 1.0;
-    snprintf(buf, sizeof buf, "INFO timeout_turn %d\n", (int)(turn * 1000));
-    player_status st = player_send(p, buf);
-    if (st == PLAYER_OK && clock >= 0) {
-        snprintf(buf, sizeof buf, "INFO time_left %d\n", (int)(clock * 1000));
-        st = player_send(p, buf);
-    }
-    int missed = p->n_history - p->n_known;
-    if (st == PLAYER_OK && p->n_history == 0) {
-        st = player_send(p, "BEGIN\n");
+    player_status st = player_brain_info(p, "timeout_turn", (long)(turn * 1000), &p->sent_turn_ms);
+    if (st == PLAYER_OK && clock >= 0)
+        st = player_brain_info(p, "time_left", (long)(clock * 1000), &p->sent_left_ms);
+    int missed = rec->n_moves - p->n_known;
+    if (st == PLAYER_OK && rec->n_moves == 0) {
+        st = player_brain_send(p, "BEGIN\n");
     } else if (st == PLAYER_OK && missed == 1 && p->n_known > 0) {
-        p->g->setup(t, "");
-        /* The move's text does not depend on the position in Gomoku. */
-        player_brain_point(p, s, p->history[p->n_history - 1], &x, &y);
-        snprintf(buf, sizeof buf, "TURN %d,%d\n", x, y);
-        st = player_send(p, buf);
+        int last = rec->n_moves - 1;
+        snprintf(buf, sizeof buf, "TURN %s\n",
+                 player_brain_point(p, record_before(rec, last), rec->moves[last].move, point,
+                                    sizeof point));
+        st = player_brain_send(p, buf);
     } else if (st == PLAYER_OK) {
         int me = p->g->to_move(s);
-        st = player_send(p, "BOARD\n");
-        for (int i = 0; st == PLAYER_OK && i < p->n_history; i++) {
-            player_brain_point(p, s, p->history[i], &x, &y);
-            snprintf(buf, sizeof buf, "%d,%d,%d\n", x, y, (i % 2) == me ? 1 : 2);
-            st = player_send(p, buf);
+        st = player_brain_send(p, "BOARD\n");
+        for (int i = 0; st == PLAYER_OK && i < rec->n_moves; i++) {
+            snprintf(buf, sizeof buf, "%s,%d\n",
+                     player_brain_point(p, record_before(rec, i), rec->moves[i].move, point,
+                                        sizeof point),
+                     (i % 2) == me ? 1 : 2);
+            st = player_brain_send(p, buf);
         }
         if (st == PLAYER_OK)
-            st = player_send(p, "DONE\n");
+            st = player_brain_send(p, "DONE\n");
     }
-    free(t);
     if (st == PLAYER_OK)
         st = player_brain_line(p, player_now() + timeout);
     if (st != PLAYER_OK)
         return st;
     /* The answer "X,Y" must be a legal move. */
-    char *comma = strchr(p->last, ',');
-    char *end;
-    long ax = strtol(p->last, &end, 10);
-    if (!comma || end != comma)
+    if (banyan_game_parse(p->g, s, BANYAN_COORDS_XY, p->last, m) != BANYAN_OK ||
+        record_push(rec, *m, -1, NULL) != BANYAN_OK)
         return PLAYER_ILLEGAL;
-    long ay = strtol(comma + 1, &end, 10);
-    if (*end || ax < 0 || ay < 0 || ax >= p->size || ay >= p->size)
-        return PLAYER_ILLEGAL;
-    snprintf(buf, sizeof buf, "%c%ld", 'a' + (int)ax, p->size - ay);
-    banyan_move legal[BANYAN_MAX_MOVES];
-    int n = p->g->moves(s, legal);
-    if (p->g->parse_move(s, buf, m) != BANYAN_OK)
-        return PLAYER_ILLEGAL;
-    for (int i = 0; i < n; i++)
-        if (legal[i] == *m) {
-            p->history[p->n_history++] = *m;
-            p->n_known = p->n_history;
-            return PLAYER_OK;
-        }
-    return PLAYER_ILLEGAL;
+    p->n_known = rec->n_moves;
+    return PLAYER_OK;
+}
+
+/* After a crash while starting: waits briefly for the process and says in
+ * p->last why it ended (the shell's 127 is a command not found, 126 one
+ * that cannot be run). */
+static void player_why_dead(player *p)
+{
+    int status = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 50 && (got = waitpid(p->pid, &status, WNOHANG)) == 0; i++)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    if (got != p->pid)
+        return;
+    p->pid = 0;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code == 127)
+        snprintf(p->last, sizeof p->last, "could not be started: command not found (status 127)");
+    else if (code == 126)
+        snprintf(p->last, sizeof p->last, "could not be started: not executable (status 126)");
+    else if (code == PLAYER_NO_DIR)
+        snprintf(p->last, sizeof p->last, "could not be started: cannot enter %.200s",
+                 p->spec->dir);
+    else if (code >= 0)
+        snprintf(p->last, sizeof p->last, "exited with status %d while starting", code);
+    else if (WIFSIGNALED(status))
+        snprintf(p->last, sizeof p->last, "killed by signal %d while starting", WTERMSIG(status));
 }
 
 /* ---- The player calls ---- */
@@ -388,28 +367,23 @@ static player_status player_brain_move(player *p, const void *s, const banyan_li
 player_status player_start(player *p, const player_spec *spec, const banyan_game *g,
                            const char *params, double timeout)
 {
-    char all[512], cmd[600];
+    char all[512], cmd[600], why[200];
     memset(p, 0, sizeof *p);
     p->spec = spec;
     p->g = g;
     p->to_fd = -1;
-    snprintf(all, sizeof all, "%s %s", params, spec->params);
+    p->coords = gtp_coords(g);
+    p->sent_turn_ms = p->sent_left_ms = -1;
     if (spec->kind == PLAYER_INTERNAL) {
-        /* The textbook policy's game side, for games that have those
-         * knobs (Gomoku: no solver either); others keep their own
-         * candidates and rollouts. The player's own params come last, so
-         * that they can change one of them. */
-        int rc = BANYAN_EINVAL;
-        if (spec->textbook) {
-            char tb[600];
-            snprintf(tb, sizeof tb, "%s candidates=all rollout=uniform priors=off prover=off %s",
-                     params, spec->params);
-            rc = banyan_engine_new(g, tb, &spec->cfg, &p->e);
-        }
-        if (rc != BANYAN_OK)
-            rc = banyan_engine_new(g, all, &spec->cfg, &p->e);
+        /* The match's parameters, the plain ones of the textbook policy,
+         * then the player's own, which may change either. */
+        options_game_params(&spec->eng, g, params, all, sizeof all);
+        int rc = banyan_engine_new(g, all, &spec->eng.cfg, &p->e);
         if (rc != BANYAN_OK) {
-            snprintf(p->last, sizeof p->last, "bad parameters \"%.200s\"", all);
+            if (banyan_params_check(g, all, why, sizeof why) != BANYAN_OK)
+                snprintf(p->last, sizeof p->last, "%s", why);
+            else
+                snprintf(p->last, sizeof p->last, "bad parameters \"%.200s\"", all);
             return PLAYER_ILLEGAL;
         }
         return PLAYER_OK;
@@ -417,24 +391,28 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
     player_status st = player_spawn(p);
     if (st != PLAYER_OK)
         return st;
-    if (spec->kind == PLAYER_GOMOCUP)
-        return player_brain_start(p, params, timeout);
-    st = player_command(p, "known_command banyan-game", timeout);
-    if (st != PLAYER_OK)
+    st = spec->kind == PLAYER_GOMOCUP ? player_brain_start(p, params, timeout)
+                                      : player_command(p, "known_command banyan-game", timeout);
+    if (st == PLAYER_CRASH)
+        player_why_dead(p);
+    if (st != PLAYER_OK || spec->kind == PLAYER_GOMOCUP)
         return st;
     p->banyan_game = !strcmp(p->last, "true");
     if (p->banyan_game) {
         snprintf(cmd, sizeof cmd, "banyan-game %s %s", g->name, params);
         return player_command(p, cmd, timeout);
     }
-    /* Other programs: the board size where the game has one, then a clear
-     * board. A refusal of boardsize means the program cannot play this. */
-    const char *size = strstr(params, "size=");
-    if (size) {
-        snprintf(cmd, sizeof cmd, "boardsize %d", atoi(size + 5));
-        if ((st = player_command(p, cmd, timeout)) != PLAYER_OK)
-            return st;
-    }
+    /* Other programs: the board size where the game has a parameter for
+     * it, then a clear board. A refusal of boardsize means the program
+     * cannot play this. */
+    for (const banyan_param *q = g->params; q && q->name; q++)
+        if ((q->role & (BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT)) &&
+            banyan_params_value(g, params, q->name, why, sizeof why) == BANYAN_OK) {
+            snprintf(cmd, sizeof cmd, "boardsize %s", why);
+            if ((st = player_command(p, cmd, timeout)) != PLAYER_OK)
+                return st;
+            break;
+        }
     return player_command(p, "clear_board", timeout);
 }
 
@@ -445,7 +423,7 @@ player_status player_time_control(player *p, double main_time, double timeout)
         return PLAYER_OK;
     if (p->spec->kind == PLAYER_GOMOCUP) {
         snprintf(cmd, sizeof cmd, "INFO timeout_match %.0f\n", main_time * 1000);
-        return player_send(p, cmd);
+        return player_brain_send(p, cmd);
     }
     /* GTP: sudden death (GTP has no increment; time_left carries it). A
      * program that does not know time_settings just plays on. */
@@ -459,23 +437,19 @@ player_status player_play(player *p, const void *s, banyan_move m, double timeou
     char cmd[128], v[64];
     if (p->e)
         return banyan_engine_play(p->e, m) == BANYAN_OK ? PLAYER_OK : PLAYER_ILLEGAL;
-    if (p->spec->kind == PLAYER_GOMOCUP) {
-        /* Told with the next request (TURN or BOARD). */
-        if (p->n_history == (int)(sizeof p->history / sizeof p->history[0]))
-            return PLAYER_ILLEGAL;
-        p->history[p->n_history++] = m;
-        return PLAYER_OK;
-    }
+    if (p->spec->kind == PLAYER_GOMOCUP) /* Told with the next request (TURN or BOARD). */
+        return record_push(&p->rec, m, -1, NULL) == BANYAN_OK ? PLAYER_OK : PLAYER_ILLEGAL;
     int color = p->g->to_move(s);
-    snprintf(cmd, sizeof cmd, "play %s %s", color == 0 ? "b" : "w",
-             gtp_vertex(p->g, s, m, v, sizeof v));
+    if (banyan_game_format(p->g, s, m, p->coords, v, sizeof v) < 0)
+        return PLAYER_ILLEGAL;
+    snprintf(cmd, sizeof cmd, "play %s %s", color == 0 ? "b" : "w", v);
     return player_command(p, cmd, timeout);
 }
 
 player_status player_genmove(player *p, const void *s, const banyan_limits *lim, double clock,
                              double timeout, banyan_move *m, double *value)
 {
-    char cmd[128], native[64];
+    char cmd[128];
     *value = -1;
     if (p->e) {
         banyan_report r;
@@ -504,8 +478,7 @@ player_status player_genmove(player *p, const void *s, const banyan_limits *lim,
     /* The answer must be a legal move in s. */
     banyan_move moves[BANYAN_MAX_MOVES];
     int n = p->g->moves(s, moves);
-    if (gtp_vertex_native(p->g, p->last, native, sizeof native) &&
-        p->g->parse_move(s, native, m) == BANYAN_OK)
+    if (banyan_game_parse(p->g, s, p->coords, p->last, m) == BANYAN_OK)
         for (int i = 0; i < n; i++)
             if (moves[i] == *m)
                 return PLAYER_OK;
@@ -514,6 +487,7 @@ player_status player_genmove(player *p, const void *s, const banyan_limits *lim,
 
 void player_stop(player *p)
 {
+    record_free(&p->rec);
     if (p->e) {
         banyan_engine_free(p->e);
         p->e = NULL;

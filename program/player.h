@@ -13,28 +13,26 @@
 
 #include "banyan.h"
 #include "line.h"
+#include "options.h"
+#include "record.h"
 
 typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP, PLAYER_GOMOCUP } player_kind;
 
 /* A player as given on the command line:
- *   banyan:key=value,...   an engine configuration in this process; keys:
- *       playouts, time, seed, threads, memory, c, select (uct|puct),
- *       final (visits|value|lcb), expand, parallel (tree|root), recycle (on|off),
- *       reuse (on|off), params (extra game parameters, ';'-separated),
- *       policy=textbook (UCB1 with c = 1.4, every empty cell a candidate,
- *       uniform rollouts and no solver where the game has them; its own
- *       params may change those)
+ *   banyan:key=value,...   an engine configuration in this process; the keys
+ *       are the engine options of options.h (banyan match --help lists them),
+ *       with params (extra game parameters, ';'-separated) and
+ *       policy=textbook (the plain UCT of the seed articles; the game's own
+ *       plain parameter values, which its params may change)
  *   gtp[@DIR]:COMMAND LINE   an external GTP program, run by /bin/sh in DIR;
- *   gomocup[@DIR]:COMMAND LINE   an external Gomocup brain (Gomoku only). */
+ *   gomocup[@DIR]:COMMAND LINE   an external Gomocup brain (games with X,Y
+ *       coordinates). */
 typedef struct player_spec {
     player_kind kind;
-    char text[1024];   /* The spec as given, for tables and records. */
-    char cmd[1024];    /* External: the command line. */
-    char dir[512];     /* External: working directory ("" = current). */
-    banyan_config cfg; /* Internal: engine configuration. */
-    banyan_limits lim; /* Internal: per-move limits (may be overridden). */
-    char params[256];  /* Internal: game parameters added to the match's. */
-    bool textbook;     /* Internal: policy=textbook. */
+    char text[1024]; /* The spec as given, for tables and records. */
+    char cmd[1024];  /* External: the command line. */
+    char dir[512];   /* External: working directory ("" = current). */
+    options eng;     /* Internal: configuration, per-move limits, params, policy. */
 } player_spec;
 
 /* Parses a spec. Returns false with a message in err. */
@@ -52,16 +50,19 @@ typedef enum player_status {
 typedef struct player {
     const player_spec *spec;
     const banyan_game *g;
-    banyan_engine *e;          /* Internal engine. */
-    pid_t pid;                 /* External process, 0 when none. */
-    int to_fd;                 /* Its stdin. */
-    line_reader from;          /* Its stdout. */
-    bool banyan_game;          /* It understands banyan-game. */
-    int size;                  /* Gomocup: the board's side. */
-    int n_known;               /* Gomocup: moves of the game the brain has seen. */
-    int n_history;             /* Gomocup: moves of the game so far. */
-    banyan_move history[1024]; /* Gomocup: the game's moves. */
-    char last[256];            /* The last answer, for messages. */
+    banyan_engine *e;  /* Internal engine. */
+    pid_t pid;         /* External process, 0 when none. */
+    int to_fd;         /* Its stdin. */
+    line_reader from;  /* Its stdout. */
+    bool banyan_game;  /* It understands banyan-game. */
+    unsigned coords;   /* GTP: the coordinates its vertices use (gtp_coords). */
+    int n_known;       /* Gomocup: moves of the game the brain has seen. */
+    int errors;        /* Gomocup: ERROR lines the brain printed (skipped). */
+    double answered;   /* Gomocup: when its last answer came (monotonic s). */
+    long sent_turn_ms; /* Gomocup: INFO timeout_turn and time_left last sent, -1 for */
+    long sent_left_ms; /* none: INFO goes only when a value changes. */
+    record rec;        /* Gomocup: the game so far. */
+    char last[256];    /* The last answer, for messages. */
 } player;
 
 /* Starts a player for game g with the match's params and a fresh game. A

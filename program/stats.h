@@ -11,8 +11,9 @@
 typedef struct stats_result {
     int games;     /* Games counted. */
     double score;  /* (wins + draws / 2) / games, in [0, 1]. */
-    double elo;    /* Elo difference; +-INFINITY at a score of 1 or 0. */
-    double elo_lo; /* 95% interval of elo. */
+    double elo;    /* Elo difference, finite: at a score of 1 or 0, that of the score half a
+                      game short of it (1 - 1/(2n+2)); never -0. */
+    double elo_lo; /* 95% interval of elo (Wilson's), finite, elo_lo <= elo <= elo_hi. */
     double elo_hi;
     double los; /* Likelihood of superiority, in [0, 1]. */
 } stats_result;

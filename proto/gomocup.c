@@ -1,5 +1,7 @@
 /*
- * gomocup.c - the Gomocup (Piskvork) brain protocol for the game "gomoku".
+ * gomocup.c - the Gomocup (Piskvork) brain protocol, for any game whose
+ * description has X,Y coordinates and a square board set by one parameter
+ * (Gomoku; see gomocup_game_ok).
  *
  * Session. START (or RECTSTART with a square board) makes the engine; BEGIN,
  * TURN, BOARD ... DONE and PLAY answer a move "X,Y"; INFO answers nothing;
@@ -10,9 +12,10 @@
  * name, as in gtp.c.
  *
  * Coordinates. X is the column from the left and Y the row from the TOP,
- * both from 0. Gomoku's own notation counts rows from the bottom from 1
- * ("a1" is the bottom-left corner), so X,Y is column letter 'a' + X and row
- * size - Y: on 15x15, 0,0 is a15, 14,14 is o1 and 7,7 is h8.
+ * both from 0: the game's BANYAN_COORDS_XY, translated by the library
+ * (banyan_game_format and banyan_game_parse). On 15x15 Gomoku, 0,0 is a15,
+ * 14,14 is o1 and 7,7 is h8. Board sizes are those of the game's size
+ * parameter (the one whose role is width and height).
  *
  * Position. The session keeps the moves from the empty board. Moves added at
  * the end (TURN, our own answers) are played one by one, which keeps the
@@ -30,11 +33,12 @@
  * A line that is neither a stone nor DONE ends the BOARD with an ERROR and
  * is then executed as a command.
  *
- * Rules (INFO rule, a bit mask). 4 renju -> rule=renju; else 1 exactly five
- * -> rule=standard; else freestyle. 2 (continuous game) is accepted and
- * ignored: our game ends at the first five. 8 (caro) is played as freestyle,
- * said once by MESSAGE. A rule change mid-game replays the moves under the
- * new rule, or keeps the old one (with a MESSAGE) when they are not legal.
+ * Rules (INFO rule, a bit mask). 4 renju; else 1 exactly five (standard);
+ * else freestyle; the game's rule parameter (role BANYAN_ROLE_RULE) takes
+ * the name, and a rule it does not have is played as freestyle, said once
+ * by MESSAGE (caro, 8, is such a rule for Gomoku). 2 (continuous game) is
+ * accepted and ignored: our game ends at the first five. A rule change mid-game replays the moves
+ * under the new rule, or keeps the old one (with a MESSAGE) when they are not legal.
  *
  * Not supported: rectangular boards (RECTSTART w,h with w != h is an
  * ERROR) and SWAP2BOARD (answered UNKNOWN; the stone lines and the DONE
@@ -59,6 +63,11 @@
  * 32 MiB for the rest of the process (a third of it below 96 MiB), and at
  * least 64 KiB. When it changes the engine is made again before the next
  * search, and the moves are reloaded.
+ *
+ * Banyan's options. INFO with the name of an engine option of options.h
+ * that is not one of the protocol's keys (INFO playouts 5000, INFO threads
+ * 2) sets it; a bad value is answered ERROR. An option of the engine itself
+ * makes the engine again before the next search, keeping the moves.
  *
  * Threads (gomocup_run). A reader thread reads the input with line.h and
  * queues the lines, stamped with the time they were read, under a mutex
@@ -98,9 +107,8 @@
 
 #include "ponder.h"
 
-#define GOMOCUP_MIN_SIZE       5
-#define GOMOCUP_MAX_SIZE       22
-#define GOMOCUP_MAX_MOVES      (GOMOCUP_MAX_SIZE * GOMOCUP_MAX_SIZE)
+#define GOMOCUP_MAX_SIDE       32 /* Largest board side the session's arrays hold. */
+#define GOMOCUP_MAX_MOVES      (GOMOCUP_MAX_SIDE * GOMOCUP_MAX_SIDE)
 #define GOMOCUP_TURN_MS        5000.0              /* timeout_turn until INFO says. */
 #define GOMOCUP_QUICK_PLAYOUTS 64                  /* A move "at once". */
 #define GOMOCUP_MIN_BUDGET_MS  5.0                 /* Below this, play at once. */
@@ -110,8 +118,11 @@
 #define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
 #define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
 
-enum { GOMOCUP_FREESTYLE, GOMOCUP_STANDARD, GOMOCUP_RENJU };
-static const char *const gomocup_rule_names[] = {"freestyle", "standard", "renju"};
+/* The protocol's rules: their names and INFO rule bits. */
+static const struct gomocup_rule {
+    const char *name;
+    int code;
+} gomocup_rules[] = {{"freestyle", 0}, {"standard", 1}, {"renju", 4}, {"caro", 8}};
 
 /* What the lines mean: commands, BOARD stones, or SWAP2BOARD stones. */
 enum { GOMOCUP_COMMANDS, GOMOCUP_BOARD, GOMOCUP_SKIP };
@@ -130,14 +141,15 @@ typedef struct gomocup_item {
 
 struct gomocup {
     const banyan_game *g;
-    banyan_engine *e;  /* NULL until START; replaced under mu. */
-    banyan_config cfg; /* From the command line. */
-    banyan_limits lim; /* From the command line. */
+    banyan_engine *e; /* NULL until START; replaced under mu. */
+    options opt;      /* From the command line, and INFO for Banyan's own options. */
     FILE *out;
-    int size;          /* Board side; 0 until START. */
-    int rule;          /* The rule INFO asked for. */
-    int rule_now;      /* The rule of e. */
-    size_t memory_now; /* The arena of e. */
+    int size;     /* Board side; 0 until START. */
+    int min_size; /* Sides the game's size parameter accepts. */
+    int max_size;
+    const char *rule;     /* The rule INFO asked for (a name of gomocup_rules). */
+    const char *rule_now; /* The rule of e. */
+    size_t memory_now;    /* The arena of e. */
     gomocup_point moves[GOMOCUP_MAX_MOVES];
     int n_moves;
     /* INFO. */
@@ -245,20 +257,101 @@ static bool gomocup_numbers(const char *text, int n, int *v)
     return *p == 0;
 }
 
+/* ---- Games and rules ---- */
+
+int gomocup_rule_code(const char *name)
+{
+    for (size_t i = 0; i < sizeof gomocup_rules / sizeof gomocup_rules[0]; i++)
+        if (!strcmp(gomocup_rules[i].name, name))
+            return gomocup_rules[i].code;
+    return -1;
+}
+
+const char *gomocup_rule_name(long bits)
+{
+    return bits & 4 ? "renju" : bits & 1 ? "standard" : bits & 8 ? "caro" : "freestyle";
+}
+
+/* The game's parameter of role r (all of r's bits), or NULL. */
+static const banyan_param *gomocup_param(const banyan_game *g, unsigned r)
+{
+    for (const banyan_param *p = g->params; p && p->name; p++)
+        if ((p->role & r) == r)
+            return p;
+    return NULL;
+}
+
+bool gomocup_game_ok(const banyan_game *g, char *why, size_t len)
+{
+    const banyan_param *size = gomocup_param(g, BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT);
+    if (!(g->coords & BANYAN_COORDS_XY))
+        snprintf(why, len, "%s has no X,Y coordinates", g->name);
+    else if (!size || size->type != BANYAN_PARAM_INT || size->min > GOMOCUP_MAX_SIDE)
+        snprintf(why, len, "%s has no square board size parameter", g->name);
+    else
+        return true;
+    return false;
+}
+
+const banyan_game *gomocup_default_game(void)
+{
+    int n;
+    char why[128];
+    const banyan_game *const *all = banyan_game_list(&n);
+    for (int i = 0; i < n; i++)
+        if (gomocup_game_ok(all[i], why, sizeof why))
+            return all[i];
+    return NULL;
+}
+
+/* The choice of the rule parameter rp named name (a static string of the
+ * game's table is not at hand, so the protocol's own name is returned), or
+ * NULL when the game has no such rule. */
+static const char *gomocup_rule_choice(const banyan_param *rp, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *c = rp->choices; *c;) {
+        size_t k = strcspn(c, "|");
+        if (k == n && !strncmp(c, name, n))
+            return gomocup_rule_name(gomocup_rule_code(name));
+        c += k + (c[k] == '|');
+    }
+    return NULL;
+}
+
+/* The move at point p, through the game's X,Y coordinates. */
+static int gomocup_move(gomocup *ctx, const void *s, gomocup_point p, banyan_move *out)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%d,%d", p.x, p.y);
+    return banyan_game_parse(ctx->g, s, BANYAN_COORDS_XY, text, out);
+}
+
 /* ---- The position ---- */
 
 static const char *gomocup_no_game = "no game: send START first";
 
-/* Loads moves[0 .. n) into engine e as a whole move list; on success they
- * become the session's moves. Returns the engine's status. */
+/* Loads moves[0 .. n) into engine e as a whole move list (in the game's
+ * own notation, which for a cell does not depend on the position); on
+ * success they become the session's moves. Returns the engine's status. */
 static int gomocup_load_list(gomocup *ctx, banyan_engine *e, const gomocup_point *moves, int n)
 {
-    char text[GOMOCUP_MAX_MOVES * 5 + 1];
+    char text[GOMOCUP_MAX_MOVES * 6 + 1];
+    const void *s = banyan_engine_state(e);
     size_t used = 0;
     text[0] = 0;
-    for (int i = 0; i < n; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s%c%d", i ? " " : "",
-                                 'a' + moves[i].x, ctx->size - moves[i].y);
+    for (int i = 0; i < n; i++) {
+        banyan_move m;
+        int k = gomocup_move(ctx, s, moves[i], &m);
+        if (k != BANYAN_OK)
+            return k;
+        if (used)
+            text[used++] = ' ';
+        k = banyan_game_format(ctx->g, s, m, 0, text + used, sizeof text - used);
+        if (k < 0 || (size_t)k >= sizeof text - used)
+            return BANYAN_ERANGE;
+        used += (size_t)k;
+    }
     int rc = banyan_engine_load(e, text);
     if (rc == BANYAN_OK) {
         if (moves != ctx->moves)
@@ -272,15 +365,13 @@ static int gomocup_load_list(gomocup *ctx, banyan_engine *e, const gomocup_point
  * when they extend the session's moves (keeping the tree), else loaded. */
 static int gomocup_load(gomocup *ctx, banyan_engine *e, const gomocup_point *moves, int n)
 {
-    char text[16];
     /* Moves appended to the session's: play them, keeping the tree. */
     if (e == ctx->e && n > ctx->n_moves &&
         (moves == ctx->moves || !memcmp(moves, ctx->moves, (size_t)ctx->n_moves * sizeof *moves))) {
         int k = ctx->n_moves;
         for (; k < n; k++) {
             banyan_move m;
-            snprintf(text, sizeof text, "%c%d", 'a' + moves[k].x, ctx->size - moves[k].y);
-            if (banyan_engine_parse_move(e, text, &m) != BANYAN_OK ||
+            if (gomocup_move(ctx, banyan_engine_state(e), moves[k], &m) != BANYAN_OK ||
                 banyan_engine_play(e, m) != BANYAN_OK)
                 break;
         }
@@ -314,7 +405,7 @@ static void gomocup_swap_engine(gomocup *ctx, banyan_engine *e)
 /* The arena the next engine gets (see the file comment). */
 static size_t gomocup_memory(const gomocup *ctx)
 {
-    size_t want = ctx->cfg.memory ? ctx->cfg.memory : GOMOCUP_MEMORY_DEFAULT;
+    size_t want = ctx->opt.cfg.memory ? ctx->opt.cfg.memory : GOMOCUP_MEMORY_DEFAULT;
     if (ctx->max_memory) {
         size_t room = ctx->max_memory >= 3 * GOMOCUP_MEMORY_RESERVE
                           ? ctx->max_memory - GOMOCUP_MEMORY_RESERVE
@@ -325,9 +416,16 @@ static size_t gomocup_memory(const gomocup *ctx)
     return want < GOMOCUP_MEMORY_MIN ? GOMOCUP_MEMORY_MIN : want;
 }
 
-static void gomocup_params(int size, int rule, char *buf, size_t len)
+/* The game's parameters for a board of side size under rule: the size
+ * parameter, and the rule parameter where the game has one (a rule it
+ * lacks was turned into freestyle by INFO rule). */
+static void gomocup_params(gomocup *ctx, int size, const char *rule, char *buf, size_t len)
 {
-    snprintf(buf, len, "size=%d rule=%s", size, gomocup_rule_names[rule]);
+    const banyan_param *sp = gomocup_param(ctx->g, BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT);
+    const banyan_param *rp = gomocup_param(ctx->g, BANYAN_ROLE_RULE);
+    int n = snprintf(buf, len, "%s=%d", sp->name, size);
+    if (rp && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " %s=%s", rp->name, rule);
 }
 
 /* Starts a new game of the given size: a new engine when there is none or
@@ -335,16 +433,16 @@ static void gomocup_params(int size, int rule, char *buf, size_t len)
  * after answering ERROR (the old game then goes on). */
 static int gomocup_new_game(gomocup *ctx, int size)
 {
-    char params[64];
+    char params[128];
     size_t memory = gomocup_memory(ctx);
-    gomocup_params(size, ctx->rule, params, sizeof params);
+    gomocup_params(ctx, size, ctx->rule, params, sizeof params);
     if (ctx->e && memory == ctx->memory_now) {
         if (banyan_engine_setup(ctx->e, params) != BANYAN_OK) {
             gomocup_say(ctx, "ERROR cannot start: %s", banyan_errmsg(ctx->e));
             return -1;
         }
     } else {
-        banyan_config cfg = ctx->cfg;
+        banyan_config cfg = ctx->opt.cfg;
         banyan_engine *e;
         cfg.memory = memory;
         int rc = banyan_engine_new(ctx->g, params, &cfg, &e);
@@ -367,14 +465,14 @@ static int gomocup_new_game(gomocup *ctx, int size)
  * on failure the old engine stays and a MESSAGE says so. */
 static void gomocup_fit_memory(gomocup *ctx)
 {
-    char params[64];
+    char params[128];
     size_t memory = gomocup_memory(ctx);
-    banyan_config cfg = ctx->cfg;
+    banyan_config cfg = ctx->opt.cfg;
     banyan_engine *e;
     if (memory == ctx->memory_now)
         return;
     cfg.memory = memory;
-    gomocup_params(ctx->size, ctx->rule_now, params, sizeof params);
+    gomocup_params(ctx, ctx->size, ctx->rule_now, params, sizeof params);
     int rc = banyan_engine_new(ctx->g, params, &cfg, &e);
     if (rc == BANYAN_OK && (rc = gomocup_load(ctx, e, ctx->moves, ctx->n_moves)) != BANYAN_OK)
         banyan_engine_free(e);
@@ -392,18 +490,18 @@ static void gomocup_fit_memory(gomocup *ctx)
  * new rule, or keeps the old one when they are not legal under it. */
 static void gomocup_apply_rule(gomocup *ctx)
 {
-    char params[64];
-    if (!ctx->e || ctx->rule == ctx->rule_now)
+    char params[128];
+    if (!ctx->e || !strcmp(ctx->rule, ctx->rule_now))
         return;
-    gomocup_params(ctx->size, ctx->rule, params, sizeof params);
+    gomocup_params(ctx, ctx->size, ctx->rule, params, sizeof params);
     if (banyan_engine_setup(ctx->e, params) == BANYAN_OK &&
         gomocup_load(ctx, ctx->e, ctx->moves, ctx->n_moves) == BANYAN_OK) {
         ctx->rule_now = ctx->rule;
         return;
     }
-    gomocup_say(ctx, "MESSAGE the moves so far break rule %s: keeping %s",
-                gomocup_rule_names[ctx->rule], gomocup_rule_names[ctx->rule_now]);
-    gomocup_params(ctx->size, ctx->rule_now, params, sizeof params);
+    gomocup_say(ctx, "MESSAGE the moves so far break rule %s: keeping %s", ctx->rule,
+                ctx->rule_now);
+    gomocup_params(ctx, ctx->size, ctx->rule_now, params, sizeof params);
     banyan_engine_setup(ctx->e, params);
     gomocup_load(ctx, ctx->e, ctx->moves, ctx->n_moves);
     ctx->rule = ctx->rule_now;
@@ -448,10 +546,10 @@ static int gomocup_add(gomocup *ctx, gomocup_point p)
 /* The limits of the next search (see "Time" in the file comment). */
 static banyan_limits gomocup_limits(gomocup *ctx)
 {
-    banyan_limits lim = ctx->lim;
-    double turn = ctx->timeout_turn >= 0 ? ctx->timeout_turn
-                  : ctx->lim.time > 0    ? ctx->lim.time * 1000
-                                         : GOMOCUP_TURN_MS;
+    banyan_limits lim = ctx->opt.lim;
+    double turn = ctx->timeout_turn >= 0  ? ctx->timeout_turn
+                  : ctx->opt.lim.time > 0 ? ctx->opt.lim.time * 1000
+                                          : GOMOCUP_TURN_MS;
     double budget = turn > 0 ? turn * 0.9 - 50 : 0, hard = budget;
     double left = -1;
     if (ctx->time_left >= 0 && ctx->timeout_match != 0)
@@ -480,7 +578,7 @@ static banyan_limits gomocup_limits(gomocup *ctx)
         lim.time_max = hard > budget ? hard / 1000 : 0;
         /* The early stop reads the clock, so only searches that the clock
          * alone limits use it: a playout limit stays reproducible. */
-        lim.stop_early = !ctx->lim.playouts && !ctx->lim.nodes;
+        lim.stop_early = !ctx->opt.lim.playouts && !ctx->opt.lim.nodes;
     }
     lim.progress = NULL;
     return lim;
@@ -511,15 +609,16 @@ static void gomocup_think(gomocup *ctx)
         return; /* END: no answer. */
     ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
 
-    /* The game's notation ("h8") back to X,Y. */
-    int col = 0, row = 0;
-    ctx->g->format_move(banyan_engine_state(ctx->e), r.best, text, sizeof text);
-    if (r.best == BANYAN_MOVE_NONE || sscanf(text, "%*1[a-z]%d", &row) != 1 || row < 1 ||
-        row > ctx->size || (col = text[0] - 'a') >= ctx->size) {
+    /* The move back to X,Y through the game's coordinates. */
+    int x = 0, y = 0;
+    if (r.best == BANYAN_MOVE_NONE ||
+        banyan_game_format(ctx->g, banyan_engine_state(ctx->e), r.best, BANYAN_COORDS_XY, text,
+                           sizeof text) < 0 ||
+        sscanf(text, "%d,%d", &x, &y) != 2 || x < 0 || y < 0 || x >= ctx->size || y >= ctx->size) {
         gomocup_say(ctx, "ERROR no move to play");
         return;
     }
-    gomocup_point p = {(uint8_t)col, (uint8_t)(ctx->size - row)};
+    gomocup_point p = {(uint8_t)x, (uint8_t)y};
     if (gomocup_add(ctx, p) != 0)
         return;
     gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s",
@@ -538,9 +637,8 @@ typedef bool gomocup_handler(gomocup *ctx, char *args);
 
 static bool gomocup_start_size(gomocup *ctx, int size)
 {
-    if (size < GOMOCUP_MIN_SIZE || size > GOMOCUP_MAX_SIZE) {
-        gomocup_say(ctx, "ERROR unsupported size %d: %d to %d", size, GOMOCUP_MIN_SIZE,
-                    GOMOCUP_MAX_SIZE);
+    if (size < ctx->min_size || size > ctx->max_size) {
+        gomocup_say(ctx, "ERROR unsupported size %d: %d to %d", size, ctx->min_size, ctx->max_size);
         return false;
     }
     if (gomocup_new_game(ctx, size) == 0)
@@ -747,6 +845,13 @@ static bool gomocup_info(gomocup *ctx, char *args)
                         gomocup_quote(val, q, sizeof q));
             return false;
         }
+    } else if (options_known(key, OPTIONS_LIVE)) {
+        char err[160];
+        if (options_set(&ctx->opt, key, val, OPTIONS_LIVE, err, sizeof err) != BANYAN_OK)
+            gomocup_say(ctx, "ERROR %s", err);
+        else if (options_need_engine(key))
+            ctx->memory_now = 0; /* gomocup_fit_memory makes the engine again. */
+        return false;
     } else {
         return false; /* game_type, evaluate, folder and unknown keys. */
     }
@@ -759,10 +864,15 @@ static bool gomocup_info(gomocup *ctx, char *args)
     else if (!strcasecmp(key, "max_memory"))
         ctx->max_memory = (size_t)v;
     else {
-        ctx->rule = v & 4 ? GOMOCUP_RENJU : v & 1 ? GOMOCUP_STANDARD : GOMOCUP_FREESTYLE;
-        if (v & 8 && !ctx->caro_said) {
-            gomocup_say(ctx, "MESSAGE caro (rule 8) is played as freestyle");
+        const banyan_param *rp = gomocup_param(ctx->g, BANYAN_ROLE_RULE);
+        const char *name = gomocup_rule_name(v);
+        ctx->rule = rp ? gomocup_rule_choice(rp, name) : NULL;
+        if (!ctx->rule) {
+            if (!ctx->caro_said)
+                gomocup_say(ctx, "MESSAGE %s (rule %d) is played as freestyle", name,
+                            gomocup_rule_code(name));
             ctx->caro_said = true;
+            ctx->rule = "freestyle";
         }
         gomocup_apply_rule(ctx);
     }
@@ -861,14 +971,14 @@ bool gomocup_execute(gomocup *ctx, char *line)
     return gomocup_execute_at(ctx, line, gomocup_now());
 }
 
-gomocup *gomocup_new(const banyan_config *cfg, const banyan_limits *lim, FILE *out, char *err,
-                     size_t errlen)
+gomocup *gomocup_new(const banyan_game *g, const options *opt, FILE *out, char *err, size_t errlen)
 {
-    const banyan_game *g = banyan_game_find("gomoku");
-    if (!g) {
-        snprintf(err, errlen, "this library has no Gomoku");
+    if (!g && !(g = gomocup_default_game())) {
+        snprintf(err, errlen, "no game of this library can be played over Gomocup");
         return NULL;
     }
+    if (!gomocup_game_ok(g, err, errlen))
+        return NULL;
     gomocup *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         snprintf(err, errlen, "out of memory");
@@ -885,9 +995,15 @@ gomocup *gomocup_new(const banyan_config *cfg, const banyan_limits *lim, FILE *o
         snprintf(err, errlen, "cannot make a condition variable");
         return NULL;
     }
+    const banyan_param *sp = gomocup_param(g, BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT);
     ctx->g = g;
-    ctx->cfg = cfg ? *cfg : (banyan_config){0};
-    ctx->lim = lim ? *lim : (banyan_limits){0};
+    if (opt)
+        ctx->opt = *opt;
+    else
+        options_init(&ctx->opt);
+    ctx->min_size = (int)(sp->min < 1 ? 1 : sp->min);
+    ctx->max_size = (int)(sp->max > GOMOCUP_MAX_SIDE ? GOMOCUP_MAX_SIDE : sp->max);
+    ctx->rule = ctx->rule_now = "freestyle";
     ctx->out = out;
     ctx->timeout_turn = -1;
     ctx->timeout_match = -1;

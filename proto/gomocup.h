@@ -1,7 +1,8 @@
 /*
- * gomocup.h - the Gomocup (Piskvork) brain protocol front-end for Gomoku:
- * what a tournament manager says to a program named pbrain-NAME. It uses
- * only the public API of libbanyan.
+ * gomocup.h - the Gomocup (Piskvork) brain protocol front-end: what a
+ * tournament manager says to a program named pbrain-NAME. It plays any game
+ * whose description has X,Y coordinates and a board-size parameter
+ * (Gomoku). It uses only the public API of libbanyan.
  */
 #ifndef BANYAN_GOMOCUP_H
 #define BANYAN_GOMOCUP_H
@@ -11,15 +12,30 @@
 
 #include "banyan.h"
 #include "line.h"
+#include "options.h"
 
 typedef struct gomocup gomocup;
 
-/* Creates a session with the engine config cfg and the per-move limits lim
- * (both borrowed; NULL for defaults), writing protocol lines to out. The
- * engine itself is made by START. Returns NULL with a message in
- * err[errlen] when the library has no Gomoku or memory runs out. */
-gomocup *gomocup_new(const banyan_config *cfg, const banyan_limits *lim, FILE *out, char *err,
-                     size_t errlen);
+/* The Gomocup rule names (the choices of a game parameter of role
+ * BANYAN_ROLE_RULE) and INFO rule's bits: freestyle 0, standard (exactly
+ * five) 1, renju 4, caro 8. gomocup_rule_code returns -1 for a name that
+ * is none of them; gomocup_rule_name reads the bits as the protocol says
+ * (renju before exactly five, caro alone, else freestyle). */
+int gomocup_rule_code(const char *name);
+const char *gomocup_rule_name(long bits);
+
+/* Whether game g can be played over Gomocup: X,Y coordinates, a parameter
+ * of role width and height (a square board). Else false with why. */
+bool gomocup_game_ok(const banyan_game *g, char *why, size_t len);
+
+/* The first built-in game gomocup_game_ok accepts, or NULL. */
+const banyan_game *gomocup_default_game(void);
+
+/* Creates a session for game g (NULL: gomocup_default_game()) with the
+ * engine options opt (borrowed; NULL for defaults), writing protocol lines
+ * to out. The engine itself is made by START. Returns NULL with a message
+ * in err[errlen] for a game Gomocup cannot play or when memory runs out. */
+gomocup *gomocup_new(const banyan_game *g, const options *opt, FILE *out, char *err, size_t errlen);
 
 void gomocup_free(gomocup *ctx);
 

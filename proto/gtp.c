@@ -1,17 +1,21 @@
 /*
  * gtp.c - the Go Text Protocol, version 2, for every game of the engine.
  *
- * A session owns one engine and the list of moves played since the start
- * position; undo replays that list, since engines never undo. Commands are a
+ * A session owns one engine and the game's record (record.h): undo replays
+ * it, since engines never undo. Commands are a
  * table sorted by name. Every input line is cleaned as the specification
  * says (control characters dropped, tabs to spaces, comments cut), an
  * optional numeric id is echoed in the response, and every problem becomes
  * a "? message" response: nothing a controller sends ends the session but
  * quit and the end of input.
  *
- * Vertices: games played on points (m,n,k-games, Gomoku) use GTP's letters,
- * A to Z without I, and rows from the bottom; other games (Connect Four
- * columns) use their own notation. Uses only the public API.
+ * Vertices come from the game's description (gtp_coords): games played on
+ * cells use GTP's letters, A to Z without I, rows from the bottom, and
+ * "pass"; dropping games a column letter; others their own notation.
+ * boardsize sets the parameters whose role is the board's width and height,
+ * and showboard labels the board in the vertices GTP uses. banyan-set
+ * changes an engine option (options.h) and keeps the game. Uses only the
+ * public API.
  *
  * Pondering (gtp_set_ponder, off by default so that sessions are
  * reproducible): after a genmove, gtp_run searches on a thread of its own
@@ -28,32 +32,17 @@
 #include <strings.h>
 
 #include "ponder.h"
+#include "record.h"
 
-#define GTP_MAX_HISTORY      2048
 #define GTP_DEFAULT_PLAYOUTS 50000
 #define GTP_OUT_MAX          65536 /* Longest response: a board diagram or a table. */
-
-/* How a game meets GTP: whether its moves are points, and how boardsize
- * maps onto its parameters (a printf format of the size, or NULL). */
-static const struct gtp_game_info {
-    const char *name;
-    bool points;
-    const char *size_params;
-} gtp_games[] = {
-    {"tictactoe", true, "m=%d n=%d"},
-    {"gomoku", true, "size=%d"},
-    {"connect4", false, NULL},
-};
 
 struct gtp {
     banyan_engine *e;
     const banyan_game *g;
-    const struct gtp_game_info *info;     /* NULL: native notation, no boardsize. */
-    char params[256];                     /* Parameters of the current game. */
-    banyan_config cfg;                    /* Engine configuration. */
-    banyan_limits lim;                    /* Per-move limits without a clock. */
-    banyan_move history[GTP_MAX_HISTORY]; /* Moves since the start position. */
-    int n_history;
+    unsigned coords;                      /* gtp_coords(g). */
+    record rec;                           /* The game: parameters and moves since the start. */
+    options opt;                          /* Engine configuration and per-move limits. */
     double komi;                          /* Stored; used by games with a score. */
     bool timed;                           /* The controller set a clock. */
     double main_time, byo_time;           /* Seconds, from time_settings or kgs-time_settings. */
@@ -102,56 +91,29 @@ static int gtp_fail(gtp *ctx, const char *msg)
 
 /* ---- Vertices, colours and the engine ---- */
 
-static const struct gtp_game_info *gtp_info(const banyan_game *g)
+static const void *gtp_state_of(gtp *ctx)
 {
-    for (size_t i = 0; i < sizeof gtp_games / sizeof gtp_games[0]; i++)
-        if (!strcmp(gtp_games[i].name, g->name))
-            return &gtp_games[i];
-    return NULL;
+    return banyan_engine_state(ctx->e);
 }
 
-const char *gtp_vertex(const banyan_game *g, const void *s, banyan_move m, char *buf, size_t len)
+unsigned gtp_coords(const banyan_game *g)
 {
-    char native[64];
-    const struct gtp_game_info *info = gtp_info(g);
-    g->format_move(s, m, native, sizeof native);
-    if (!info || !info->points || !islower((unsigned char)native[0]) ||
-        !isdigit((unsigned char)native[1])) {
-        snprintf(buf, len, "%s", native);
-        return buf;
-    }
-    int col = native[0] - 'a';
-    snprintf(buf, len, "%c%s", 'A' + col + (col >= 8), native + 1);
-    return buf;
-}
-
-bool gtp_vertex_native(const banyan_game *g, const char *vertex, char *native, size_t len)
-{
-    const struct gtp_game_info *info = gtp_info(g);
-    if (!info || !info->points || !isalpha((unsigned char)vertex[0]) ||
-        strcasecmp(vertex, "pass") == 0) {
-        snprintf(native, len, "%s", vertex);
-        return true;
-    }
-    int c = tolower((unsigned char)vertex[0]);
-    if (c == 'i' || strlen(vertex + 1) > 8)
-        return false; /* GTP has no column I. */
-    snprintf(native, len, "%c%s", 'a' + (c - 'a' - (c > 'i')), vertex + 1);
-    return true;
+    return g->coords & BANYAN_COORDS_GTP      ? BANYAN_COORDS_GTP
+           : g->coords & BANYAN_COORDS_COLUMN ? BANYAN_COORDS_COLUMN
+                                              : 0;
 }
 
 static const char *gtp_move_text(gtp *ctx, const void *s, banyan_move m, char *buf, size_t len)
 {
-    return gtp_vertex(ctx->g, s, m, buf, len);
+    if (banyan_game_format(ctx->g, s, m, ctx->coords, buf, len) < 0)
+        snprintf(buf, len, "-");
+    return buf;
 }
 
-/* Translates a GTP vertex into the game's notation and parses it. */
+/* Parses a vertex (or the game's own move) at the root. */
 static int gtp_parse_vertex(gtp *ctx, const char *text, banyan_move *out)
 {
-    char native[32];
-    if (!gtp_vertex_native(ctx->g, text, native, sizeof native))
-        return BANYAN_EINVAL;
-    return banyan_engine_parse_move(ctx->e, native, out);
+    return banyan_game_parse(ctx->g, gtp_state_of(ctx), ctx->coords, text, out);
 }
 
 /* "b", "black", "w", "white" in any case: player 0 or 1; -1 otherwise. */
@@ -168,56 +130,61 @@ static int gtp_color(const char *s)
     return -1;
 }
 
-static const void *gtp_state(gtp *ctx)
-{
-    return banyan_engine_state(ctx->e);
-}
-
 static bool gtp_over(gtp *ctx)
 {
     double ret[BANYAN_MAX_PLAYERS];
-    return ctx->g->outcome(gtp_state(ctx), ret);
+    return ctx->g->outcome(gtp_state_of(ctx), ret);
 }
 
 /* Rebuilds the engine's position from the start and the first n moves. */
 static void gtp_replay(gtp *ctx, int n)
 {
-    banyan_engine_setup(ctx->e, ctx->params);
-    for (int i = 0; i < n; i++)
-        banyan_engine_play(ctx->e, ctx->history[i]);
-    ctx->n_history = n;
+    record_undo(&ctx->rec, ctx->rec.n_moves - n);
+    record_replay(&ctx->rec, ctx->e, n);
 }
 
-/* Makes a new engine for game g with params; the old one stays on failure. */
-static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params)
+/* Makes a new engine for game g with params and the session's options, and
+ * a new record for it, replaying the moves when keep is set (an option
+ * changed, the game did not). The old engine and record stay on failure. */
+static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool keep)
 {
     banyan_engine *e;
-    if (strlen(params) >= sizeof ctx->params)
-        return gtp_fail(ctx, "parameters too long");
-    if (banyan_engine_new(g, params, &ctx->cfg, &e) != BANYAN_OK)
-        return gtp_fail(ctx, "bad parameters");
+    record rec;
+    char why[256];
+    int rc = banyan_engine_new(g, params, &ctx->opt.cfg, &e);
+    if (rc != BANYAN_OK) {
+        if (banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
+            return gtp_fail(ctx, why);
+        return gtp_fail(ctx, rc == BANYAN_ENOMEM ? "out of memory" : "bad parameters or options");
+    }
+    if (record_init(&rec, g, params, NULL, why, sizeof why) != BANYAN_OK) {
+        banyan_engine_free(e);
+        return gtp_fail(ctx, why);
+    }
+    for (int i = 0; keep && i < ctx->rec.n_moves; i++)
+        record_push(&rec, ctx->rec.moves[i].move, ctx->rec.moves[i].seconds, NULL);
+    if (keep && rec.n_moves == ctx->rec.n_moves)
+        record_replay(&rec, e, rec.n_moves);
     banyan_engine_free(ctx->e);
+    record_free(&ctx->rec);
     ctx->e = e;
     ctx->g = g;
-    snprintf(ctx->params, sizeof ctx->params, "%s", params);
-    ctx->n_history = 0;
-    ctx->info = gtp_info(g);
+    ctx->rec = rec;
+    ctx->coords = gtp_coords(g);
     return 0;
 }
 
-/* Copies params without the keys named in drop (space-separated). */
-static void gtp_params_without(const char *params, const char *drop, char *out, size_t len)
+/* Copies params without the keys of g whose role has a bit of roles. */
+static void gtp_params_without(const banyan_game *g, const char *params, unsigned roles, char *out,
+                               size_t len)
 {
     const char *cur = params;
     char key[64], val[128];
     size_t used = 0;
     out[0] = 0;
     while (banyan_params_next(&cur, key, sizeof key, val, sizeof val) == 1) {
-        char k[66];
-        snprintf(k, sizeof k, " %s ", key);
-        char d[256];
-        snprintf(d, sizeof d, " %s ", drop);
-        if (strstr(d, k))
+        const banyan_param *p = banyan_game_param(g, key);
+        if (p && (p->role & roles))
             continue;
         int n = snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", key, val);
         if (n < 0 || (size_t)n >= len - used)
@@ -232,12 +199,13 @@ static void gtp_params_without(const char *params, const char *drop, char *out, 
  * the command line still applying. */
 static banyan_limits gtp_move_limits(gtp *ctx)
 {
-    banyan_limits lim = ctx->lim;
+    banyan_limits lim = ctx->opt.lim;
+    lim.progress = NULL;
     if (!lim.playouts && lim.time <= 0 && !lim.nodes)
         lim.playouts = GTP_DEFAULT_PLAYOUTS;
     if (!ctx->timed)
         return lim;
-    int p = ctx->g->to_move(gtp_state(ctx));
+    int p = ctx->g->to_move(gtp_state_of(ctx));
     double left = ctx->time_left[p] >= 0 ? ctx->time_left[p] : ctx->main_time;
     int stones = ctx->stones_left[p];
     banyan_clock c = {0};
@@ -260,7 +228,7 @@ static banyan_limits gtp_move_limits(gtp *ctx)
     lim.time = soft;
     lim.time_max = hard;
     lim.stop_early = true;
-    lim.playouts = ctx->lim.playouts;
+    lim.playouts = ctx->opt.lim.playouts;
     return lim;
 }
 
@@ -295,18 +263,32 @@ static int gtp_quit(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
+/* boardsize N: every parameter whose role is the board's width or height
+ * becomes N; a game without such parameters has no acceptable size. */
 static int gtp_boardsize(gtp *ctx, int argc, char **argv)
 {
+    const unsigned roles = BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT;
     long n;
-    char rest[256], size[32], params[sizeof size + sizeof rest];
+    char params[RECORD_PARAMS_MAX];
+    size_t used;
+    bool any = false;
     if (argc != 1 || banyan_parse_int(argv[0], 0, 1000000, &n) != BANYAN_OK)
         return gtp_fail(ctx, "syntax error");
-    if (!ctx->info || !ctx->info->size_params || n < 1 || n > 99)
-        return gtp_fail(ctx, "unacceptable size");
-    gtp_params_without(ctx->params, "m n size", rest, sizeof rest);
-    snprintf(size, sizeof size, ctx->info->size_params, (int)n, (int)n);
-    snprintf(params, sizeof params, "%s%s%s", size, rest[0] ? " " : "", rest);
-    if (gtp_switch(ctx, ctx->g, params) != 0)
+    gtp_params_without(ctx->g, ctx->rec.params, roles, params, sizeof params);
+    used = strlen(params);
+    for (const banyan_param *p = ctx->g->params; p && p->name; p++) {
+        if (!(p->role & roles))
+            continue;
+        if (p->type != BANYAN_PARAM_INT || n < p->min || n > p->max)
+            return gtp_fail(ctx, "unacceptable size");
+        int k =
+            snprintf(params + used, sizeof params - used, "%s%s=%ld", used ? " " : "", p->name, n);
+        if (k < 0 || (size_t)k >= sizeof params - used)
+            return gtp_fail(ctx, "unacceptable size");
+        used += (size_t)k;
+        any = true;
+    }
+    if (!any || gtp_switch(ctx, ctx->g, params, false) != 0)
         return gtp_fail(ctx, "unacceptable size");
     return 0;
 }
@@ -336,15 +318,15 @@ static int gtp_play(gtp *ctx, int argc, char **argv)
     int color = gtp_color(argv[0]);
     if (color < 0)
         return gtp_fail(ctx, "syntax error");
-    if (ctx->n_history == GTP_MAX_HISTORY)
-        return gtp_fail(ctx, "game too long");
     int rc = gtp_parse_vertex(ctx, argv[1], &m);
     if (rc == BANYAN_EINVAL && strcasecmp(argv[1], "pass") != 0)
         return gtp_fail(ctx, "syntax error");
-    if (rc != BANYAN_OK || color != ctx->g->to_move(gtp_state(ctx)))
+    if (rc != BANYAN_OK || color != ctx->g->to_move(gtp_state_of(ctx)))
         return gtp_fail(ctx, "illegal move");
+    rc = record_push(&ctx->rec, m, -1, NULL);
+    if (rc != BANYAN_OK)
+        return gtp_fail(ctx, rc == BANYAN_ENOMEM ? "out of memory" : "illegal move");
     banyan_engine_play(ctx->e, m);
-    ctx->history[ctx->n_history++] = m;
     return 0;
 }
 
@@ -359,15 +341,14 @@ static int gtp_genmove(gtp *ctx, int argc, char **argv)
         return gtp_fail(ctx, "syntax error");
     if (gtp_over(ctx))
         return gtp_fail(ctx, "game is over");
-    if (color != ctx->g->to_move(gtp_state(ctx)))
+    if (color != ctx->g->to_move(gtp_state_of(ctx)))
         return gtp_fail(ctx, "it is the other colour's turn");
-    if (ctx->n_history == GTP_MAX_HISTORY)
-        return gtp_fail(ctx, "game too long");
     banyan_limits lim = gtp_move_limits(ctx);
     banyan_engine_search(ctx->e, &lim, &r);
-    gtp_append(ctx, "%s", gtp_move_text(ctx, gtp_state(ctx), r.best, buf, sizeof buf));
+    if (record_push(&ctx->rec, r.best, r.seconds, NULL) != BANYAN_OK)
+        return gtp_fail(ctx, "out of memory");
+    gtp_append(ctx, "%s", gtp_move_text(ctx, gtp_state_of(ctx), r.best, buf, sizeof buf));
     banyan_engine_play(ctx->e, r.best);
-    ctx->history[ctx->n_history++] = r.best;
     ctx->moved = true;
     return 0;
 }
@@ -375,9 +356,9 @@ static int gtp_genmove(gtp *ctx, int argc, char **argv)
 static int gtp_undo(gtp *ctx, int argc, char **argv)
 {
     (void)argc, (void)argv;
-    if (ctx->n_history == 0)
+    if (ctx->rec.n_moves == 0)
         return gtp_fail(ctx, "cannot undo");
-    gtp_replay(ctx, ctx->n_history - 1);
+    gtp_replay(ctx, ctx->rec.n_moves - 1);
     return 0;
 }
 
@@ -385,9 +366,12 @@ static int gtp_showboard(gtp *ctx, int argc, char **argv)
 {
     char buf[16384];
     (void)argc, (void)argv;
-    ctx->g->print(gtp_state(ctx),
-                  ctx->n_history ? ctx->history[ctx->n_history - 1] : BANYAN_MOVE_NONE, buf,
-                  sizeof buf);
+    int n_moves = ctx->rec.n_moves;
+    /* Labelled in GTP's vertices where the game has them, so that a stone
+     * played at J8 is drawn under J; otherwise the game's own diagram. */
+    banyan_game_print(ctx->g, gtp_state_of(ctx),
+                      n_moves ? ctx->rec.moves[n_moves - 1].move : BANYAN_MOVE_NONE,
+                      ctx->coords == BANYAN_COORDS_GTP ? BANYAN_COORDS_GTP : 0, buf, sizeof buf);
     size_t n = strlen(buf);
     if (n && buf[n - 1] == '\n')
         buf[n - 1] = 0; /* The response's own line end follows. */
@@ -475,7 +459,24 @@ static int gtp_banyan_game(gtp *ctx, int argc, char **argv)
             return gtp_fail(ctx, "parameters too long");
         used += (size_t)n;
     }
-    return gtp_switch(ctx, g, params);
+    return gtp_switch(ctx, g, params, false);
+}
+
+/* banyan-set NAME VALUE: an engine option of options.h. Options of the
+ * engine itself make a new one, which replays the game. */
+static int gtp_banyan_set(gtp *ctx, int argc, char **argv)
+{
+    char err[256];
+    options old = ctx->opt;
+    if (argc != 2)
+        return gtp_fail(ctx, "syntax error");
+    if (options_set(&ctx->opt, argv[0], argv[1], OPTIONS_LIVE, err, sizeof err) != BANYAN_OK)
+        return gtp_fail(ctx, err);
+    if (options_need_engine(argv[0]) && gtp_switch(ctx, ctx->g, ctx->rec.params, true) != 0) {
+        ctx->opt = old;
+        return -1;
+    }
+    return 0;
 }
 
 /* Writes one analysis update in the format of Leela Zero, which Sabaki and
@@ -483,7 +484,7 @@ static int gtp_banyan_game(gtp *ctx, int argc, char **argv)
 static void gtp_write_info(gtp *ctx, const banyan_report *r)
 {
     const banyan_game *g = ctx->g;
-    const void *s = gtp_state(ctx);
+    const void *s = gtp_state_of(ctx);
     char buf[64];
     unsigned char scratch[1 << 16];
     if (g->state_size > sizeof scratch)
@@ -572,7 +573,7 @@ static int gtp_banyan_analyze(gtp *ctx, int argc, char **argv)
     if (gtp_over(ctx))
         return gtp_fail(ctx, "game is over");
     banyan_engine_search(ctx->e, &lim, &r);
-    const void *s = gtp_state(ctx);
+    const void *s = gtp_state_of(ctx);
     gtp_append(ctx, "bestmove %s\nmove visits winrate prior proof",
                gtp_move_text(ctx, s, r.best, buf, sizeof buf));
     for (int i = 0; i < r.n_moves; i++) {
@@ -609,6 +610,7 @@ static const struct gtp_command {
 } gtp_commands[] = {
     {"banyan-analyze", gtp_banyan_analyze},
     {"banyan-game", gtp_banyan_game},
+    {"banyan-set", gtp_banyan_set},
     {"banyan-tree", gtp_banyan_tree},
     {"boardsize", gtp_boardsize},
     {"clear_board", gtp_clear_board},
@@ -714,22 +716,23 @@ bool gtp_execute(gtp *ctx, char *line)
     return cmd->run == gtp_quit;
 }
 
-gtp *gtp_new(const banyan_game *g, const char *params, const banyan_config *cfg,
-             const banyan_limits *lim, FILE *out, line_reader *in, char *err, size_t errlen)
+gtp *gtp_new(const banyan_game *g, const char *params, const options *opt, FILE *out,
+             line_reader *in, char *err, size_t errlen)
 {
     gtp *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    ctx->cfg = cfg ? *cfg : (banyan_config){0};
-    ctx->lim = lim ? *lim : (banyan_limits){0};
-    ctx->lim.progress = NULL;
+    if (opt)
+        ctx->opt = *opt;
+    else
+        options_init(&ctx->opt);
     ctx->out = out;
     ctx->in = in;
     ctx->id = "";
     ctx->komi = 0;
-    if (gtp_switch(ctx, g, params ? params : "") != 0) {
+    if (gtp_switch(ctx, g, params ? params : "", false) != 0) {
         snprintf(err, errlen, "cannot start %s with \"%s\": %.*s", g->name, params ? params : "",
                  (int)ctx->resp_len, ctx->resp);
         free(ctx);
@@ -748,6 +751,7 @@ void gtp_free(gtp *ctx)
     if (ctx) {
         ponder_stop(&ctx->pondering);
         banyan_engine_free(ctx->e);
+        record_free(&ctx->rec);
         free(ctx);
     }
 }

@@ -10,16 +10,17 @@
 
 #include "banyan.h"
 #include "line.h"
+#include "options.h"
 
 typedef struct gtp gtp;
 
-/* Creates a GTP session for game g with params (NULL for defaults), the
- * engine config cfg and the per-move limits lim (both borrowed), writing
+/* Creates a GTP session for game g with params (NULL for defaults) and the
+ * engine options opt (config and per-move limits; borrowed), writing
  * responses to out. in, when not NULL, is polled during lz-analyze so that
  * the next command stops the analysis; without it, lz-analyze sends one
  * update and stops. Returns NULL with a message in err[errlen] on failure. */
-gtp *gtp_new(const banyan_game *g, const char *params, const banyan_config *cfg,
-             const banyan_limits *lim, FILE *out, line_reader *in, char *err, size_t errlen);
+gtp *gtp_new(const banyan_game *g, const char *params, const options *opt, FILE *out,
+             line_reader *in, char *err, size_t errlen);
 
 void gtp_free(gtp *ctx);
 
@@ -36,13 +37,9 @@ bool gtp_execute(gtp *ctx, char *line);
  * it waits for a line when that is on. Returns 0. */
 int gtp_run(gtp *ctx, line_reader *in);
 
-/* The GTP text of move m in state s of game g into buf: games played on
- * points use GTP's letters (A-Z without I, rows from the bottom); other
- * games their own notation. */
-const char *gtp_vertex(const banyan_game *g, const void *s, banyan_move m, char *buf, size_t len);
-
-/* Translates a GTP vertex into g's own notation, into native[len]. Returns
- * false for text that cannot be a vertex (column I). */
-bool gtp_vertex_native(const banyan_game *g, const char *vertex, char *native, size_t len);
+/* The coordinate system GTP uses for game g, read from its description:
+ * GTP's vertices (letters without I) for games played on cells, a column
+ * letter for dropping games, else 0 (the game's own notation). */
+unsigned gtp_coords(const banyan_game *g);
 
 #endif /* BANYAN_GTP_H */

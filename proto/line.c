@@ -67,8 +67,11 @@ int line_next(line_reader *r, char *out, size_t len, bool *too_long)
         size_t avail = (nl ? (size_t)(nl - r->buf) : r->end) - r->start;
         /* Copy what fits; the rest of an over-long line is dropped. */
         size_t take = avail < len - 1 - copied ? avail : len - 1 - copied;
-        memcpy(out + copied, r->buf + r->start, take);
-        copied += take;
+        /* NUL bytes are dropped: text protocols never mean them, and kept
+         * they would cut the line short (GTP removes control characters). */
+        for (size_t i = 0; i < take; i++)
+            if (r->buf[r->start + i])
+                out[copied++] = r->buf[r->start + i];
         if (take < avail)
             *too_long = true;
         r->start += avail;

@@ -29,8 +29,9 @@ void line_init_fd(line_reader *r, int fd);
 /* Reads from data[0 .. len), which must outlive the reader. */
 void line_init_mem(line_reader *r, const char *data, size_t len);
 
-/* Copies the next line, without its LF, into out[len] (NUL-terminated) and
- * returns 1; returns 0 at the end of input. A last line without LF counts.
+/* Copies the next line, without its LF and without any NUL bytes in it,
+ * into out[len] (NUL-terminated) and returns 1; returns 0 at the end of
+ * input. A last line without LF counts.
  * A line longer than len - 1 bytes is consumed whole, out holds its start,
  * and *too_long is set. */
 int line_next(line_reader *r, char *out, size_t len, bool *too_long);

@@ -34,6 +34,8 @@
  * a comment and XT[] for the seconds the move took. Reading takes the main
  * line of the first game tree; without XG the game is the built-in one with
  * that GM number, and SZ sets its parameters of role width and height.
+ * Setup stones (AB, AW, AE) are refused, and so are collections of more
+ * than 100000 nodes or with a property value over 64 KiB.
  */
 #ifndef BANYAN_RECORD_H
 #define BANYAN_RECORD_H
@@ -64,8 +66,8 @@ typedef struct record {
     char *start;                      /* Start position in the game's notation, owned; NULL for
                                          the game's own start. */
     record_move *moves;               /* The moves, n_moves of them, room for cap. */
-    int n_moves;
-    int cap;
+    int n_moves;                      /* Moves held. */
+    int cap;                          /* Room in moves, grown by doubling. */
     char players[2][RECORD_NAME_MAX]; /* First and second player ("" unknown). */
     char result[RECORD_NAME_MAX];     /* "1-0", "0-1", "1/2-1/2" with a reason, or "". */
     void *state;                      /* The position after every move (owned). */
@@ -89,8 +91,9 @@ void record_free(record *r);
 void record_clear(record *r);
 
 /* Appends move m, which must be legal in record_state(r); seconds < 0 when
- * unknown, comment NULL or borrowed text (copied). Returns BANYAN_OK,
- * BANYAN_EILLEGAL (the record is unchanged) or BANYAN_ENOMEM. */
+ * unknown (NaN and infinities are kept as unknown), comment NULL or
+ * borrowed text (copied). Returns BANYAN_OK, BANYAN_EILLEGAL (the record is
+ * unchanged) or BANYAN_ENOMEM (likewise). */
 int record_push(record *r, banyan_move m, double seconds, const char *comment);
 
 /* Drops the last n moves (at most the number held). Returns the number
@@ -105,32 +108,39 @@ const void *record_state(const record *r);
  * (state_size bytes of the caller's). Returns BANYAN_OK or BANYAN_EINVAL. */
 int record_state_at(const record *r, int n, void *out);
 
-/* The move before move i (0 <= i < n_moves) is played from: for formatting
- * the move in its position. Uses and returns r->scratch. */
+/* The position move i (0 <= i < n_moves) is played from: for formatting
+ * the move in its position; i == n_moves gives the current position. Uses
+ * and returns r->scratch, valid until the next call; NULL for another i. */
 const void *record_before(record *r, int i);
 
 /* Sets engine e (of the same game) to the position after the first n moves:
  * setup with the record's parameters, the start position, then the moves
- * one by one (so the engine keeps its tree where it can). Returns BANYAN_OK
- * or the engine's error code. */
+ * one by one (so the engine keeps its tree where it can). Returns BANYAN_OK,
+ * BANYAN_EINVAL for n out of range or an engine of another game, or the
+ * engine's first error code. */
 int record_replay(const record *r, banyan_engine *e, int n);
 
 /* Writes the record to f in format fmt. Returns BANYAN_OK, BANYAN_EINVAL
- * for SGF of a game without an SGF number, or BANYAN_ENOMEM after a write
- * error (ferror). */
+ * for SGF of a game without an SGF number (nothing is written), or
+ * BANYAN_ENOMEM after a write error (ferror) or when a scratch state cannot
+ * be had. */
 int record_save(const record *r, FILE *f, record_format fmt);
 
-/* Reads a record from text (a whole file: SGF when it starts with "(;"
- * after white space, else the plain format) into *r, which must not be
- * initialised. The game is g when not NULL (a record of another game is
- * refused), else the one the text names. Every move is checked. Returns
- * BANYAN_OK, or an error code with a sentence naming the line (or SGF
- * property) in err[errlen]; *r then needs no record_free. text is
- * borrowed. */
+/* Reads a record from text (a whole file: SGF when its first character
+ * after white space and a UTF-8 byte order mark is '(', else the plain
+ * format) into *r, which must not be initialised. The game is g when not
+ * NULL (a record of another game is refused), else the one the text names.
+ * Every move is checked. Returns BANYAN_OK, or BANYAN_EINVAL, BANYAN_ERANGE
+ * (a move off the board), BANYAN_EILLEGAL (an illegal move) or
+ * BANYAN_ENOMEM, with a sentence in err[errlen] naming the line (from 1) of
+ * the plain format (line 7: "z9" is off the board) or the property and
+ * byte (from 0) of SGF (SGF: missing ']' for the '[' at byte 120); *r is
+ * then zeroed and needs no record_free. text is borrowed. */
 int record_load(record *r, const banyan_game *g, const char *text, char *err, size_t errlen);
 
 /* record_load on the contents of the file at path. Returns BANYAN_EINVAL
- * with the system's reason in err when the file cannot be read. */
+ * with the system's reason in err when the file cannot be read, and when it
+ * holds a NUL byte or is over 256 MiB. */
 int record_load_file(record *r, const banyan_game *g, const char *path, char *err, size_t errlen);
 
 #endif /* BANYAN_RECORD_H */

@@ -1,8 +1,9 @@
 /*
  * dump.c - writes the search tree as JSON or as Graphviz DOT, through the
  * caller's write function, with depth and minimum-visit cut-offs. Text is
- * built in a small buffer that is flushed as it fills, so a dump of any
- * size needs no allocation.
+ * built in a small buffer that is flushed as it fills; the positions along
+ * the path written take scratch memory through the engine's allocation
+ * hook, for the call only.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,15 +54,19 @@ static const char *dump_proof_name(banyan_proof p)
     return names[p & 3];
 }
 
-/* The move's text; moves are game notation, which never needs escaping in
- * JSON or DOT, but anything unexpected is replaced to stay well-formed. */
-static void dump_move_text(dump *d, const node *x, char *buf, size_t len)
+/* The move's text in the game's notation (decimal codes for a game without
+ * one), which never needs escaping in JSON or DOT, but anything unexpected is
+ * replaced to stay well-formed. */
+static void dump_move_text(const dump *d, const unsigned char *s, const node *x, char *buf,
+                           size_t len)
 {
     if (tree_move(x) == BANYAN_MOVE_NONE) {
         snprintf(buf, len, "root");
         return;
     }
-    d->e->game->format_move(d->state, tree_move(x), buf, len);
+    buf[0] = 0;
+    if (banyan_game_format(d->e->game, s, tree_move(x), 0, buf, len) < 0)
+        snprintf(buf, len, "?");
     for (char *c = buf; *c; c++)
         if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
             *c = '?';
@@ -79,11 +84,13 @@ static void dump_node(dump *d, uint32_t xi, uint32_t parent, int depth, size_t s
         return;
 
     /* The position before the move names the move; after it, the children. */
-    dump_move_text(d, x, mv, sizeof mv);
+    dump_move_text(d, here, x, mv, sizeof mv);
     memcpy(here + g->state_size, here, g->state_size);
     unsigned char *next = here + g->state_size;
-    if (tree_move(x) != BANYAN_MOVE_NONE)
+    if (tree_move(x) != BANYAN_MOVE_NONE) {
         g->play(next, tree_move(x));
+        GAME_CHECK(g, next);
+    }
 
     uint32_t visits = tree_visits(x);
     double value = tree_mean(x);

@@ -1,8 +1,9 @@
 /*
  * engine.c - the public API: argument checks, error text and the engine's
- * lifecycle. Every allocation the engine ever makes happens here, in
- * banyan_engine_new(), through the one allocation hook; a failed call never
- * changes the engine.
+ * lifecycle. Every allocation an engine keeps is made here, in
+ * banyan_engine_new(), through the one allocation hook (the only other one
+ * is banyan_engine_dump()'s scratch, through the same hook, for the call);
+ * a failed call never changes the engine.
  */
 #include "engine.h"
 
@@ -10,20 +11,9 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
-
-static void *engine_default_alloc(void *ud, void *ptr, size_t nsize)
-{
-    (void)ud;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    return realloc(ptr, nsize);
-}
 
 /* Records a formatted message for banyan_errmsg() and returns rc. */
 static int engine_error(banyan_engine *e, int rc, const char *fmt, ...)
@@ -39,15 +29,6 @@ static int engine_ok(banyan_engine *e)
 {
     e->errmsg[0] = 0;
     return BANYAN_OK;
-}
-
-/* Checks that a game table has everything the engine calls. */
-static bool engine_game_ok(const banyan_game *g)
-{
-    return g && g->name && g->state_size > 0 && g->state_size <= BANYAN_MAX_STATE &&
-           g->n_players >= 1 && g->n_players <= BANYAN_MAX_PLAYERS && g->setup && g->moves &&
-           g->play && g->outcome && g->to_move && g->format_move && g->parse_move && g->load &&
-           g->print && g->reward_max >= g->reward_min;
 }
 
 /* Fills in the defaults of a config and checks it. Returns false for a
@@ -78,9 +59,9 @@ static bool engine_resolve(const banyan_config *in, banyan_config *out)
     if (out->expand_visits == 0)
         out->expand_visits = 1;
     if (!out->alloc)
-        out->alloc = engine_default_alloc;
+        out->alloc = util_realloc;
     return out->memory >= BANYAN_MIN_MEMORY && out->threads >= 1 &&
-           out->threads <= ENGINE_MAX_THREADS && isfinite(out->c) && out->c > 0 &&
+           out->threads <= BANYAN_MAX_THREADS && isfinite(out->c) && out->c > 0 &&
            (unsigned)out->select <= BANYAN_SELECT_PUCT &&
            (unsigned)out->fpu <= BANYAN_FPU_ABSOLUTE && isfinite(out->fpu_value) &&
            (unsigned)out->final <= BANYAN_FINAL_LCB &&
@@ -131,6 +112,7 @@ static int engine_setup(banyan_engine *e, const char *params)
         return engine_error(e, BANYAN_EINVAL, "parameters too long");
     if (e->game->setup(e->spare, p) != BANYAN_OK)
         return engine_error(e, BANYAN_EINVAL, "bad parameters for %s: \"%s\"", e->game->name, p);
+    GAME_CHECK(e->game, e->spare);
     memcpy(e->root_state, e->spare, e->game->state_size);
     snprintf(e->params, sizeof e->params, "%s", p);
     e->root_player = e->game->to_move(e->root_state);
@@ -145,7 +127,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     if (!out)
         return BANYAN_EINVAL;
     *out = NULL;
-    if (!engine_game_ok(g) || !engine_resolve(cfg, &c))
+    if (banyan_game_check(g) || !engine_resolve(cfg, &c))
         return BANYAN_EINVAL;
 
     banyan_engine *e = c.alloc(c.alloc_ud, NULL, sizeof *e);
@@ -236,10 +218,11 @@ BANYAN_API int banyan_engine_load(banyan_engine *e, const char *position)
         return engine_error(e, BANYAN_EINVAL, "no position given");
     if (e->game->setup(e->spare, e->params) != BANYAN_OK)
         return engine_error(e, BANYAN_EINVAL, "cannot set up %s", e->game->name);
-    int rc = e->game->load(e->spare, position);
+    int rc = banyan_game_load(e->game, e->spare, position);
     if (rc != BANYAN_OK)
         return engine_error(e, rc, "bad %s position \"%.64s\": %s", e->game->name, position,
                             banyan_strerror(rc));
+    GAME_CHECK(e->game, e->spare);
     memcpy(e->root_state, e->spare, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
     engine_clear_tree(e);
@@ -288,7 +271,7 @@ BANYAN_API int banyan_engine_parse_move(banyan_engine *e, const char *text, bany
         return BANYAN_EINVAL;
     if (!text || !out)
         return engine_error(e, BANYAN_EINVAL, "no move given");
-    int rc = e->game->parse_move(e->root_state, text, &m);
+    int rc = banyan_game_parse(e->game, e->root_state, 0, text, &m);
     if (rc == BANYAN_ERANGE)
         return engine_error(e, rc, "\"%.32s\" is off the board", text);
     if (rc != BANYAN_OK)
@@ -319,6 +302,8 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
             tree_reset(t);
     }
     e->game->play(e->root_state, m);
+    GAME_CHECK(e->game, e->root_state);
+    DEBUG_CHECK(search_check(e));
     e->root_player = e->game->to_move(e->root_state);
     return engine_ok(e);
 }

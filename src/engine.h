@@ -12,8 +12,6 @@
 #include "banyan.h"
 #include "tree.h"
 
-#define ENGINE_MAX_THREADS 64 /* Most threads an engine takes. */
-
 /* A root child's statistics summed over the trees (there is one but under
  * root parallelism), and where its PV starts: in the tree that visited it
  * most. */
@@ -51,7 +49,7 @@ struct banyan_engine {
     banyan_config cfg;              /* With every default resolved. */
     double reward_lo;               /* Bounds used to map returns onto [0, 1]. */
     double reward_scale;            /* 1 / (reward_max - reward_min). */
-    tree trees[ENGINE_MAX_THREADS]; /* trees[0], and under root parallelism one per thread. */
+    tree trees[BANYAN_MAX_THREADS]; /* trees[0], and under root parallelism one per thread. */
     int n_trees;                    /* Trees in use: 1, or threads under root parallelism. */
     void *block;                    /* The allocation holding every tree's nodes. */
     unsigned char *root_state;      /* The root position. */
@@ -74,7 +72,9 @@ BANYAN_INTERNAL void search_run(banyan_engine *e, const banyan_limits *lim, bany
 /* Fills *out from the tree as it stands; seconds and playouts are left 0. */
 BANYAN_INTERNAL void search_report(banyan_engine *e, banyan_report *out);
 
-/* Plays s to the end with uniform random moves (the generic rollout). */
-BANYAN_INTERNAL void util_default_rollout(const banyan_game *g, void *s, banyan_rng *rng);
+/* Checks every tree of e at rest, between searches, with tree_check():
+ * NULL, or the first broken rule. Debug builds call it after each search
+ * and each move played (DEBUG_CHECK). */
+BANYAN_INTERNAL const char *search_check(const banyan_engine *e);
 
 #endif /* BANYAN_ENGINE_H */

@@ -278,9 +278,9 @@ static int game_parse_place(unsigned coords, const char *t, int w, int h, int *k
             *x = p[0] - 'a';
             return BANYAN_OK;
         }
-        if (!game_number(&p, &n) || *p || n < 1)
+        if (!game_number(&p, &n) || *p)
             return BANYAN_EINVAL;
-        *x = n - 1;
+        *x = n - 1; /* Column 0 is well-formed, and off the board. */
         return BANYAN_OK;
     default:
         return BANYAN_EINVAL;
@@ -333,6 +333,20 @@ BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned c
     if (kind == BANYAN_PLACE_COLUMN && (x < 0 || x >= w))
         return BANYAN_ERANGE;
     return g->place_move(s, kind, x, y, out);
+}
+
+BANYAN_API int banyan_game_explain(const banyan_game *g, const void *s, banyan_move m, char *buf,
+                                   size_t len)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int n;
+    if (!g || !s || (!buf && len))
+        return BANYAN_EINVAL;
+    if (g->moves(s, moves) == 0)
+        return snprintf(buf, len, "cannot be played: the game is over");
+    if (g->explain && (n = g->explain(s, m, buf, len)) > 0)
+        return n;
+    return snprintf(buf, len, "is not legal here");
 }
 
 BANYAN_API uint64_t banyan_game_hash(const banyan_game *g, const void *s)

@@ -51,7 +51,7 @@ typedef struct step {
 /* A search stops when its root has this many visits, so that no node's
  * count overflows (each thread may start one more simulation, and owe the
  * root a chunk's visits). */
-#define SEARCH_VISITS_MAX (NODE_VISITS_MAX - ENGINE_MAX_THREADS * (SEARCH_CHUNK + 1))
+#define SEARCH_VISITS_MAX (NODE_VISITS_MAX - BANYAN_MAX_THREADS * (SEARCH_CHUNK + 1))
 
 /* Deadline and limits of the running search, shared read-only by workers. */
 typedef struct limits {
@@ -371,8 +371,10 @@ static bool search_prove(worker *w, const step *path, int i, int mover, int p)
     if (best < 1.0 && (atomic_load_explicit(&x->flags, memory_order_relaxed) & NODE_CANDIDATES)) {
         banyan_move legal[BANYAN_MAX_MOVES];
         memcpy(w->scratch, e->root_state, g->state_size);
-        for (int k = 1; k <= i; k++)
+        for (int k = 1; k <= i; k++) {
             g->play(w->scratch, tree_move(&nodes[path[k].node]));
+            GAME_CHECK(g, w->scratch);
+        }
         if (g->moves(w->scratch, legal) > n)
             return false;
     }
@@ -467,7 +469,10 @@ static void search_simulate(worker *w)
 
     /* Step 4. Evaluate: the game's rollout to the end, unless the leaf's
      * value is already known. A proven node carries one exact value, which
-     * in a two-player zero-sum game fixes both returns. */
+     * in a two-player zero-sum game fixes both returns. Debug builds check
+     * the last position the simulation reaches, which every move it played
+     * led to: once per simulation, since a check after each move would cost
+     * more than the search it checks. */
     if (exact < 0) {
         if (g->rollout)
             g->rollout(w->state, &w->rng);
@@ -483,6 +488,7 @@ static void search_simulate(worker *w)
         for (int i = 0; i < g->n_players; i++)
             ret[i] = i == m ? exact : 1.0 - exact;
     }
+    GAME_CHECK(g, w->state);
 
     /* Step 5. Back up: every node takes the return of the player who moved
      * into it (its visit was counted on the way down), in VALUE_ONE units.
@@ -829,8 +835,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     static const banyan_limits none = {0};
     limits L;
     const banyan_limits *u = lim ? lim : &none;
-    pthread_t threads[64];
-    search_thread args[64];
+    pthread_t threads[BANYAN_MAX_THREADS];
+    search_thread args[BANYAN_MAX_THREADS];
     int spawned = 0;
 
     L.start = util_now();
@@ -870,7 +876,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     uint64_t start_nodes = search_nodes(e);
     if (playing) {
         search_prove_root(e);
-        for (int i = 1; i < e->cfg.threads && i < 64; i++) {
+        for (int i = 1; i < e->cfg.threads && i < BANYAN_MAX_THREADS; i++) {
             args[i] = (search_thread){&e->workers[i], &L};
             if (pthread_create(&threads[i], NULL, search_thread_main, &args[i]) != 0)
                 break; /* Fewer threads, same search. */
@@ -896,6 +902,19 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     }
     out->seconds = util_now() - L.start;
     out->start_nodes = start_nodes;
+    DEBUG_CHECK(search_check(e));
+}
+
+const char *search_check(const banyan_engine *e)
+{
+    unsigned how =
+        (e->game->n_players == 2 ? TREE_CHECK_PROOFS : 0u) | (e->shared ? 0u : TREE_CHECK_PRIVATE);
+    for (int k = 0; k < e->n_trees; k++) {
+        const char *why = tree_check(&e->trees[k], how, e->cfg.expand_visits, NULL);
+        if (why)
+            return why;
+    }
+    return NULL;
 }
 
 /* Final-move order: proven wins first, then unproven moves by the

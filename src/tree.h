@@ -94,6 +94,23 @@ BANYAN_INTERNAL uint32_t tree_promote(tree *t, uint32_t child);
  * Returns the nodes kept. */
 BANYAN_INTERNAL uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits);
 
+/* What tree_check() may assume about how a tree was grown (bits of how). */
+#define TREE_CHECK_PROOFS                                                                          \
+    1u /* A two-player game: the MCTS-Solver proves nodes. Without                                 \
+          it, no node may carry a proof. */
+#define TREE_CHECK_PRIVATE                                                                         \
+    2u /* One thread grew the tree (no shared-tree races): proofs                                  \
+          climbed as far as they can, and nodes were expanded only                                 \
+          after expand_visits visits. */
+
+/* Checks the invariants of tree t at rest, with no simulation in flight:
+ * returns NULL when every one holds, else a static sentence naming the first
+ * broken rule, with the node's index in *at (when at is not NULL). The rules
+ * are listed above the function in tree.c. Reads the tree only; linear in
+ * its nodes, and needs no memory beyond a small stack. */
+BANYAN_INTERNAL const char *tree_check(const tree *t, unsigned how, uint32_t expand_visits,
+                                       uint32_t *at);
+
 /* A prior in (0, 1] as a byte: -8 log2(p), rounded (a step of 9% at most
  * between neighbours, down to 2^-31); 255 for 0 and anything smaller. Read
  * from the float's bits: the exponent gives whole octaves, and the

@@ -1,7 +1,7 @@
 /*
- * util.c - assertion failure, the clock, hashing, random seeding, parameter
- * strings and the generic game helpers (perft, random games, the default
- * rollout) that work through any game's table.
+ * util.c - assertion failure, the clock, FNV-1a, random seeding, parameter
+ * strings, the default allocation hook and the generic game helpers (perft,
+ * random games, the default rollout) that work through any game's table.
  */
 #include "util.h"
 
@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "banyan_game.h"
-#include "engine.h"
 
 void banyan_fail(const char *what, const char *file, int line)
 {
@@ -39,12 +36,10 @@ uint64_t util_fnv1a(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+/* One step of splitmix64: a Weyl sequence through its finaliser. */
 static uint64_t util_splitmix64(uint64_t *x)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return banyan_mix64(*x += 0x9e3779b97f4a7c15ULL);
 }
 
 BANYAN_API void banyan_rng_seed(banyan_rng *r, uint64_t seed, uint64_t stream)
@@ -109,6 +104,7 @@ static uint64_t util_perft(const banyan_game *g, unsigned char *stack, int depth
     banyan_move moves[BANYAN_MAX_MOVES];
     int n = g->moves(s, moves);
 
+    GAME_CHECK(g, s);
     BANYAN_ASSERT((n == 0) == g->outcome(s, (double[BANYAN_MAX_PLAYERS]){0}));
     if (depth == 1)
         return (uint64_t)n;
@@ -121,8 +117,7 @@ static uint64_t util_perft(const banyan_game *g, unsigned char *stack, int depth
     return total;
 }
 
-/* The default allocation hook: realloc and free. */
-static void *util_realloc(void *ud, void *ptr, size_t nsize)
+void *util_realloc(void *ud, void *ptr, size_t nsize)
 {
     (void)ud;
     if (nsize == 0) {
@@ -148,8 +143,7 @@ BANYAN_API int banyan_perft(const banyan_game *g, const void *s, int depth, bany
     return BANYAN_OK;
 }
 
-/* Plays s to the end with uniformly random moves: the rollout of games that
- * bring none of their own. */
+/* The rollout of games that bring none of their own. */
 void util_default_rollout(const banyan_game *g, void *s, banyan_rng *rng)
 {
     banyan_move moves[BANYAN_MAX_MOVES];

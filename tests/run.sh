@@ -54,6 +54,19 @@ has "--help lists play" 'play <game>'
 check "--version" "$BANYAN" --version
 has "--version names the version" '^banyan [0-9]+\.[0-9]+\.[0-9]+'
 "$BANYAN" nonsense > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "unknown command exits 2" || bad "unknown command exits 2"
+# Every subcommand has a --help of its own: exit 0, its synopsis and options.
+for c in play gtp gomocup analyze bench perft show match; do
+    "$BANYAN" $c --help > "$tmp/out" 2>&1; rc=$?
+    if [ $rc -eq 0 ] && grep -q "^usage: banyan $c" "$tmp/out" && grep -q -- '--game' "$tmp/out"; then
+        ok "$c --help"; else bad "$c --help (status $rc)"; fi
+done
+"$BANYAN" play --help > "$tmp/out" 2>&1
+has "play --help: its own strength" '200000 playouts a move'
+has "play --help: --human" '^  --human first\|second\|both\|none'
+"$BANYAN" gtp --help > "$tmp/out" 2>&1
+has "gtp --help: its own strength" '50000 playouts a move'
+"$BANYAN" bench extra > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "bench: a stray argument refused" || bad "bench: a stray argument refused"
+"$BANYAN" bench --playouts 5 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "bench: an option it would ignore refused" || bad "bench: an option it would ignore refused"
 "$BANYAN" analyze --game connect4 --bogus 1 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "unknown option exits 2" || bad "unknown option exits 2"
 has "unknown option explained" 'unknown option --bogus'
 "$BANYAN" analyze --game connect4 --playouts abc > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "bad number exits 2" || bad "bad number exits 2"
@@ -78,6 +91,8 @@ if cmp -s "$tmp/a" "$tmp/b"; then ok "same seed, same search"; else bad "same se
 
 check "perft connect4" "$BANYAN" perft --game connect4 5
 has "perft connect4 5" '^perft 5 16807$'
+check "perft, the game named first" "$BANYAN" perft connect4 3
+has "perft connect4 3" '^perft 3 343$'
 check "perft tictactoe" "$BANYAN" perft --game tictactoe 9
 has "perft tictactoe 9" '^perft 9 127872$'
 check "show" "$BANYAN" show --game connect4 --position 4453
@@ -94,7 +109,7 @@ has "play: engine replies" '^Banyan plays [a-g] '
 printf 'd\n' | "$BANYAN" play connect4 --playouts 200 > "$tmp/out" 2>&1
 [ $? -eq 0 ] && ok "play: EOF ends cleanly" || bad "play: EOF ends cleanly"
 printf 'd\nd\nd\nd\nd\nd\nd\n' | "$BANYAN" play connect4 --playouts 200 --human both > "$tmp/out" 2>&1
-has "play: full column refused" 'd is not legal here'
+has "play: full column refused" '^d is full\.$'
 printf 'b2\nundo\nundo\na1\nquit\n' | "$BANYAN" play tictactoe --playouts 300 --no-ponder > "$tmp/out" 2>&1
 has "play: undo" 'Nothing to undo'
 printf '' | "$BANYAN" play tictactoe --human none --playouts 2000 > "$tmp/out" 2>&1
@@ -107,6 +122,8 @@ head -c 5000 /dev/urandom | tr '\0' 'x' | "$BANYAN" play connect4 --playouts 100
 for f in tests/cli/*.sh; do
     [ -f "$f" ] || continue
     echo "== $(basename "$f")"
+    # A file that does not parse would run none of its checks unseen.
+    if ! bash -n "$f" > "$tmp/out" 2>&1; then bad "$(basename "$f") does not parse"; continue; fi
     . "$f"
 done
 

@@ -19,7 +19,7 @@ has "match: two games per opening" '^games 10,'
 [ "$(ls "$tmp/rec" | wc -l)" -eq 10 ] && ok "match: ten records" || bad "match: ten records"
 head -8 "$tmp/rec/game-00003.txt" > "$tmp/out"
 has "match: record header" '^# banyan game connect4$'
-has "match: record starts with its opening" '^d$'
+has "match: record starts with its opening" '^d( |$)'
 [ "$(grep -c '^[0-9]' "$tmp/res")" -eq 10 ] && ok "match: results file, a line per game" || bad "match: results file"
 # A record is a game `banyan play` can load.
 printf 'load %s\nquit\n' "$tmp/rec/game-00001.txt" | "$BANYAN" play connect4 --human both > "$tmp/out" 2>&1
@@ -32,11 +32,32 @@ has "match: resumes" '^resuming: 10 of 12 games already played$'
 has "match: twelve games in the table" '^games 12,'
 [ "$(grep -c '^[0-9]' "$tmp/res")" -eq 12 ] && ok "match: results file grew by two" || bad "match: results file grew by two"
 
+# A results file belongs to one match: another match (other players, or
+# another game) refuses it instead of counting its games.
+$M banyan:playouts=500 banyan:playouts=400 --openings tests/data/connect4_openings.txt \
+    --results "$tmp/res" > "$tmp/out" 2>&1
+[ $? -eq 2 ] && ok "match: another match's results file refused" ||
+    bad "match: another match's results file refused"
+has "match: refusal explained" 'holds the results of another match'
+$BANYAN match --game tictactoe banyan:playouts=500 banyan:playouts=500,c=0.7 \
+    --results "$tmp/res" > "$tmp/out" 2>&1
+[ $? -eq 2 ] && ok "match: another game's results file refused" ||
+    bad "match: another game's results file refused"
+
 # SPRT: a clear difference is decided long before 400 games.
 check "match: sprt" $M banyan:playouts=3000 banyan:playouts=20 --games 400 --sprt 0,100,0.05,0.05
 has "match: sprt accepts H1" 'H1 accepted'
 n=$(sed -n 's/^games \([0-9]*\),.*/\1/p' "$tmp/out")
 [ "${n:-400}" -lt 100 ] && ok "match: sprt stopped after $n games" || bad "match: sprt stopped after $n games"
+# Without --games an SPRT runs until decided (this one takes 27 games; it
+# once stopped at 10, undecided), within a cap it prints.
+check "match: sprt without --games" $M banyan:playouts=1000 banyan:playouts=300 --sprt 0,100,0.05,0.05
+has "match: sprt cap said" '^SPRT: until decided, at most 20000 games'
+has "match: sprt decided after 10 games" 'H1 accepted \(LLR [0-9.]+ >= 2\.94\) after 27 games$'
+# With two games at a time, a game that ends after the decision is counted
+# but does not turn the verdict back to undecided.
+check "match: sprt with -j 2" $M banyan:playouts=3000 banyan:playouts=1000 --sprt 0,100,0.05,0.05 -j 2
+has "match: sprt verdict stands" 'H1 accepted'
 
 # External GTP players: banyan gtp in its own process against an internal one.
 check "match: external gtp player" $M "gtp:$BANYAN gtp --game connect4 --playouts 300" \
@@ -71,6 +92,19 @@ check "match: gomocup match clock" $BANYAN match --game gomoku \
     --openings tests/data/gomoku_openings15.txt
 if grep -Eq 'forfeit|crash|hang|illegal' "$tmp/out"; then bad "match: gomocup brains keep their clocks"; else ok "match: gomocup brains keep their clocks"; fi
 
+# An engine that cannot be started says why, once, beside the forfeits.
+$M gtp:/no/such/engine banyan:playouts=100 --games 2 > "$tmp/out" 2>&1
+has "match: a missing engine explained" '^banyan match: A \(gtp:/no/such/engine\): could not be started: command not found'
+[ "$(grep -c 'could not be started' "$tmp/out")" -eq 1 ] && ok "match: said once" || bad "match: said once"
+
+# A brain that prints an ERROR line before each move: the ERROR is no move
+# (it was once scored as an illegal one), and the table counts the lines.
+check "match: a brain's ERROR lines" $BANYAN match --game gomoku --param size=9 \
+    "gomocup:tests/engines/error_brain.sh $BANYAN" banyan:playouts=100 --games 2 --time 5
+if grep -Eq 'illegal|crash|hang' "$tmp/out"; then bad "match: ERROR lines are not moves"; else
+    ok "match: ERROR lines are not moves"; fi
+has "match: ERROR lines counted" '^ERROR lines from brains \(skipped, not moves\): A [1-9][0-9]*, B 0$'
+
 # A per-move limit: with --turn-limit a move over it loses on time; without,
 # the referee waits.
 check "match: turn limit" $M "gtp:tests/engines/slow.sh" banyan:playouts=100 --time 0.2 --turn-limit --games 2
@@ -81,7 +115,7 @@ if grep -q 'time forfeit' "$tmp/out"; then bad "match: no turn limit, no forfeit
 # Bad command lines.
 $M banyan:playouts=10 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "match: one player is refused" || bad "match: one player is refused"
 $M banyan:bogus=1 banyan > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "match: bad option refused" || bad "match: bad option refused"
-has "match: bad option named" 'bad option bogus=1'
+has "match: bad option named" 'unknown option bogus in "banyan:bogus=1"'
 $M banyan banyan --openings /nonexistent > "$tmp/out" 2>&1; [ $? -eq 1 ] && ok "match: missing openings file" || bad "match: missing openings file"
 printf '44\n4x\n' > "$tmp/bad_openings"
 $M banyan banyan --openings "$tmp/bad_openings" > "$tmp/out" 2>&1

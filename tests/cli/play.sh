@@ -67,7 +67,7 @@ has "play: full-width d" '^ \. \. \.\(X\)\. \. \.$'
 # Every bad line: one line saying why, then the prompt again.
 play_exit0 "play: bad lines" 'z9\nb2\nb2\nzz\nfoo bar\n\n   \nundo now\nsave\n\xff\xfe\x80\n\x1b[31m\nquit\n' $T
 play_count "play: off the board" 1 '^z9 is off the board\.$'
-play_count "play: occupied" 1 '^b2 is not legal here'
+play_count "play: occupied" 1 '^b2 is occupied\.$'
 play_count "play: gibberish" 1 '^"zz" is not a move'
 play_count "play: unknown command" 1 '^Unknown command "foo"'
 play_count "play: empty line" 2 '^Empty line'
@@ -101,7 +101,7 @@ play_exit0 "play: load" "load  $tmp/g 1.txt \nsave $tmp/g2.txt\nquit\n" $T
 has "play: load reported" '^Loaded 4 moves'
 play_board "$tmp/out" 5 > "$tmp/board2"
 "$BANYAN" show --game tictactoe --param m=4 --param n=4 --param k=3 \
-    --position "$(grep -v '^#' "$tmp/g 1.txt" | tr '\n' ' ')" > "$tmp/show" 2>&1
+    --position "$(grep -v '^#' "$tmp/g 1.txt" | sed 's/ .*//' | tr '\n' ' ')" > "$tmp/show" 2>&1
 play_board "$tmp/show" 5 > "$tmp/board3"
 if cmp -s "$tmp/board1" "$tmp/board2" && cmp -s "$tmp/board1" "$tmp/board3" &&
     [ -s "$tmp/board1" ]; then ok "play: load gives the saved position"; else
@@ -109,16 +109,20 @@ if cmp -s "$tmp/board1" "$tmp/board2" && cmp -s "$tmp/board1" "$tmp/board3" &&
 if cmp -s "$tmp/g 1.txt" "$tmp/g2.txt"; then ok "play: save, load, save round trip"; else
     bad "play: save, load, save round trip"; fi
 play_run "load $tmp/nothing-here.txt\nquit\n" $T
-has "play: load of a missing file" '^Cannot open ".*nothing-here.txt": '
+has "play: load of a missing file" '^Cannot load ".*nothing-here.txt": .*No such file'
 play_run "save $tmp/no/such/dir.txt\nquit\n" $T
 has "play: save to a bad path" '^Cannot write ".*dir.txt": '
 printf '# banyan game connect4\nd\n' > "$tmp/c4.txt"
 play_run "load $tmp/c4.txt\nquit\n" $T
-has "play: load of another game refused" 'holds a game of connect4, not tictactoe; the game goes on'
+has "play: load of another game refused" 'a record of connect4, not tictactoe; the game goes on'
 printf '# banyan game tictactoe\n# a comment\n\nb2\nb2\n' > "$tmp/bad.txt"
 play_run "a1\nload $tmp/bad.txt\na1\nquit\n" $T --human both
-has "play: illegal move in a file" 'line 5: b2 is not legal there; the game goes on'
-has "play: the game goes on after a bad load" '^a1 is not legal here'
+has "play: illegal move in a file" 'line 5: "b2" is not legal here; the game goes on'
+has "play: the game goes on after a bad load" '^a1 is occupied'
 printf '# banyan game tictactoe\na1\nzz\n' > "$tmp/bad2.txt"
 play_run "load $tmp/bad2.txt\nquit\n" $T
-has "play: gibberish in a file" 'line 3: zz is not a move'
+has "play: gibberish in a file" 'line 3: "zz" is not a move'
+
+# Renju: a forbidden point says which rule it breaks.
+play_run "h8\nquit\n" gomoku --param rule=renju --position "f8 a1 g8 a3 h6 a5 h7 a15" --human both
+has "play: renju forbidden point explained" '^h8 is forbidden for Black \(a double three\)\.$'

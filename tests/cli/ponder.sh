@@ -65,9 +65,9 @@ ponder_feed $G --ponder
 # cut the next search short (a new game's, from a root not proven).
 ponder_input() { printf 'banyan-game tictactoe\nplay b b2\ngenmove w\n'; ponder_wait 1 '^= [A-C][1-3]$'; sleep 0.3;
     printf 'clear_board\nbanyan-analyze 500\nquit\n'; }
-ponder_feed gtp --ponder --playouts 3000
+ponder_feed gtp --game connect4 --ponder --playouts 3000
 has "gtp --ponder: a search after pondering a proven position runs in full" '^playouts 500 '
-ponder_feed gtp --no-ponder --playouts 3000
+ponder_feed gtp --game connect4 --no-ponder --playouts 3000
 has "gtp --no-ponder: accepted" '^playouts 500 '
 
 # Gomocup: BEGIN, a pause, TURN: the answer comes, from a tree kept while

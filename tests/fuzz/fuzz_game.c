@@ -1,10 +1,11 @@
 /*
  * fuzz_game.c - libFuzzer target for every game's text parsers: parameters,
  * moves and positions. The first byte picks the game and a parameter set;
- * the rest is the text, fed to setup, parse_move and load. A position that
- * loads is then printed, its moves listed and formatted, and perft 1 run, so
- * any state a parser lets through is exercised. Only crashes and sanitizer
- * reports count.
+ * the rest is the text, fed to setup, the parameter check, the move parser
+ * in the game's notation and in every coordinate system (each move parsed
+ * must format back to itself), and load. A position that loads is then
+ * printed in every system, its moves listed and formatted, and perft 1 run,
+ * so any state a parser lets through is exercised.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,23 +40,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     banyan_move m = BANYAN_MOVE_NONE, moves[BANYAN_MAX_MOVES];
     char buf[8192];
-    if (g->parse_move(s, text, &m) == BANYAN_OK)
-        g->format_move(s, m, buf, sizeof buf);
+    uint64_t count;
+    if (banyan_game_parse(g, s, 0, text, &m) == BANYAN_OK)
+        banyan_game_format(g, s, m, 0, buf, sizeof buf);
+
+    /* The same text in every coordinate system the game has; a move that
+     * parses must format back to text that parses to the same move. */
+    for (unsigned c = 1; c <= BANYAN_COORDS_COLUMN; c <<= 1) {
+        banyan_move mc, back;
+        if (banyan_game_parse(g, s, c, text, &mc) != BANYAN_OK)
+            continue;
+        if (banyan_game_format(g, s, mc, c, buf, sizeof buf) < 0 ||
+            banyan_game_parse(g, s, c, buf, &back) != BANYAN_OK || back != mc)
+            abort();
+    }
 
     memcpy(t, s, g->state_size);
-    if (g->load(t, text) == BANYAN_OK) {
-        g->print(t, m, buf, sizeof buf);
+    if (banyan_game_load(g, t, text) == BANYAN_OK) {
+        banyan_game_print(g, t, m, 0, buf, sizeof buf);
+        for (unsigned c = 1; c <= BANYAN_COORDS_COLUMN; c <<= 1)
+            banyan_game_print(g, t, m, c, buf, sizeof buf);
         int n = g->moves(t, moves);
         for (int i = 0; i < n; i++)
-            g->format_move(t, moves[i], buf, sizeof buf);
-        banyan_perft(g, t, 1);
-        if (g->hash)
-            g->hash(t);
+            banyan_game_format(g, t, moves[i], 0, buf, sizeof buf);
+        banyan_perft(g, t, 1, NULL, NULL, &count);
+        banyan_game_hash(g, t);
         if (g->is_valid && !g->is_valid(t))
             abort(); /* A parser let an invalid state through. */
     } else if (memcmp(s, t, g->state_size) != 0) {
         abort(); /* A failed load must leave the state unchanged. */
     }
+    banyan_params_check(g, text, buf, sizeof buf);
 done:
     free(text);
     free(s);

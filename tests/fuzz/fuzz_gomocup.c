@@ -19,12 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FILE *sink;
     char err[256];
-    banyan_config cfg = {.memory = 1 << 20, .seed = 1};
-    banyan_limits lim = {.playouts = 32};
+    options opt;
     line_reader in;
+    options_init(&opt);
+    opt.cfg = (banyan_config){.memory = 1 << 20, .seed = 1};
+    opt.lim = (banyan_limits){.playouts = 32};
     if (!sink && !(sink = fopen("/dev/null", "w")))
         return 0;
-    gomocup *ctx = gomocup_new(&cfg, &lim, sink, err, sizeof err);
+    gomocup *ctx = gomocup_new(NULL, &opt, sink, err, sizeof err);
     if (!ctx)
         return 0;
     line_init_mem(&in, (const char *)data, size);

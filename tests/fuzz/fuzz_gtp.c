@@ -20,12 +20,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static FILE *sink;
     char err[256];
-    banyan_config cfg = {.memory = 64 << 10, .seed = 1};
-    banyan_limits lim = {.playouts = 16};
+    options opt;
     line_reader in;
+    options_init(&opt);
+    opt.cfg = (banyan_config){.memory = 64 << 10, .seed = 1};
+    opt.lim = (banyan_limits){.playouts = 16};
     if (!sink && !(sink = fopen("/dev/null", "w")))
         return 0;
-    gtp *ctx = gtp_new(&banyan_game_connect4, NULL, &cfg, &lim, sink, NULL, err, sizeof err);
+    gtp *ctx = gtp_new(&banyan_game_connect4, NULL, &opt, sink, NULL, err, sizeof err);
     if (!ctx)
         return 0;
     line_init_mem(&in, (const char *)data, size);

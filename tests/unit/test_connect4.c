@@ -145,19 +145,19 @@ void test_c4_load_print(void)
                        " . . . O . . .\n"
                        " . .(O)X X . .\n"
                        " a b c d e f g\n";
-    T_EQ(G->print(&a, m, buf, sizeof buf), strlen(want));
+    T_EQ(banyan_game_print(G, &a, m, 0, buf, sizeof buf), strlen(want));
     T_STR(buf, want);
-    T_EQ(G->print(&a, m, NULL, 0), strlen(want));
-    T_EQ(G->print(&a, m, buf, 4), strlen(want));
+    T_EQ(banyan_game_print(G, &a, m, 0, NULL, 0), strlen(want));
+    T_EQ(banyan_game_print(G, &a, m, 0, buf, 4), strlen(want));
     T_STR(buf, " . ");
     /* The marked disc is the top one of the column; g at the right edge. */
     T_EQ(G->load(&a, "77"), BANYAN_OK);
-    G->print(&a, 6, buf, sizeof buf);
+    banyan_game_print(G, &a, 6, 0, buf, sizeof buf);
     T_TRUE(strstr(buf, " . . . . . .(O)\n . . . . . . X\n a b") != NULL);
     /* Load replaces the position rather than adding to it. */
     T_EQ(G->load(&a, ""), BANYAN_OK);
     T_TRUE(memcmp(&a, &start, G->state_size) == 0);
-    G->print(&a, BANYAN_MOVE_NONE, buf, sizeof buf);
+    banyan_game_print(G, &a, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
     T_TRUE(strchr(buf, 'X') == NULL && strchr(buf, '(') == NULL);
 }
 
@@ -277,7 +277,7 @@ static void c4_test_random(const c4_test_state *s, int n, bool fast, uint64_t se
         }
         results[r] += 1.0 / n;
         if (i % 16 == 0) { /* Lengths from a sample: printing costs more than playing. */
-            G->print(&t, BANYAN_MOVE_NONE, buf, sizeof buf);
+            banyan_game_print(G, &t, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
             for (const char *p = buf; *p; p++)
                 *len += (*p == 'X' || *p == 'O') / (double)((n + 15) / 16);
         }
@@ -342,7 +342,7 @@ static void c4_test_collect(const c4_test_state *s, int depth, c4_test_seen *out
 {
     banyan_move moves[BANYAN_MAX_MOVES];
     out[*n].hash = G->hash(s);
-    G->print(s, BANYAN_MOVE_NONE, out[*n].board, sizeof out[*n].board);
+    banyan_game_print(G, s, BANYAN_MOVE_NONE, 0, out[*n].board, sizeof out[*n].board);
     (*n)++;
     if (depth == 0)
         return;

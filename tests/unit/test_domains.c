@@ -3,8 +3,8 @@
  * the public game interface: a one-player puzzle with negative rewards (the
  * search maps them onto [0, 1]) and a three-player game in which each player
  * must maximise its own return, which only a correct per-player backup does.
+ * Both tables have only what the search needs: no notation, no description.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "banyan.h"
@@ -28,33 +28,6 @@ static void dom_play(void *s, banyan_move m)
 {
     dom *d = s;
     d->choices[d->depth++] = (uint8_t)m;
-}
-
-static int dom_format(const void *s, banyan_move m, char *buf, size_t len)
-{
-    (void)s;
-    return snprintf(buf, len, "%u", (unsigned)m);
-}
-
-static int dom_parse(const void *s, const char *str, banyan_move *out)
-{
-    (void)s;
-    if ((str[0] == '0' || str[0] == '1') && !str[1]) {
-        *out = (banyan_move)(str[0] - '0');
-        return BANYAN_OK;
-    }
-    return BANYAN_EINVAL;
-}
-
-static int dom_load(void *s, const char *text)
-{
-    return *text ? BANYAN_EINVAL : dom_setup(s, NULL);
-}
-
-static int dom_print(const void *s, banyan_move last, char *buf, size_t len)
-{
-    (void)last;
-    return snprintf(buf, len, "depth %d\n", ((const dom *)s)->depth);
 }
 
 /* One player, three choices. The reward is -5 for most sequences, but 1 1 x
@@ -97,10 +70,6 @@ static const banyan_game puzzle = {
     .play = dom_play,
     .outcome = puzzle_outcome,
     .to_move = puzzle_to_move,
-    .format_move = dom_format,
-    .parse_move = dom_parse,
-    .load = dom_load,
-    .print = dom_print,
 };
 
 void test_domain_single_player(void)
@@ -165,10 +134,6 @@ static const banyan_game three = {
     .play = dom_play,
     .outcome = three_outcome,
     .to_move = three_to_move,
-    .format_move = dom_format,
-    .parse_move = dom_parse,
-    .load = dom_load,
-    .print = dom_print,
 };
 
 void test_domain_three_players(void)
@@ -189,5 +154,62 @@ void test_domain_three_players(void)
     T_EQ(banyan_engine_play(e, 1), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(r.best, 1); /* Player 2 takes 1.0 for itself. */
+    banyan_engine_free(e);
+}
+
+/* Collects a dump's text. */
+static int dom_write(void *ud, const char *data, size_t len)
+{
+    char *buf = ud;
+    size_t at = strlen(buf);
+    if (at + len >= 4096)
+        return 1;
+    memcpy(buf + at, data, len);
+    buf[at + len] = 0;
+    return 0;
+}
+
+/* The engine needs only the search's part of a table: without notation it
+ * searches, plays, loads a move list and parses moves through the default
+ * (decimal codes), and dumps and formats moves as decimal codes. A table
+ * without moves() is refused, and banyan_game_check() says why. */
+void test_domain_no_notation(void)
+{
+    banyan_engine *e = NULL;
+    banyan_report r;
+    banyan_move m = 7;
+    char buf[4096];
+    banyan_game broken = three;
+    broken.moves = NULL;
+    T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
+    T_TRUE(e == NULL);
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "moves()"));
+    T_TRUE(banyan_game_check(&three) == NULL);
+
+    T_EQ(banyan_engine_new(&three, NULL, NULL, &e), BANYAN_OK);
+    if (!e)
+        return;
+    T_EQ(banyan_engine_load(e, "1"), BANYAN_OK);
+    T_EQ(((const dom *)banyan_engine_state(e))->depth, 1);
+    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 2000}, &r), BANYAN_OK);
+    T_EQ(r.best, 1); /* Player 2 takes 1.0 for itself. */
+    T_EQ(banyan_engine_parse_move(e, " 1 ", &m), BANYAN_OK);
+    T_EQ(m, 1);
+    T_EQ(banyan_engine_parse_move(e, "2", &m), BANYAN_EILLEGAL);
+    T_EQ(banyan_engine_parse_move(e, "b", &m), BANYAN_EINVAL);
+    T_EQ(banyan_game_format(&three, banyan_engine_state(e), 1, 0, buf, sizeof buf), 1);
+    T_STR(buf, "1");
+    buf[0] = 0;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 1, 0, dom_write, buf), 0);
+    T_TRUE(strstr(buf, "{\"move\":\"root\",") == buf);
+    T_TRUE(strstr(buf, "{\"move\":\"0\",") && strstr(buf, "{\"move\":\"1\","));
+    T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, NULL, &r), BANYAN_OK);
+    T_EQ(r.best, BANYAN_MOVE_NONE); /* Over. */
+    T_EQ(banyan_engine_load(e, "0 1 0"), BANYAN_EILLEGAL);
+    T_EQ(banyan_engine_load(e, "0 x"), BANYAN_EINVAL);
+    T_EQ(banyan_engine_load(e, "0, 1"), BANYAN_OK);
+    T_TRUE(banyan_game_print(&three, banyan_engine_state(e), BANYAN_MOVE_NONE, 0, buf, sizeof buf) >
+           0);
     banyan_engine_free(e);
 }

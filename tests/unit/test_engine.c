@@ -2,7 +2,8 @@
  * test_engine.c - the engine API: bad input of every kind returns an error
  * and leaves the engine usable; allocation failures are clean; limits,
  * stop requests, determinism, tiny memory budgets, final-move rules, tree
- * dumps, and domains with one and three players.
+ * dumps (their scratch taken through the allocation hook), and domains with
+ * one and three players.
  */
 #include <math.h>
 #include <pthread.h>
@@ -52,6 +53,7 @@ void test_engine_bad_config(void)
     T_EQ(banyan_engine_new(c4, NULL, NULL, NULL), BANYAN_EINVAL);
     broken.moves = NULL;
     T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
+    T_TRUE(strstr(banyan_game_check(&broken), "moves()") != NULL); /* Why, for front-ends. */
     broken = banyan_game_connect4;
     broken.n_players = 0;
     T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
@@ -65,7 +67,7 @@ void test_engine_bad_config(void)
     const banyan_config bad[] = {
         {.memory = 100},
         {.threads = -1},
-        {.threads = 65},
+        {.threads = BANYAN_MAX_THREADS + 1},
         {.c = -1},
         {.c = NAN},
         {.c = INFINITY},
@@ -81,6 +83,10 @@ void test_engine_bad_config(void)
         T_EQ(banyan_engine_new(c4, NULL, &bad[i], &e), BANYAN_EINVAL);
         T_TRUE(e == NULL);
     }
+    /* The most threads an engine takes is accepted. */
+    T_EQ(banyan_engine_new(c4, NULL, &(banyan_config){.threads = BANYAN_MAX_THREADS}, &e),
+         BANYAN_OK);
+    banyan_engine_free(e);
     T_EQ(banyan_engine_new(c4, "rows=9", NULL, &e), BANYAN_EINVAL);
     T_EQ(banyan_engine_new(&banyan_game_tictactoe, "m=0", NULL, &e), BANYAN_EINVAL);
     T_EQ(banyan_engine_new(&banyan_game_tictactoe, "m=3 n=3 k=9", NULL, &e), BANYAN_EINVAL);
@@ -459,6 +465,36 @@ void test_engine_dump(void)
     b.len = sizeof b.data - 10;
     T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 0, 0, test_write, &b), 7);
     banyan_engine_free(e);
+}
+
+/* A dump takes its scratch through the engine's allocation hook and gives
+ * it back before it returns; when the hook fails, the dump returns
+ * BANYAN_ENOMEM and the engine goes on. */
+void test_engine_dump_alloc(void)
+{
+    test_allocs a = {0, 0, 0}; /* fail_at 0: no allocation fails. */
+    banyan_config cfg = {.memory = 1 << 20, .alloc = test_failing_alloc, .alloc_ud = &a};
+    banyan_engine *e = test_engine(&banyan_game_tictactoe, NULL, &cfg);
+    static test_buf b;
+    banyan_report r;
+    if (!e)
+        return;
+    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 500}, &r), BANYAN_OK);
+    int count = a.count, live = a.live;
+    b.len = 0;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 2, 0, test_write, &b), 0);
+    T_TRUE(a.count > count); /* Through the hook... */
+    T_EQ(a.live, live);      /* ...and back. */
+    T_TRUE(test_count(b.data, "\"move\"") > 10);
+    for (int k = 1, made = a.count - count; k <= made; k++) {
+        a.fail_at = a.count + k;
+        T_EQ(banyan_engine_dump(e, BANYAN_DUMP_DOT, 0, 0, test_write, &b), BANYAN_ENOMEM);
+        T_EQ(a.live, live);
+    }
+    a.fail_at = 0;
+    test_still_usable(e);
+    banyan_engine_free(e);
+    T_EQ(a.live, 0);
 }
 
 void test_engine_final_rules(void)

@@ -82,7 +82,7 @@ typedef struct gmk_naive {
 static void gmk_naive_from(gmk_naive *g, const gmk_test_state *s, int n, int rule)
 {
     char buf[4096];
-    G->print(s, BANYAN_MOVE_NONE, buf, sizeof buf);
+    banyan_game_print(G, s, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
     g->n = n;
     g->rule = rule;
     const char *p = buf;
@@ -532,9 +532,9 @@ void test_gmk_load_print(void)
     T_EQ(G->load(&s, "c3, b2 ,D4"), BANYAN_OK);
     const char *want = " 5 . . . . .\n 4 . . .(X).\n 3 . . X . .\n 2 . O . . .\n 1 . . . . .\n"
                        "   a b c d e\n";
-    T_EQ(G->print(&s, gmk_test_move(&s, "d4"), buf, sizeof buf), strlen(want));
+    T_EQ(banyan_game_print(G, &s, gmk_test_move(&s, "d4"), 0, buf, sizeof buf), strlen(want));
     T_STR(buf, want);
-    T_EQ(G->print(&s, BANYAN_MOVE_NONE, buf, 4), strlen(want));
+    T_EQ(banyan_game_print(G, &s, BANYAN_MOVE_NONE, 0, buf, 4), strlen(want));
     T_STR(buf, " 5 ");
     T_EQ(G->to_move(&s), 1);
     before = s;
@@ -558,7 +558,7 @@ void test_gmk_load_print(void)
     /* 22x22 prints two-digit rows and the letters a .. v. */
     gmk_test_setup(&s, "size=22");
     T_EQ(G->load(&s, "v22 a1"), BANYAN_OK);
-    int n = G->print(&s, gmk_test_move(&s, "a1"), buf, sizeof buf);
+    int n = banyan_game_print(G, &s, gmk_test_move(&s, "a1"), 0, buf, sizeof buf);
     T_EQ(n, strlen(buf));
     T_TRUE(strstr(buf, "22 . . . . . . . . . . . . . . . . . . . . . X\n") == buf);
     T_TRUE(strstr(buf, "\n 1(O). .") != NULL);

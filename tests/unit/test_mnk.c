@@ -276,29 +276,37 @@ void test_mnk_print(void)
     T_EQ(G->load(&s, "b2 a1 c3"), BANYAN_OK);
     T_EQ(G->parse_move(&s, "c3", &m), BANYAN_OK);
     const char *want = " 3 . .(X)\n 2 . X .\n 1 O . .\n   a b c\n";
-    T_EQ(G->print(&s, m, buf, sizeof buf), strlen(want));
+    T_EQ(banyan_game_print(G, &s, m, 0, buf, sizeof buf), strlen(want));
     T_STR(buf, want);
     const char *plain = " 3 . . X\n 2 . X .\n 1 O . .\n   a b c\n";
-    T_EQ(G->print(&s, BANYAN_MOVE_NONE, buf, sizeof buf), strlen(plain));
+    T_EQ(banyan_game_print(G, &s, BANYAN_MOVE_NONE, 0, buf, sizeof buf), strlen(plain));
     T_STR(buf, plain);
     T_EQ(G->parse_move(&s, "a1", &m), BANYAN_OK);
     const char *corner = " 3 . . X\n 2 . X .\n 1(O). .\n   a b c\n";
-    G->print(&s, m, buf, sizeof buf);
+    banyan_game_print(G, &s, m, 0, buf, sizeof buf);
     T_STR(buf, corner);
     /* snprintf-style: the needed length, a truncated but terminated text. */
-    T_EQ(G->print(&s, m, NULL, 0), strlen(corner));
-    T_EQ(G->print(&s, m, buf, 5), strlen(corner));
+    T_EQ(banyan_game_print(G, &s, m, 0, NULL, 0), strlen(corner));
+    T_EQ(banyan_game_print(G, &s, m, 0, buf, 5), strlen(corner));
     T_STR(buf, " 3 .");
     /* Two-digit rows and the 19th column letter. */
     mnk_test_setup(&s, "m=19 n=19 k=5");
     T_EQ(G->load(&s, "s19 a1"), BANYAN_OK);
     T_EQ(G->parse_move(&s, "s19", &m), BANYAN_OK);
-    int n = G->print(&s, m, buf, sizeof buf);
+    int n = banyan_game_print(G, &s, m, 0, buf, sizeof buf);
     T_EQ(n, strlen(buf));
     T_TRUE(strncmp(buf, "19 . . . . . . . . . . . . . . . . . .(X)\n", 42) == 0);
     T_TRUE(strstr(buf, "\n 1 O . .") != NULL);
     T_TRUE(strstr(buf, "   a b c d e f g h i j k l m n o p q r s\n") != NULL);
     T_EQ(buf[n - 1], '\n');
+    /* A board wider than high, and a last move that is no cell of it. */
+    mnk_test_setup(&s, "m=4 n=2 k=3");
+    T_EQ(G->load(&s, "d2 a1 b2"), BANYAN_OK);
+    T_EQ(G->parse_move(&s, "d2", &m), BANYAN_OK);
+    banyan_game_print(G, &s, m, 0, buf, sizeof buf);
+    T_STR(buf, " 2 . X .(X)\n 1 O . . .\n   a b c d\n");
+    banyan_game_print(G, &s, 8, 0, buf, sizeof buf);
+    T_STR(buf, " 2 . X . X\n 1 O . . .\n   a b c d\n");
 }
 
 /* format then parse gives back every cell, in several spellings, on
@@ -515,7 +523,7 @@ static mnk_test_stats mnk_test_random(const mnk_test_state *s, int n, bool fast,
             break;
         }
         st.results[r] += 1.0 / n;
-        G->print(&t, BANYAN_MOVE_NONE, buf, sizeof buf);
+        banyan_game_print(G, &t, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
         for (const char *p = buf; *p; p++)
             len += *p == 'X' || *p == 'O';
         sum += len;
@@ -626,7 +634,7 @@ void test_mnk_hash(void)
     for (;;) {
         char buf[128];
         int key = 0;
-        G->print(&stack[depth], BANYAN_MOVE_NONE, buf, sizeof buf);
+        banyan_game_print(G, &stack[depth], BANYAN_MOVE_NONE, 0, buf, sizeof buf);
         for (const char *p = buf; *p && *p != 'a'; p++)
             if (*p == '.' || *p == 'X' || *p == 'O')
                 key = key * 3 + (*p == 'X' ? 1 : *p == 'O' ? 2 : 0);

@@ -18,14 +18,15 @@ void test_stats_elo(void)
 
 void test_stats_interval(void)
 {
-    /* 60 wins, 20 draws, 20 losses: score 0.7, per-game variance 0.16,
-     * standard error 0.04, score interval 0.7 +- 0.0784. */
+    /* 60 wins, 20 draws, 20 losses: score 0.7, per-game variance 0.16, so
+     * 100 * 0.21 / 0.16 = 131.25 effective games; Wilson's interval on them
+     * is 0.694312 +- 0.077485, that is [0.616827, 0.771797]. */
     stats_result r = stats_compute(60, 20, 20);
     T_EQ(r.games, 100);
     T_NEAR(r.score, 0.7, 1e-12);
     T_NEAR(r.elo, 147.19, 0.01);
-    T_NEAR(r.elo_lo, 86.22, 0.02);
-    T_NEAR(r.elo_hi, 218.25, 0.02);
+    T_NEAR(r.elo_lo, 82.71, 0.02);
+    T_NEAR(r.elo_hi, 211.67, 0.02);
     T_TRUE(r.los > 0.9999 && r.los < 1);
 
     /* Even results: Elo 0, symmetric interval, LOS one half. */
@@ -38,11 +39,33 @@ void test_stats_interval(void)
     r = stats_compute(10, 5, 0);
     T_NEAR(r.los, 0.999217, 1e-5);
 
-    /* All wins: Wilson's interval, 1 / (1 + z^2 / n) at the bottom. */
+    /* All wins: Wilson's interval, 1 / (1 + z^2 / n) at the bottom; the
+     * estimate and the top are those of a score of 1 - 1/(2n+2), finite. */
     r = stats_compute(10, 0, 0);
     T_NEAR(r.score, 1, 0);
     T_NEAR(r.elo_lo, stats_elo(1 / (1 + 1.959963984540054 * 1.959963984540054 / 10)), 1e-6);
     T_TRUE(r.elo_lo > 150 && r.elo_lo < 180);
+    T_NEAR(r.elo, stats_elo(1 - 1.0 / 22), 1e-9);
+    T_NEAR(r.elo_hi, r.elo, 1e-9);
+
+    /* 40 of 40 and 0 of 40: finite, ordered, the estimate inside. One win
+     * in 40 must not bound the Elo below what no win bounds it to. */
+    for (int wins = 0; wins <= 40; wins += 40) {
+        r = stats_compute(wins, 0, 40 - wins);
+        T_TRUE(isfinite(r.elo) && isfinite(r.elo_lo) && isfinite(r.elo_hi));
+        T_TRUE(r.elo_lo <= r.elo && r.elo <= r.elo_hi);
+    }
+    stats_result none = stats_compute(0, 0, 40), one = stats_compute(1, 0, 39);
+    T_NEAR(none.elo_hi, -407.03, 0.01);
+    T_NEAR(one.elo_hi, -332.06, 0.01);
+    T_TRUE(one.elo_lo <= one.elo && one.elo <= one.elo_hi);
+    T_TRUE(one.elo_hi > none.elo_hi && one.elo > none.elo);
+
+    /* Even results: Elo 0, never -0 (which prints as "-0"). */
+    r = stats_compute(20, 0, 20);
+    T_TRUE(r.elo == 0 && !signbit(r.elo));
+    r = stats_compute(0, 40, 0);
+    T_TRUE(r.elo == 0 && !signbit(r.elo) && r.elo_lo < 0 && r.elo_hi > 0);
 
     /* No games. */
     r = stats_compute(0, 0, 0);

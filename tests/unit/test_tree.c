@@ -3,7 +3,9 @@
  * byte, visits and value in one word, children blocks ending at NODE_LAST,
  * and compaction (promotion and recycling) checked against a description
  * of the tree taken before it, on random trees with garbage between the
- * blocks; and the root's visit cap seen through the engine.
+ * blocks; the root's visit cap seen through the engine; and tree_check(),
+ * which passes on the trees searches leave and names each rule broken on
+ * purpose.
  */
 #include <math.h>
 #include <stdio.h>
@@ -206,4 +208,217 @@ void test_tree_visits_cap(void)
         T_TRUE(full ? r.start_nodes <= 1 : r.start_nodes > 100);
         banyan_engine_free(e);
     }
+}
+
+/* The first node at least min_depth plies below the root of t, in a walk
+ * from the root, for which want(t, node, depth) holds; 0 when none does. */
+static uint32_t tree_test_find(const tree *t, uint32_t xi, int depth, int min_depth,
+                               bool (*want)(const tree *, uint32_t, int))
+{
+    int n;
+    if (depth >= min_depth && want(t, xi, depth))
+        return xi;
+    uint32_t first = tree_children(t->nodes, &t->nodes[xi], &n);
+    for (int i = 0; first && i < n; i++) {
+        uint32_t found = tree_test_find(t, first + (uint32_t)i, depth + 1, min_depth, want);
+        if (found)
+            return found;
+    }
+    return 0;
+}
+
+static uint8_t tree_test_flags(const tree *t, uint32_t xi)
+{
+    return atomic_load(&t->nodes[xi].flags);
+}
+
+static bool tree_test_parent(const tree *t, uint32_t xi, int depth)
+{
+    (void)depth;
+    return atomic_load(&t->nodes[xi].children) != 0;
+}
+
+static bool tree_test_leaf(const tree *t, uint32_t xi, int depth)
+{
+    (void)depth;
+    return !atomic_load(&t->nodes[xi].children) && tree_proof(&t->nodes[xi]) == BANYAN_UNPROVEN;
+}
+
+/* A node with children none of which is proven, itself unproven. */
+static bool tree_test_open(const tree *t, uint32_t xi, int depth)
+{
+    (void)depth;
+    return tree_test_parent(t, xi, depth) && tree_proof(&t->nodes[xi]) == BANYAN_UNPROVEN &&
+           !(tree_test_flags(t, xi) & NODE_PROVEN_CHILD);
+}
+
+static bool tree_test_proven_child(const tree *t, uint32_t xi, int depth)
+{
+    (void)depth;
+    return tree_test_flags(t, xi) & NODE_PROVEN_CHILD;
+}
+
+/* The node whose block of children ends the used part of the arena. */
+static bool tree_test_last_block(const tree *t, uint32_t xi, int depth)
+{
+    int n;
+    uint32_t first = tree_children(t->nodes, &t->nodes[xi], &n);
+    (void)depth;
+    return first && first + (uint32_t)n == atomic_load(&t->used);
+}
+
+/* Runs tree_check on t after a corruption: it must name the rule (a part
+ * of its sentence) at node want_at; then the tree is restored from saved and
+ * must pass again. */
+static void tree_test_broken(tree *t, const node *saved, const char *rule, uint32_t want_at,
+                             const char *what)
+{
+    uint32_t at = 12345;
+    const char *why = tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1, &at);
+    if (!why || !strstr(why, rule) || at != want_at)
+        T_FAIL_AT("%s: tree_check said \"%s\" at %u, not \"%s\" at %u", what,
+                  why ? why : "(nothing)", at, rule, want_at);
+    memcpy(t->nodes, saved, atomic_load(&t->used) * sizeof(node));
+    T_TRUE(tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1, NULL) == NULL);
+}
+
+/* tree_check passes on the trees that searches of every kind leave
+ * (private, shared, one per thread, recycled, with the game's candidates
+ * and provers, a proven root, reused after a move), and names the rule
+ * broken by each corruption made on purpose. */
+void test_tree_check(void)
+{
+    static const struct {
+        const banyan_game *g;
+        const char *position;
+        banyan_config cfg;
+        uint64_t playouts;
+    } healthy[] = {
+        {&banyan_game_connect4, "", {.seed = 2, .memory = 8 << 20}, 20000},
+        {&banyan_game_connect4, "445566", {.seed = 2, .memory = 8 << 20}, 20000},
+        {&banyan_game_connect4, "41516", {.seed = 2, .memory = 8 << 20}, 20000},
+        {&banyan_game_connect4, "", {.memory = 32 << 10}, 20000},
+        {&banyan_game_connect4, "", {.threads = 2, .memory = 8 << 20}, 20000},
+        {&banyan_game_connect4,
+         "",
+         {.threads = 2, .memory = 256 << 10, .parallel = BANYAN_PARALLEL_ROOT},
+         30000},
+        {&banyan_game_connect4, "", {.expand_visits = 5, .memory = 8 << 20}, 20000},
+        {&banyan_game_tictactoe, "", {.seed = 4, .memory = 8 << 20}, 30000},
+        {&banyan_game_gomoku, "h8 h9 i8", {.seed = 1, .memory = 8 << 20}, 3000},
+    };
+    for (size_t i = 0; i < sizeof healthy / sizeof healthy[0]; i++) {
+        banyan_engine *e = NULL;
+        banyan_report r;
+        banyan_limits lim = {.playouts = healthy[i].playouts};
+        T_EQ(banyan_engine_new(healthy[i].g, NULL, &healthy[i].cfg, &e), BANYAN_OK);
+        if (!e)
+            return;
+        T_EQ(banyan_engine_load(e, healthy[i].position), BANYAN_OK);
+        for (int move = 0; move < 2; move++) {
+            T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+            const char *why = search_check(e);
+            if (why)
+                T_FAIL_AT("case %zu, move %d: %s", i, move, why);
+            if (r.best == BANYAN_MOVE_NONE || banyan_engine_play(e, r.best) != BANYAN_OK)
+                break;
+            if ((why = search_check(e)))
+                T_FAIL_AT("case %zu, after move %d: %s", i, move, why);
+        }
+        banyan_engine_free(e);
+    }
+
+    /* Corruptions, each on a healthy Connect Four tree with proofs deep
+     * down, then undone. */
+    static node saved[1 << 18];
+    banyan_config cfg = {.seed = 2, .memory = sizeof saved};
+    banyan_engine *e = NULL;
+    banyan_report r;
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+    if (!e)
+        return;
+    T_EQ(banyan_engine_load(e, "4453"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 20000}, &r), BANYAN_OK);
+    tree *t = &e->trees[0];
+    node *nodes = t->nodes;
+    uint32_t used = atomic_load(&t->used), x, c;
+    T_TRUE(used < sizeof saved / sizeof saved[0] && !atomic_load(&t->full));
+    memcpy(saved, nodes, used * sizeof(node));
+    T_TRUE(tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1, NULL) == NULL);
+
+    /* Statistics: a child with more visits than its parent; a value above
+     * VALUE_ONE a visit (a visit whose value never came back); fewer than
+     * expand_visits visits before expansion. */
+    x = tree_test_find(t, 1, 0, 1, tree_test_parent);
+    c = atomic_load(&nodes[x].children);
+    atomic_fetch_add(&nodes[c].stats, (uint64_t)tree_visits(&nodes[x]));
+    tree_test_broken(t, saved, "fewer visits than its children", x, "visits");
+    uint64_t v = tree_visits(&nodes[x]);
+    atomic_store(&nodes[x].stats, v | (v * VALUE_ONE + 1) << NODE_VISIT_BITS);
+    tree_test_broken(t, saved, "exceeds VALUE_ONE a visit", x, "value");
+    uint32_t at = 0;
+    const char *why = tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1000, &at);
+    T_TRUE(why && strstr(why, "expand_visits") && at > 1);
+
+    /* Shape: a block before its owner; a block with no NODE_LAST; a slot of
+     * the used arena in no block; the root moved. */
+    atomic_store(&nodes[x].children, x);
+    tree_test_broken(t, saved, "not after its owner", x, "block before its owner");
+    x = tree_test_find(t, 1, 0, 0, tree_test_last_block);
+    T_TRUE(x != 0);
+    atomic_fetch_and(&nodes[used - 1].flags, (uint8_t)~NODE_LAST);
+    tree_test_broken(t, saved, "runs past the used part", x, "no NODE_LAST");
+    atomic_fetch_add(&t->used, 1);
+    why = tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1, &at);
+    T_TRUE(why && strstr(why, "do not fill the used part") && at == 0);
+    atomic_fetch_sub(&t->used, 1);
+    t->root = 2;
+    why = tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1, &at);
+    T_TRUE(why && strstr(why, "slot 1") && at == 2);
+    t->root = 1;
+    T_TRUE(tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1, NULL) == NULL);
+
+    /* Flags: an expansion claimed and never done; NODE_MARK below the
+     * root's children; NODE_PROVEN_CHILD missing. */
+    x = tree_test_find(t, 1, 0, 1, tree_test_leaf);
+    atomic_fetch_or(&nodes[x].flags, NODE_EXPANDING);
+    tree_test_broken(t, saved, "expansion claimed", x, "stale claim");
+    x = tree_test_find(t, 1, 0, 2, tree_test_parent);
+    atomic_fetch_or(&nodes[x].flags, NODE_MARK);
+    tree_test_broken(t, saved, "NODE_MARK", x, "mark");
+    x = tree_test_find(t, 1, 0, 0, tree_test_proven_child);
+    T_TRUE(x != 0);
+    atomic_fetch_and(&nodes[x].flags, (uint8_t)~NODE_PROVEN_CHILD);
+    tree_test_broken(t, saved, "NODE_PROVEN_CHILD", x, "proven child unflagged");
+
+    /* Proofs: a node two plies down proven lost with no child proven (its
+     * parent flagged, as a backup would); a proof in a game without the
+     * solver. */
+    x = tree_test_find(t, 1, 0, 2, tree_test_open);
+    T_TRUE(x != 0);
+    tree_set_proof(&nodes[x], BANYAN_PROVEN_LOSS);
+    for (uint32_t p = 1; p < used; p++) {
+        int n;
+        uint32_t first = tree_children(nodes, &nodes[p], &n);
+        if (first && x >= first && x < first + (uint32_t)n)
+            atomic_fetch_or(&nodes[p].flags, NODE_PROVEN_CHILD);
+    }
+    tree_test_broken(t, saved, "children do not prove it", x, "unfounded proof");
+    why = tree_check(t, TREE_CHECK_PRIVATE, 1, &at);
+    T_TRUE(why && strstr(why, "without the solver"));
+    banyan_engine_free(e);
+
+    /* The converse, on a root proven by a win in one: unproven, its
+     * winning child proves it. */
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+    if (!e)
+        return;
+    T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 4000}, &r), BANYAN_OK);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    t = &e->trees[0];
+    memcpy(saved, t->nodes, atomic_load(&t->used) * sizeof(node));
+    atomic_fetch_and(&t->nodes[1].flags, (uint8_t)~NODE_PROOF_MASK);
+    tree_test_broken(t, saved, "unproven node whose children prove it", 1, "lost proof");
+    banyan_engine_free(e);
 }

@@ -1,0 +1,99 @@
+/*
+ * gen_tables.c - writes tables.c, the VCT prover's line-pattern tables
+ * (gmk_ls_table and gmk_ls_base3, see gomoku.h), at build time: the Makefile
+ * builds and runs it as `gen_tables OUT.c`. Made rather than committed: the
+ * main table has 3^10 = 59049 entries, some 200 KB of C that nobody should
+ * review or diff. Made at build time rather than at run time: constant data
+ * needs no once-only initialisation (no pthreads in a game) and no global
+ * mutable state, and any thread may read it from the first call. The rating
+ * uses the module's own shape functions from gomoku.h, so the tables follow
+ * any change to them.
+ */
+#include "gomoku.h"
+
+#include <stdio.h>
+
+/* The GMK_LS_ bits of a line for one colour: own stones o (the centre,
+ * bit 5, included) and empty cells emp of the 11 cells x - 5d .. x + 5d.
+ * They agree with gmk_five_at, gmk_vcf_makes_four, gmk_vcf_fives and
+ * gmk_shape's open three for that line. (A run through x that reaches 5
+ * cells out is longer than 5 whatever lies beyond, so the window decides
+ * fives and overlines alike.) */
+static unsigned gmk_ls_rate(unsigned o, unsigned emp, bool exact)
+{
+    int run = 1;
+    for (int k = 6; k < 11 && ((o >> k) & 1); k++)
+        run++;
+    for (int k = 4; k >= 0 && ((o >> k) & 1); k--)
+        run++;
+    if (run == 5 || (run > 5 && !exact))
+        return GMK_LS_FIVE; /* No five point besides: fp is empty. */
+    unsigned fp = 0;
+    if (gmk_pop5[(o >> 1) & 31] + gmk_pop5[(o >> 6) & 15] >= 4)
+        fp = gmk_fp(o, emp, exact);
+    if (fp)
+        return GMK_LS_FOUR | ((fp & (fp - 1)) ? GMK_LS_FOUR2 : 0);
+    if (run > 5)
+        return 0;
+    /* An open three: a window of 5 free of the opponent holding 3 stones,
+     * and a point that then makes a straight four. */
+    int best = 0;
+    for (int s = 1; s <= 5; s++)
+        if (!((0x1fu << s) & ~(o | emp)) && gmk_pop5[(o >> s) & 31] > best)
+            best = gmk_pop5[(o >> s) & 31];
+    for (int k = 1; k <= 9 && best >= 3; k++) {
+        unsigned bit = 1u << k;
+        if ((emp & bit) && gmk_straight(gmk_fp(o | bit, emp & ~bit, exact)))
+            return GMK_LS_THREE;
+    }
+    return 0;
+}
+
+/* Writes n values of an array of type, name and size, 16 a line. */
+static void gmk_gen_array(FILE *f, const char *type, const char *name, const unsigned *v, int n)
+{
+    fprintf(f, "\nconst %s %s[%d] = {", type, name, n);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%u,", i % 16 ? " " : "\n    ", v[i]);
+    fprintf(f, "\n};\n");
+}
+
+int main(int argc, char **argv)
+{
+    static unsigned base3[1024], table[59049];
+    FILE *f;
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_tables OUT.c\n");
+        return 2;
+    }
+    for (unsigned m = 0; m < 1024; m++) {
+        unsigned v = 0;
+        for (int k = 9; k >= 0; k--)
+            v = v * 3 + ((m >> k) & 1);
+        base3[m] = v;
+    }
+    for (unsigned idx = 0; idx < 59049; idx++) {
+        unsigned own = 0, emp = 0, x = idx;
+        for (int k = 0; k < 10; k++, x /= 3) {
+            unsigned bit = 1u << (k < 5 ? k : k + 1);
+            own |= x % 3 == 1 ? bit : 0;
+            emp |= x % 3 == 2 ? bit : 0;
+        }
+        own |= 1u << 5;
+        table[idx] = gmk_ls_rate(own, emp, false) | gmk_ls_rate(own, emp, true) << 4;
+    }
+    if (!(f = fopen(argv[1], "w"))) {
+        perror(argv[1]);
+        return 1;
+    }
+    fprintf(f, "/* Written by games/gomoku/gen_tables.c at build time: do not edit. */\n"
+               "#include \"gomoku/gomoku.h\"\n");
+    gmk_gen_array(f, "uint16_t", "gmk_ls_base3", base3, 1024);
+    gmk_gen_array(f, "uint8_t", "gmk_ls_table", table, 59049);
+    if (fclose(f) != 0) {
+        perror(argv[1]);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,251 @@
+/*
+ * gomoku.h - what the files of the Gomoku module share, private to
+ * games/gomoku/: the state, the byte board, the line masks, and the
+ * functions one file calls in another.
+ *
+ * The state holds two bitboards of stones (bit r * 23 + c, so 22 rows fit in
+ * 8 words) and a third of the empty cells within distance 2 of a stone, the
+ * "near" candidates. Whatever looks at shapes first copies the stones onto a
+ * byte board with a border of 5 cells, so the 11 cells of a line around any
+ * point are read without bounds checks, as two masks (own stones, empty).
+ */
+#ifndef BANYAN_GOMOKU_H
+#define BANYAN_GOMOKU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "banyan_game.h"
+
+#define GMK_MIN     5                                  /* Smallest side. */
+#define GMK_MAX     22                                 /* Largest side: columns a .. v. */
+#define GMK_STRIDE  23                                 /* Bits per bitboard row. */
+#define GMK_WORDS   ((GMK_MAX * GMK_STRIDE + 63) / 64) /* 506 bits: 8 words. */
+#define GMK_PAD     5                                  /* Border of the byte board. */
+#define GMK_BW      32                                 /* Byte board width: 22 + 2 * 5. */
+#define GMK_BCELLS  (GMK_BW * GMK_BW)                  /* Byte board cells. */
+#define GMK_NOBODY  2                                  /* winner while nobody has won. */
+#define GMK_NO_CELL 0xffff                             /* last before the first move. */
+#define GMK_EDGE    3                                  /* Byte board value off the board. */
+
+enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };         /* rule */
+enum { GMK_CAND_NEAR, GMK_CAND_ALL };                    /* cands */
+enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM };  /* rollout */
+enum { GMK_PROVER_VCT, GMK_PROVER_VCF, GMK_PROVER_OFF }; /* prover */
+
+/* The state. Only the stones, near, ply, last, winner and stuck change. */
+typedef struct gmk {
+    uint64_t stones[2][GMK_WORDS]; /* Black (player 0) and White; bit r * 23 + c. */
+    uint64_t near[GMK_WORDS];      /* Empty cells within distance 2 of a stone (while not over). */
+    uint16_t ply;                  /* Stones placed; its parity is the player to move. */
+    uint16_t last;                 /* Cell r * size + c of the last move, or GMK_NO_CELL. */
+    uint8_t size;                  /* Side, 5 .. 22. */
+    uint8_t rule;                  /* GMK_FREESTYLE, GMK_STANDARD or GMK_RENJU. */
+    uint8_t cands;                 /* GMK_CAND_NEAR or GMK_CAND_ALL. */
+    uint8_t rollout;               /* GMK_RO_*. */
+    uint8_t flat;                  /* priors=off: uniform priors (the textbook baseline). */
+    uint8_t winner;                /* 0 or 1 once a player has won, else GMK_NOBODY. */
+    uint8_t stuck;                 /* Renju: Black to move has only forbidden points. */
+    uint8_t prover;                /* GMK_PROVER_*: the solvers the search may call. */
+    uint8_t pad;                   /* Always zero. */
+} gmk;
+
+/* A byte board: 0 empty, 1 Black, 2 White, GMK_EDGE off the board; cell
+ * (r, c) at (r + 5) * 32 + c + 5. exact[p] says whether player p wins only
+ * with exactly five. */
+typedef struct gmk_board {
+    uint8_t b[GMK_BCELLS]; /* The cells. */
+    uint8_t exact[2];      /* Per player: an overline does not win. */
+    uint8_t renju;         /* Black has forbidden points. */
+    uint8_t size;          /* Side. */
+} gmk_board;
+
+/* Byte board steps of the four directions: across, up, and the diagonals. */
+static const int gmk_dirs[4] = {1, GMK_BW, GMK_BW + 1, GMK_BW - 1};
+
+/* Byte board steps to the 24 cells within distance 2, nearest first. */
+static const int gmk_ring[24] = {
+    -GMK_BW - 1,
+    -GMK_BW,
+    -GMK_BW + 1,
+    -1,
+    1,
+    GMK_BW - 1,
+    GMK_BW,
+    GMK_BW + 1,
+    -2 * GMK_BW - 2,
+    -2 * GMK_BW - 1,
+    -2 * GMK_BW,
+    -2 * GMK_BW + 1,
+    -2 * GMK_BW + 2,
+    -GMK_BW - 2,
+    -GMK_BW + 2,
+    -2,
+    2,
+    GMK_BW - 2,
+    GMK_BW + 2,
+    2 * GMK_BW - 2,
+    2 * GMK_BW - 1,
+    2 * GMK_BW,
+    2 * GMK_BW + 1,
+    2 * GMK_BW + 2,
+};
+
+/* Bits set in each 5-bit value. */
+static const uint8_t gmk_pop5[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                     1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
+
+static inline bool gmk_bit(const uint64_t *b, int i)
+{
+    return (b[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void gmk_set(uint64_t *b, int i)
+{
+    b[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+static inline int gmk_popcount(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+static inline int gmk_bidx(int r, int c)
+{
+    return (r + GMK_PAD) * GMK_BW + c + GMK_PAD;
+}
+
+/* Move (r * size + c) of byte board cell p. */
+static inline banyan_move gmk_b2move(int size, int p)
+{
+    return (banyan_move)(((p >> 5) - GMK_PAD) * size + (p & 31) - GMK_PAD);
+}
+
+/* Stones of colour col in a row through p along d, counting p itself. The
+ * border stops every walk. */
+static inline int gmk_run(const uint8_t *b, int p, int d, int col)
+{
+    int n = 1;
+    for (int q = p + d; b[q] == col; q += d)
+        n++;
+    for (int q = p - d; b[q] == col; q -= d)
+        n++;
+    return n;
+}
+
+/* Whether colour col playing at p makes a winning five. */
+static inline bool gmk_five_at(const uint8_t *b, int p, int col, bool exact)
+{
+    for (int i = 0; i < 4; i++) {
+        int n = gmk_run(b, p, gmk_dirs[i], col);
+        if (n == 5 || (n > 5 && !exact))
+            return true;
+    }
+    return false;
+}
+
+/* The 11 cells p - 5d .. p + 5d as masks of colour col's stones (*own, with
+ * p itself counted as own) and of empty cells (*emp, without p); bit 5 is p. */
+static inline void gmk_line(const uint8_t *b, int p, int d, int col, unsigned *own, unsigned *emp)
+{
+    unsigned o = 0, e = 0;
+    const uint8_t *q = b + p - 5 * d;
+    for (int i = 0; i < 11; i++, q += d) {
+        o |= (unsigned)(*q == col) << i;
+        e |= (unsigned)(*q == 0) << i;
+    }
+    *own = o | 1u << 5;
+    *emp = e & ~(1u << 5);
+}
+
+/* The five points of a line: the empty cells that complete a five (exactly
+ * five when exact) together with the centre, bit 5 of own. Each candidate
+ * five is a window of 5 cells holding the centre, 4 stones and 1 empty cell;
+ * for an exact five the cells just outside the window must not be own. */
+static inline unsigned gmk_fp(unsigned own, unsigned emp, bool exact)
+{
+    unsigned fp = 0;
+    for (int s = 1; s <= 5; s++) {
+        unsigned w = 0x1fu << s;
+        if ((w & ~(own | emp)) || gmk_pop5[(own >> s) & 31] != 4)
+            continue;
+        if (exact && (((own >> (s - 1)) & 1) || ((own >> (s + 5)) & 1)))
+            continue;
+        fp |= w & emp;
+    }
+    return fp;
+}
+
+/* Fours that five points fp make in one line: a straight four (two points
+ * five apart around four stones) is one four, two separate points are two
+ * (the same-line double four, as X X X . X . X X X). */
+static inline int gmk_fours(unsigned fp)
+{
+    if (!fp)
+        return 0;
+    if (fp & (fp >> 5))
+        return 1;
+    return gmk_popcount(fp);
+}
+
+static inline bool gmk_straight(unsigned fp)
+{
+    return (fp & (fp >> 5)) != 0;
+}
+
+static inline bool gmk_is_over(const gmk *t)
+{
+    return t->winner != GMK_NOBODY || t->stuck || t->ply == t->size * t->size;
+}
+
+/* ---- rules.c ---- */
+
+/* Copies the stones of t onto a byte board. */
+void gmk_board_load(const gmk *t, gmk_board *g);
+
+/* Renju: why Black may not play on the empty point p of byte board b, with
+ * depth levels of three checks already open (0 at the top): GMK_ALLOWED, or
+ * the first rule it breaks. b is restored before returning. */
+enum { GMK_ALLOWED, GMK_OVERLINE, GMK_FOUR_FOUR, GMK_THREE_THREE };
+int gmk_forbidden_kind(uint8_t *b, int p, int depth);
+
+/* Renju: whether Black playing on the empty point p is forbidden. */
+static inline bool gmk_forbidden_at(uint8_t *b, int p, int depth)
+{
+    return gmk_forbidden_kind(b, p, depth) != GMK_ALLOWED;
+}
+
+/* Whether Black's stone at p (already on b) makes a true three along d,
+ * whose line masks are own and emp (see gmk_line). */
+bool gmk_renju_three(uint8_t *b, int p, int d, unsigned own, unsigned emp, int depth);
+
+/* ---- rollout.c: the game table's rollout and priors ---- */
+
+void gmk_rollout(void *s, banyan_rng *rng);
+void gmk_priors(const void *s, const banyan_move *moves, int n, float *out);
+
+/* ---- prover.c: the game table's prove_win (VCF) and prove_win_deep (VCT) ---- */
+
+bool gmk_prove_win(const void *s, banyan_move *out);
+bool gmk_prove_win_deep(const void *s, banyan_move *out);
+
+/* What a colour makes in one line by playing an empty cell. */
+#define GMK_LS_FIVE  0x1u /* A five (an exact five where overlines do not win). */
+#define GMK_LS_FOUR  0x2u /* At least one five point. */
+#define GMK_LS_FOUR2 0x4u /* Two five points or more (straight or double four). */
+#define GMK_LS_THREE 0x8u /* An open three: one more stone makes a straight four. */
+
+/* ---- tables.c, written at build time by gen_tables.c ---- */
+
+/* GMK_LS_ bits of every line around an empty centre, indexed by the 10 cells
+ * x - 5d .. x + 5d other than x in base 3 (0 blocked, 1 own, 2 empty);
+ * the low nibble where overlines win, the high nibble where they do not. */
+extern const uint8_t gmk_ls_table[59049];
+
+/* A 10-cell mask in base 3, digits 0 or 1: bit k is digit k. */
+extern const uint16_t gmk_ls_base3[1024];
+
+#endif /* BANYAN_GOMOKU_H */

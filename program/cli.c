@@ -1,0 +1,314 @@
+/*
+ * cli.c - what the subcommands share (see cli.h): the command-line parser,
+ * whose engine options come from the shared table of options.h and whose
+ * own options are the few below; engine creation with every failure
+ * explained from the game's description; move and board printing.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Which of the subcommands' own options a subcommand takes (cli_own_options
+ * in that order, one bit each). */
+#define CLI_GAME   0x01u /* --game, --param, --position. */
+#define CLI_HUMAN  0x02u
+#define CLI_JSON   0x04u                         /* --json, --tree-dump, --depth, --min-visits. */
+#define CLI_REUSE  0x08u                         /* --reuse-test. */
+#define CLI_ENGINE 0x10u                         /* The engine options of options.h. */
+#define CLI_INDENT "                           " /* Help text under a long syntax. */
+
+/* The subcommands that cli_parse serves: synopsis, what it does, the
+ * options it takes and how strong it plays when no option says. */
+static const struct cli_command {
+    const char *name;
+    const char *synopsis;
+    const char *about;
+    unsigned takes;
+    const char *strength;
+} cli_commands[] = {
+    {"play", "banyan play <game> [options]",
+     "A person against the engine in the terminal; type help at the prompt for the commands.",
+     CLI_GAME | CLI_HUMAN | CLI_ENGINE, "200000 playouts a move"},
+    {"gtp", "banyan gtp --game G [options]",
+     "GTP version 2 on standard input and output, for GUIs and referees.", CLI_GAME | CLI_ENGINE,
+     "50000 playouts a move, or the controller's clock"},
+    {"gomocup", "banyan gomocup [--game G] [options]   (also run as pbrain-banyan)",
+     "A Gomocup (Piskvork) brain on standard input and output.", CLI_GAME | CLI_ENGINE,
+     "the manager's clock: timeout_turn, else 5 s a move"},
+    {"analyze", "banyan analyze --game G [--position P] [options]",
+     "Searches one position and prints each move's statistics, best first.",
+     CLI_GAME | CLI_JSON | CLI_ENGINE, "10000 playouts"},
+    {"bench", "banyan bench [--threads T] | banyan bench --game G [--position P] [options]",
+     "Without --game: every game's fixed searches (the node-count signature, one thread unless "
+     "--threads says) and speeds. With --game: one timed search of a position (or, with "
+     "--reuse-test, a game measuring tree reuse).",
+     CLI_GAME | CLI_REUSE | CLI_ENGINE, "the fixed list's own; with --game 1000000 playouts"},
+    {"perft", "banyan perft --game G [--param k=v] [--position P] DEPTH",
+     "Counts the positions 1 to DEPTH plies ahead.", CLI_GAME, NULL},
+    {"show", "banyan show --game G [--param k=v] [--position P]",
+     "Prints a position: diagram, hash, side to move and legal moves, or the result.", CLI_GAME,
+     NULL},
+};
+
+/* The subcommands' own options, beside the engine options of options.h:
+ * name, value syntax (NULL for a switch) and meaning, for --help. */
+static const struct cli_own {
+    const char *name;
+    const char *arg;
+    unsigned group; /* CLI_* */
+    const char *help;
+} cli_own_options[] = {
+    {"game", "G", CLI_GAME, "the game (banyan games lists them)"},
+    {"param", "k=v", CLI_GAME, "game parameter, repeatable (banyan games --params lists them)"},
+    {"position", "P", CLI_GAME, "a position in the game's notation (default: the start)"},
+    {"human", "first|second|both|none", CLI_HUMAN, "who the person plays (default: first)"},
+    {"json", NULL, CLI_JSON, "JSON lines instead of a table"},
+    {"tree-dump", "F", CLI_JSON, "write the tree to F (.json, or .dot for Graphviz)"},
+    {"depth", "D", CLI_JSON, "plies below the root in the dump (default all)"},
+    {"min-visits", "N", CLI_JSON, "leave out nodes with fewer visits"},
+    {"reuse-test", "PLIES", CLI_REUSE, "measure tree reuse over a game of PLIES moves"},
+};
+
+/* Prints the options of the groups in takes. */
+static void cli_help_groups(FILE *f, unsigned takes)
+{
+    for (size_t i = 0; i < sizeof cli_own_options / sizeof cli_own_options[0]; i++) {
+        char syntax[64];
+        if (!(cli_own_options[i].group & takes))
+            continue;
+        snprintf(syntax, sizeof syntax, "--%s%s%s", cli_own_options[i].name,
+                 cli_own_options[i].arg ? " " : "",
+                 cli_own_options[i].arg ? cli_own_options[i].arg : "");
+        fprintf(f, "  %-24s%s%s\n", syntax, strlen(syntax) < 24 ? " " : "\n" CLI_INDENT,
+                cli_own_options[i].help);
+    }
+    if (takes & CLI_ENGINE)
+        options_help(f, OPTIONS_CLI, "--");
+}
+
+void cli_help_options(FILE *f)
+{
+    cli_help_groups(f, ~0u);
+}
+
+/* The --help of subcommand name. Returns false for a name cli_parse does
+ * not serve. */
+static bool cli_help_command(FILE *f, const char *name)
+{
+    for (size_t i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++) {
+        const struct cli_command *c = &cli_commands[i];
+        if (strcmp(c->name, name) != 0)
+            continue;
+        fprintf(f, "usage: %s\n\n%s\n", c->synopsis, c->about);
+        if (c->strength)
+            fprintf(f, "Strength without --playouts, --time or --nodes: %s.\n", c->strength);
+        fprintf(f, "\noptions:\n");
+        cli_help_groups(f, c->takes);
+        fprintf(f, "  %-24s %s\n", "--help", "this text");
+        return true;
+    }
+    return false;
+}
+
+static const struct cli_own *cli_find_own(const char *name)
+{
+    for (size_t i = 0; i < sizeof cli_own_options / sizeof cli_own_options[0]; i++)
+        if (!strcmp(cli_own_options[i].name, name))
+            return &cli_own_options[i];
+    return NULL;
+}
+
+/* A whole decimal number in [lo, hi]. */
+static bool cli_number(const char *v, long lo, long hi, long *out)
+{
+    return banyan_parse_int(v, lo, hi, out) == BANYAN_OK;
+}
+
+/* Applies one of the subcommands' own options. Returns false for a bad
+ * value. */
+static bool cli_apply_own(cli_opts *o, const char *name, const char *v)
+{
+    long n;
+    if (!strcmp(name, "json")) {
+        o->json = true;
+    } else if (!strcmp(name, "game")) {
+        o->game = banyan_game_find(v);
+        return o->game != NULL;
+    } else if (!strcmp(name, "param")) {
+        size_t len = strlen(o->params);
+        if (!strchr(v, '=') || len + strlen(v) + 2 >= sizeof o->params)
+            return false;
+        snprintf(o->params + len, sizeof o->params - len, "%s%s", len ? " " : "", v);
+    } else if (!strcmp(name, "position")) {
+        o->position = v;
+    } else if (!strcmp(name, "human")) {
+        o->human = v;
+        return !strcmp(v, "first") || !strcmp(v, "second") || !strcmp(v, "both") ||
+               !strcmp(v, "none");
+    } else if (!strcmp(name, "tree-dump")) {
+        o->tree_dump = v;
+    } else if (!strcmp(name, "depth")) {
+        if (!cli_number(v, 0, 10000, &n))
+            return false;
+        o->depth = (int)n;
+    } else if (!strcmp(name, "min-visits")) {
+        if (!cli_number(v, 0, 2000000000, &n))
+            return false;
+        o->min_visits = (uint32_t)n;
+    } else if (!strcmp(name, "reuse-test")) {
+        if (!cli_number(v, 1, 1000, &n))
+            return false;
+        o->reuse_plies = (int)n;
+    }
+    return true;
+}
+
+bool cli_parse(int argc, char **argv, int first, cli_opts *o)
+{
+    char err[256];
+    memset(o, 0, sizeof *o);
+    options_init(&o->eng);
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == 0) {
+            if (o->n_args == CLI_MAX_ARGS) {
+                fprintf(stderr, "banyan: too many arguments\n");
+                return false;
+            }
+            o->args[o->n_args++] = a;
+            continue;
+        }
+        const char *name = a + (a[1] == '-' ? 2 : 1);
+        if (!strcmp(name, "help") || !strcmp(name, "h")) {
+            /* The subcommand's own help, then done: the program may exit. */
+            if (!cli_help_command(stdout, first == 2 ? argv[1] : "gomocup"))
+                cli_help_options(stdout);
+            exit(0);
+        }
+        const struct cli_own *own = cli_find_own(name);
+        bool engine = options_known(name, OPTIONS_CLI);
+        bool takes = own ? own->arg != NULL : engine && !options_is_switch(name);
+        const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
+        if (!own && !engine) {
+            fprintf(stderr, "banyan: unknown option %s (see banyan --help)\n", a);
+            return false;
+        }
+        if (takes && !v) {
+            fprintf(stderr, "banyan: %s needs a value (see banyan --help)\n", a);
+            return false;
+        }
+        if (own && !cli_apply_own(o, name, v)) {
+            fprintf(stderr, "banyan: bad value for %s: \"%s\"%s\n", a, v,
+                    !strcmp(name, "game") ? " (banyan games lists the games)" : "");
+            return false;
+        }
+        if (!own && options_set(&o->eng, name, v, OPTIONS_CLI, err, sizeof err) != BANYAN_OK) {
+            fprintf(stderr, "banyan: %s\n", err);
+            return false;
+        }
+        i += takes;
+    }
+    return true;
+}
+
+const banyan_game *cli_game(cli_opts *o, const char *usage)
+{
+    if (!o->game && o->n_args > 0) {
+        o->game = banyan_game_find(o->args[0]);
+        if (!o->game) {
+            fprintf(stderr, "banyan: unknown game \"%s\" (banyan games lists them)\n", o->args[0]);
+            return NULL;
+        }
+        memmove(o->args, o->args + 1, (size_t)--o->n_args * sizeof o->args[0]);
+    }
+    if (!o->game)
+        fprintf(stderr, "%s\n", usage);
+    return o->game;
+}
+
+void cli_params(const cli_opts *o, char *out, size_t len)
+{
+    options_game_params(&o->eng, o->game, o->params, out, len);
+}
+
+void cli_explain_new(const char *who, const banyan_game *g, const char *params, int rc)
+{
+    char why[256];
+    const char *bad = banyan_game_check(g);
+    if (rc == BANYAN_ENOMEM)
+        fprintf(stderr, "%s: cannot create the engine: %s\n", who, banyan_strerror(rc));
+    else if (bad)
+        fprintf(stderr, "%s: the game table of %s is unusable: %s\n", who, g->name, bad);
+    else if (banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
+        fprintf(stderr, "%s: bad parameters for %s: %s\n", who, g->name, why);
+    else
+        fprintf(stderr, "%s: %s refuses the parameters \"%s\" or the engine options\n", who,
+                g->name, params);
+}
+
+banyan_engine *cli_engine(const cli_opts *o)
+{
+    banyan_engine *e;
+    char params[512];
+    cli_params(o, params, sizeof params);
+    int rc = banyan_engine_new(o->game, params, &o->eng.cfg, &e);
+    if (rc != BANYAN_OK) {
+        cli_explain_new("banyan", o->game, params, rc);
+        return NULL;
+    }
+    if (o->position && banyan_engine_load(e, o->position) != BANYAN_OK) {
+        fprintf(stderr, "banyan: %s\n", banyan_errmsg(e));
+        banyan_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+banyan_engine *cli_start(int argc, char **argv, cli_opts *o, const char *usage, int *status)
+{
+    banyan_engine *e = NULL;
+    *status = 2;
+    if (cli_parse(argc, argv, 2, o) && cli_game(o, usage)) {
+        *status = 1;
+        e = cli_engine(o);
+    }
+    return e;
+}
+
+const char *cli_move(const banyan_game *g, const void *s, banyan_move m)
+{
+    static char buf[64];
+    if (m == BANYAN_MOVE_NONE)
+        return "none";
+    banyan_game_format(g, s, m, 0, buf, sizeof buf);
+    return buf;
+}
+
+void cli_print_board(FILE *f, const banyan_game *g, const void *s, banyan_move last)
+{
+    char buf[16384];
+    banyan_game_print(g, s, last, 0, buf, sizeof buf);
+    fputs(buf, f);
+}
+
+const char *cli_player_name(const banyan_game *g, int p)
+{
+    static const char *const two[] = {"X", "O"};
+    static const char *const many[] = {"player 1", "player 2", "player 3", "player 4"};
+    return g->n_players == 2 ? two[p & 1] : many[p & 3];
+}
+
+const char *cli_proof(banyan_proof p)
+{
+    switch (p) {
+    case BANYAN_PROVEN_WIN:
+        return "win";
+    case BANYAN_PROVEN_LOSS:
+        return "loss";
+    case BANYAN_PROVEN_DRAW:
+        return "draw";
+    default:
+        return "-";
+    }
+}

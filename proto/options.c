@@ -1,0 +1,322 @@
+/*
+ * options.c - the table of engine options (see options.h). One row per
+ * option: its name, the syntax of its value, where it is taken, its default
+ * and its meaning, and the kind of value, which one setter reads into the
+ * options struct. Nothing here knows a game: game parameters travel as a
+ * string the game's own table checks.
+ */
+#include "options.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Kinds of value, each read by one case of options_apply. */
+typedef enum options_kind {
+    OPT_PLAYOUTS,
+    OPT_TIME,
+    OPT_NODES,
+    OPT_SEED,
+    OPT_THREADS,
+    OPT_PARALLEL,
+    OPT_MEMORY,
+    OPT_C,
+    OPT_SELECT,
+    OPT_FINAL,
+    OPT_EXPAND,
+    OPT_REUSE,
+    OPT_RECYCLE,
+    OPT_PONDER,
+    OPT_NO_PONDER,
+    OPT_POLICY,
+    OPT_PARAMS
+} options_kind;
+
+static const struct options_row {
+    const char *name;  /* --name, name=, banyan-set name. */
+    const char *arg;   /* Syntax of the value; NULL for a switch. */
+    unsigned places;   /* OPTIONS_* where it is taken. */
+    bool engine;       /* A change needs a new engine. */
+    options_kind kind; /* How the value is read. */
+    const char *def;   /* The default, for --help. */
+    const char *help;  /* The meaning, for --help. */
+} options_rows[] = {
+    {"playouts", "N", OPTIONS_ALL, false, OPT_PLAYOUTS, "each command's own: its --help says",
+     "simulations per move"},
+    {"time", "S", OPTIONS_ALL, false, OPT_TIME, "none", "seconds per move"},
+    {"nodes", "N", OPTIONS_ALL, false, OPT_NODES, "none", "stop when the tree holds N nodes"},
+    {"seed", "S", OPTIONS_ALL, true, OPT_SEED, "a fixed seed", "random seed (never the clock)"},
+    {"threads", "T", OPTIONS_ALL, true, OPT_THREADS, "1", "search threads"},
+    {"parallel", "tree|root", OPTIONS_ALL, true, OPT_PARALLEL, "tree",
+     "threads share one tree, or own one each"},
+    {"memory", "B", OPTIONS_ALL, true, OPT_MEMORY, "256M",
+     "node arena in bytes, with an optional K, M or G"},
+    {"c", "X", OPTIONS_ALL, true, OPT_C, "1.414 (uct), 1.5 (puct)", "exploration constant"},
+    {"select", "uct|puct", OPTIONS_ALL, true, OPT_SELECT, "uct", "selection formula"},
+    {"final", "visits|value|lcb", OPTIONS_ALL, true, OPT_FINAL, "visits",
+     "rule for the move to play"},
+    {"expand", "N", OPTIONS_ALL, true, OPT_EXPAND, "1", "visits a leaf needs to be expanded"},
+    {"reuse", "on|off", OPTIONS_ALL, true, OPT_REUSE, "on",
+     "keep the subtree of the move played for the next search"},
+    {"recycle", "on|off", OPTIONS_ALL, true, OPT_RECYCLE, "on",
+     "drop the least visited subtrees when the arena fills"},
+    {"ponder", NULL, OPTIONS_CLI, false, OPT_PONDER, "on in play, off in gtp and gomocup",
+     "think on the opponent's time"},
+    {"no-ponder", NULL, OPTIONS_CLI, false, OPT_NO_PONDER, "",
+     "do not think on the opponent's time"},
+    {"policy", "textbook", OPTIONS_CLI | OPTIONS_PLAYER, true, OPT_POLICY, "the engine's own",
+     "textbook: plain UCT, c = 1.4, every move a candidate, uniform rollouts, no solvers, "
+     "2000 playouts unless told"},
+    {"params", "k=v;k=v", OPTIONS_PLAYER, true, OPT_PARAMS, "none",
+     "game parameters added to the match's"},
+};
+
+#define OPTIONS_N      (sizeof options_rows / sizeof options_rows[0])
+#define OPTIONS_INDENT "                           " /* Help text under a long syntax. */
+
+static const struct options_row *options_find(const char *name, unsigned place)
+{
+    for (size_t i = 0; name && i < OPTIONS_N; i++)
+        if (!strcmp(options_rows[i].name, name) && (options_rows[i].places & place))
+            return &options_rows[i];
+    return NULL;
+}
+
+void options_init(options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->ponder = -1;
+}
+
+bool options_known(const char *name, unsigned place)
+{
+    return options_find(name, place) != NULL;
+}
+
+bool options_is_switch(const char *name)
+{
+    const struct options_row *r = options_find(name, OPTIONS_ALL);
+    return r && !r->arg;
+}
+
+bool options_need_engine(const char *name)
+{
+    const struct options_row *r = options_find(name, OPTIONS_ALL);
+    return r && r->engine;
+}
+
+bool options_parse_size(const char *text, size_t *out)
+{
+    static const char units[] = "kmg";
+    char *end;
+    double v = strtod(text, &end), mult = 1;
+    if (end == text || !(v >= 0) || isspace((unsigned char)*text))
+        return false;
+    const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
+    if (u) {
+        mult = (double)(1ULL << (10 * (u - units + 1)));
+        end++;
+    }
+    if (!strcasecmp(end, "b") || (u && !strcasecmp(end, "ib")))
+        end += strlen(end);
+    if (*end || v * mult > 1e15)
+        return false;
+    *out = (size_t)(v * mult);
+    return true;
+}
+
+/* A whole decimal count in [lo, hi]. */
+static bool options_count(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)*text))
+        return false;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A real number in [lo, hi]. */
+static bool options_real(const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || isspace((unsigned char)*text) || !(v >= lo && v <= hi))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The index of word among the '|'-separated words of list, or -1. */
+static int options_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    int i = 0;
+    for (const char *c = list; *c; i++) {
+        size_t k = strcspn(c, "|");
+        if (k == n && !strncmp(c, word, n))
+            return i;
+        c += k + (c[k] == '|');
+    }
+    return -1;
+}
+
+/* Appends "k=v" pairs to params, ';' in v standing for a separator. */
+static bool options_add_params(options *o, const char *v)
+{
+    size_t n = strlen(o->params);
+    if (n + strlen(v) + 2 > sizeof o->params)
+        return false;
+    snprintf(o->params + n, sizeof o->params - n, "%s%s", n ? " " : "", v);
+    for (char *c = o->params + n; *c; c++)
+        if (*c == ';')
+            *c = ' ';
+    return true;
+}
+
+/* Reads v into o as r says. Returns false for a bad value. */
+static bool options_apply(options *o, const struct options_row *r, const char *v)
+{
+    uint64_t u;
+    int w = r->arg ? options_word(r->arg, v) : -1;
+    switch (r->kind) {
+    case OPT_PLAYOUTS:
+        return options_count(v, 1, UINT64_MAX, &o->lim.playouts);
+    case OPT_TIME:
+        return options_real(v, 0.001, 1e7, &o->lim.time);
+    case OPT_NODES:
+        return options_count(v, 1, UINT64_MAX, &o->lim.nodes);
+    case OPT_SEED:
+        return options_count(v, 0, UINT64_MAX, &o->cfg.seed);
+    case OPT_THREADS:
+        if (!options_count(v, 1, BANYAN_MAX_THREADS, &u))
+            return false;
+        o->cfg.threads = (int)u;
+        return true;
+    case OPT_PARALLEL:
+        if (w < 0)
+            return false;
+        o->cfg.parallel = w == 0 ? BANYAN_PARALLEL_TREE : BANYAN_PARALLEL_ROOT;
+        return true;
+    case OPT_MEMORY:
+        return options_parse_size(v, &o->cfg.memory) && o->cfg.memory > 0;
+    case OPT_C:
+        return options_real(v, 1e-6, 1e6, &o->cfg.c);
+    case OPT_SELECT:
+        if (w < 0)
+            return false;
+        o->cfg.select = w == 0 ? BANYAN_SELECT_UCT : BANYAN_SELECT_PUCT;
+        return true;
+    case OPT_FINAL:
+        if (w < 0)
+            return false;
+        o->cfg.final = w == 0   ? BANYAN_FINAL_VISITS
+                       : w == 1 ? BANYAN_FINAL_VALUE
+                                : BANYAN_FINAL_LCB;
+        return true;
+    case OPT_EXPAND:
+        if (!options_count(v, 1, 999999, &u))
+            return false;
+        o->cfg.expand_visits = (uint32_t)u;
+        return true;
+    case OPT_REUSE:
+    case OPT_RECYCLE:
+        if (w < 0)
+            return false;
+        if (r->kind == OPT_REUSE)
+            o->cfg.fresh_tree = w == 1;
+        else
+            o->cfg.no_recycle = w == 1;
+        return true;
+    case OPT_PONDER:
+    case OPT_NO_PONDER:
+        o->ponder = r->kind == OPT_PONDER;
+        return true;
+    case OPT_POLICY:
+        if (w != 0)
+            return false;
+        /* The seed articles' player: UCB1 with c = 1.4 over every move in
+         * order (no priors, no widening); the game side (uniform rollouts,
+         * no solvers) comes from the game's parameter table. */
+        o->cfg.c = 1.4;
+        o->cfg.select = BANYAN_SELECT_UCT;
+        o->cfg.widening = -1;
+        if (!o->lim.playouts && o->lim.time <= 0)
+            o->lim.playouts = 2000;
+        o->textbook = true;
+        return true;
+    case OPT_PARAMS:
+        return strchr(v, '=') && options_add_params(o, v);
+    }
+    return false;
+}
+
+int options_set(options *o, const char *name, const char *value, unsigned place, char *err,
+                size_t len)
+{
+    const struct options_row *r = options_find(name, place);
+    options tmp = *o;
+    if (!r) {
+        snprintf(err, len, "unknown option %s", name ? name : "(none)");
+        return BANYAN_EINVAL;
+    }
+    if (r->arg && (!value || !options_apply(&tmp, r, value))) {
+        snprintf(err, len, "bad value for %s: \"%s\" (%s expected)", name, value ? value : "",
+                 r->arg);
+        return BANYAN_EINVAL;
+    }
+    if (!r->arg)
+        options_apply(&tmp, r, "");
+    *o = tmp;
+    return BANYAN_OK;
+}
+
+/* Appends " key=value" to out[len] at *used; false when it does not fit. */
+static bool options_append(char *out, size_t len, size_t *used, const char *text)
+{
+    int n = snprintf(out + *used, len - *used, "%s%s", *used ? " " : "", text);
+    if (n < 0 || (size_t)n >= len - *used) {
+        out[*used] = 0;
+        return false;
+    }
+    *used += (size_t)n;
+    return true;
+}
+
+bool options_game_params(const options *o, const banyan_game *g, const char *base, char *out,
+                         size_t len)
+{
+    size_t used = 0;
+    bool ok = true;
+    out[0] = 0;
+    if (base && base[0])
+        ok = options_append(out, len, &used, base);
+    for (const banyan_param *p = g->params; ok && o->textbook && p && p->name; p++)
+        if (p->plain) {
+            char pair[128];
+            snprintf(pair, sizeof pair, "%s=%s", p->name, p->plain);
+            ok = options_append(out, len, &used, pair);
+        }
+    if (ok && o->params[0])
+        ok = options_append(out, len, &used, o->params);
+    return ok;
+}
+
+void options_help(FILE *f, unsigned place, const char *prefix)
+{
+    for (size_t i = 0; i < OPTIONS_N; i++) {
+        const struct options_row *r = &options_rows[i];
+        char syntax[64];
+        if (!(r->places & place))
+            continue;
+        snprintf(syntax, sizeof syntax, "%s%s%s%s", prefix, r->name,
+                 r->arg ? (prefix[0] ? " " : "=") : "", r->arg ? r->arg : "");
+        fprintf(f, "  %-24s%s%s%s%s%s\n", syntax, strlen(syntax) < 24 ? " " : "\n" OPTIONS_INDENT,
+                r->help, r->def[0] ? " (default: " : "", r->def, r->def[0] ? ")" : "");
+    }
+}

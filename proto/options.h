@@ -1,0 +1,75 @@
+/*
+ * options.h - the engine options every front-end understands, in one table:
+ * the command line (--name value), match players (banyan:name=value,...),
+ * GTP (banyan-set name value) and Gomocup (INFO name value for the names
+ * that are not Gomocup's own). Each option's syntax, default and meaning
+ * are written once, in options.c, and printed by --help. Uses only the
+ * public API.
+ */
+#ifndef BANYAN_OPTIONS_H
+#define BANYAN_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "banyan.h"
+
+#define OPTIONS_PARAMS_MAX 256 /* Bytes of the extra game parameters, with the NUL. */
+
+/* What the options set: an engine configuration, per-move limits and the
+ * few choices a front-end makes around the engine. Zero means "default"
+ * throughout, as in banyan_config and banyan_limits. */
+typedef struct options {
+    banyan_config cfg;               /* seed, threads, parallel, memory, c, select, ... */
+    banyan_limits lim;               /* playouts, time, nodes. */
+    int ponder;                      /* 1 on, 0 off, -1 the front-end's default. */
+    bool textbook;                   /* policy=textbook: the seed articles' plain UCT. */
+    char params[OPTIONS_PARAMS_MAX]; /* Game parameters the options add (textbook, params). */
+} options;
+
+/* Where an option comes from, for the few that only some places take. */
+#define OPTIONS_CLI    0x1u /* The command line. */
+#define OPTIONS_PLAYER 0x2u /* A match player's banyan:key=value list. */
+#define OPTIONS_LIVE   0x4u /* A running session (GTP banyan-set, Gomocup INFO). */
+#define OPTIONS_ALL    0x7u
+
+/* Resets o to the defaults (zeroes, ponder -1). */
+void options_init(options *o);
+
+/* Whether name is an option taken in place (OPTIONS_*). name is borrowed. */
+bool options_known(const char *name, unsigned place);
+
+/* Whether option name takes no value on the command line (a switch such as
+ * --ponder). */
+bool options_is_switch(const char *name);
+
+/* Sets option name to value (NULL for a switch) in o, for place. Returns
+ * BANYAN_OK; BANYAN_EINVAL with a sentence in err[len] for an unknown
+ * option or a bad value (o is then unchanged). name and value are
+ * borrowed. */
+int options_set(options *o, const char *name, const char *value, unsigned place, char *err,
+                size_t len);
+
+/* Whether changing option name needs a new engine (memory, threads,
+ * parallel, seed, and the search settings in banyan_config), rather than
+ * new limits only. */
+bool options_need_engine(const char *name);
+
+/* The parameters an engine of game g gets: base (the front-end's, NULL for
+ * none), then under policy=textbook the plain value of each parameter of g
+ * that has one (banyan_param.plain), then the options' own params, so that
+ * later keys override earlier ones. Writes them into out[len], truncated
+ * at a pair boundary if they do not fit (then returns false). */
+bool options_game_params(const options *o, const banyan_game *g, const char *base, char *out,
+                         size_t len);
+
+/* Prints the options taken in place, one per line with its syntax, default
+ * and meaning, each line starting with prefix ("--" for the command line,
+ * "" for keys). */
+void options_help(FILE *f, unsigned place, const char *prefix);
+
+/* Parses a byte count with an optional K, M or G suffix (binary) and an
+ * optional trailing B or iB: "256M", "1.5G", "65536". */
+bool options_parse_size(const char *text, size_t *out);
+
+#endif /* BANYAN_OPTIONS_H */
