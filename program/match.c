@@ -194,8 +194,10 @@ static void match_record(match *M, int index, record *rec, const match_game *r)
     char path[1024];
     bool sgf = M->o.g->sgf_game != 0;
     snprintf(path, sizeof path, "%s/game-%05d.%s", M->o.records, index + 1, sgf ? "sgf" : "txt");
-    snprintf(rec->players[0], sizeof rec->players[0], "%s", M->o.players[r->a_first ? 0 : 1].text);
-    snprintf(rec->players[1], sizeof rec->players[1], "%s", M->o.players[r->a_first ? 1 : 0].text);
+    snprintf(rec->players[0], sizeof rec->players[0], "%.255s",
+             M->o.players[r->a_first ? 0 : 1].text);
+    snprintf(rec->players[1], sizeof rec->players[1], "%.255s",
+             M->o.players[r->a_first ? 1 : 0].text);
     snprintf(rec->result, sizeof rec->result, "%s (%s)",
              r->result == 0                         ? "1/2-1/2"
              : (r->result > 0) == (r->a_first != 0) ? "1-0"
