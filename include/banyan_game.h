@@ -30,7 +30,11 @@
 #define BANYAN_EILLEGAL (-3) /* A well-formed move that is not legal now. */
 #define BANYAN_ERANGE   (-4) /* A well-formed move or size outside the board. */
 
-typedef uint32_t banyan_move;         /* Game-defined encoding, below BANYAN_MAX_MOVES*8. */
+typedef uint32_t banyan_move; /* Game-defined encoding, below BANYAN_MOVE_LIMIT. */
+#define BANYAN_MOVE_LIMIT                                                                          \
+    65535u                            /* Move codes are below it: the tree keeps 16 bits. A        \
+                                         search that meets a larger code fails with                \
+                                         BANYAN_EINVAL and says which. */
 #define BANYAN_MOVE_NONE   UINT32_MAX /* Never a legal move in any game. */
 #define BANYAN_MAX_MOVES   512        /* Bound on the number of legal moves in every game. */
 #define BANYAN_MAX_PLAYERS 4          /* Bound on n_players. */

@@ -35,6 +35,8 @@ static int analyze_write_file(void *ud, const char *data, size_t len)
     return fwrite(data, 1, len, ud) == len ? 0 : 1;
 }
 
+#define ANALYZE_DOT_DEPTH 3 /* Plies of a DOT dump without --depth. */
+
 /* Writes the engine's tree to path, as DOT when it ends in .dot and as JSON
  * otherwise. Returns 0, or 1 after printing why. */
 static int analyze_tree_dump(banyan_engine *e, const cli_opts *o)
@@ -47,7 +49,15 @@ static int analyze_tree_dump(banyan_engine *e, const cli_opts *o)
         fprintf(stderr, "banyan: cannot write %s\n", o->tree_dump);
         return 1;
     }
-    int rc = banyan_engine_dump(e, f, o->depth, o->min_visits, analyze_write_file, out);
+    /* A whole tree in DOT is more than Graphviz can draw: three plies
+     * unless --depth says otherwise, and said. */
+    int depth = o->depth;
+    if (f == BANYAN_DUMP_DOT && !o->depth_given) {
+        depth = ANALYZE_DOT_DEPTH;
+        fprintf(stderr, "banyan: the DOT dump has %d plies below the root (--depth 0 for all)\n",
+                depth);
+    }
+    int rc = banyan_engine_dump(e, f, depth, o->min_visits, analyze_write_file, out);
     if (fclose(out) != 0 || rc != 0) {
         fprintf(stderr, "banyan: writing %s failed\n", o->tree_dump);
         return 1;

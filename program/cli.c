@@ -65,7 +65,8 @@ static const struct cli_own {
     {"human", "first|second|both|none", CLI_HUMAN, "who the person plays (default: first)"},
     {"json", NULL, CLI_JSON, "JSON lines instead of a table"},
     {"tree-dump", "F", CLI_JSON, "write the tree to F (.json, or .dot for Graphviz)"},
-    {"depth", "D", CLI_JSON, "plies below the root in the dump (default all)"},
+    {"depth", "D", CLI_JSON,
+     "plies below the root in the dump, 0 for all (default: all in JSON, 3 in DOT)"},
     {"min-visits", "N", CLI_JSON, "leave out nodes with fewer visits"},
     {"reuse-test", "PLIES", CLI_REUSE, "measure tree reuse over a game of PLIES moves"},
 };
@@ -152,6 +153,7 @@ static bool cli_apply_own(cli_opts *o, const char *name, const char *v)
         if (!cli_number(v, 0, 10000, &n))
             return false;
         o->depth = (int)n;
+        o->depth_given = true;
     } else if (!strcmp(name, "min-visits")) {
         if (!cli_number(v, 0, 2000000000, &n))
             return false;

@@ -28,6 +28,7 @@ typedef struct cli_opts {
     int reuse_plies;         /* bench: --reuse-test PLIES, measure tree reuse over a game. */
     const char *tree_dump;   /* analyze: --tree-dump FILE.json or FILE.dot. */
     int depth;               /* analyze: --depth of the dump; 0 = all. */
+    bool depth_given;        /* analyze: --depth was given. */
     uint32_t min_visits;     /* analyze: --min-visits of dumped nodes. */
     int n_args;              /* Positional arguments left over. */
     const char *args[CLI_MAX_ARGS];

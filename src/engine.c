@@ -318,7 +318,27 @@ BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *lim, 
         (!(lim->time >= 0) || !isfinite(lim->time) || !(lim->progress_interval >= 0) ||
          !isfinite(lim->progress_interval) || !(lim->time_max >= 0) || !isfinite(lim->time_max)))
         return engine_error(e, BANYAN_EINVAL, "bad limits");
+    /* Move codes must fit the tree: the root's are checked before, deeper
+     * ones as the search meets them. */
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int n = e->game->moves(e->root_state, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] >= BANYAN_MOVE_LIMIT) {
+            memset(out, 0, sizeof *out);
+            out->best = BANYAN_MOVE_NONE;
+            return engine_error(e, BANYAN_EINVAL,
+                                "the game's moves() gave the code %lu: move codes must be below "
+                                "%u",
+                                (unsigned long)moves[i], BANYAN_MOVE_LIMIT);
+        }
+    atomic_store_explicit(&e->bad_move, 0, memory_order_relaxed);
     search_run(e, lim, out);
+    uint32_t bad = atomic_load_explicit(&e->bad_move, memory_order_relaxed);
+    if (bad)
+        return engine_error(e, BANYAN_EINVAL,
+                            "the game's moves() gave the code %lu below the root: move codes must "
+                            "be below %u; the search went on without that node",
+                            (unsigned long)(bad - 1), BANYAN_MOVE_LIMIT);
     return engine_ok(e);
 }
 

@@ -59,6 +59,8 @@ struct banyan_engine {
     banyan_move_stats *stats;       /* BANYAN_MAX_MOVES entries for reports. */
     root_child *children;           /* BANYAN_MAX_MOVES entries: the root merged over the trees. */
     _Atomic int stop;               /* Set by banyan_engine_stop(). */
+    _Atomic uint32_t bad_move;      /* 1 + a move code of the game at or over
+                                       BANYAN_MOVE_LIMIT that a search met; 0: none. */
     _Atomic uint64_t started;       /* Simulations started in the current search. */
     uint64_t budget;                /* Simulations allowed in the current search. */
     int root_player;                /* Player to move at the root. */

@@ -312,8 +312,13 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
     if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
         return EXPAND_NONE;
     for (int i = 0; i < n; i++)
-        if (NEVER(moves[i] >= NODE_MOVE_NONE))
-            return EXPAND_NONE; /* Moves are below BANYAN_MAX_MOVES * 8. */
+        if (moves[i] >= BANYAN_MOVE_LIMIT) {
+            /* The game breaks the contract: say so after the search. The
+             * node stays a leaf, its claim given back. */
+            atomic_store_explicit(&e->bad_move, moves[i] + 1u, memory_order_relaxed);
+            atomic_fetch_and_explicit(&x->flags, (uint8_t)~NODE_EXPANDING, memory_order_relaxed);
+            return EXPAND_NONE;
+        }
     uint32_t first = tree_take(w->t, (uint32_t)n);
     if (!first)
         return EXPAND_NONE; /* The claim stays: nobody can expand into a full arena. */
@@ -962,7 +967,10 @@ static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b
     return ka == kb ? 0 : ka > kb ? -1 : 1;
 }
 
-/* Fills s->pv with the most visited path from node ci of tree t. */
+/* Fills s->pv with the most visited path from node ci of tree t, as long
+ * as it means something: a child seen fewer than SEARCH_PV_MIN_VISITS times
+ * was picked by a tie among untried moves, so the line ends before it. */
+#define SEARCH_PV_MIN_VISITS 2
 static void search_pv(const tree *t, uint32_t ci, banyan_move_stats *s)
 {
     const node *nodes = t->nodes;
@@ -980,7 +988,7 @@ static void search_pv(const tree *t, uint32_t ci, banyan_move_stats *s)
                 best = first + (uint32_t)i;
             }
         }
-        ci = best;
+        ci = best_n >= SEARCH_PV_MIN_VISITS ? best : 0;
     }
 }
 

@@ -34,6 +34,11 @@ if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['visits
 check "analyze --tree-dump dot" "$BANYAN" analyze --game connect4 --playouts 3000 --tree-dump "$tmp/tree.dot" --depth 3
 nodes=$(grep -c '\[label=' "$tmp/tree.dot"); edges=$(grep -c -- '->' "$tmp/tree.dot")
 [ "$edges" -eq $((nodes - 1)) ] && [ "$nodes" -gt 8 ] && ok "tree dump: DOT tree ($nodes nodes)" || bad "tree dump: DOT tree"
+# Without --depth a DOT dump keeps 3 plies (a whole tree cannot be drawn).
+"$BANYAN" analyze --game connect4 --playouts 3000 --tree-dump "$tmp/tree3.dot" > "$tmp/out" 2>&1
+has "tree dump: DOT depth said" 'DOT dump has 3 plies below the root'
+if cmp -s "$tmp/tree.dot" "$tmp/tree3.dot"; then ok "tree dump: DOT of 3 plies by default"; else
+    bad "tree dump: DOT of 3 plies by default"; fi
 "$BANYAN" analyze --game connect4 --playouts 100 --tree-dump /nonexistent/dir/t.json > "$tmp/out" 2>&1
 [ $? -eq 1 ] && ok "tree dump: unwritable file reported" || bad "tree dump: unwritable file reported"
 

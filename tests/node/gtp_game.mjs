@@ -79,7 +79,7 @@ await check('tictactoe: play, illegal moves refused, the centre answers a corner
     if (r.error) break
   }
   const board = (await send(c, 'showboard')).content
-  assert.match(board, /a b c/)
+  assert.match(board, /A B C/)
   await c.stop()
 })
 

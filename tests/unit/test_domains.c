@@ -213,3 +213,61 @@ void test_domain_no_notation(void)
            0);
     banyan_engine_free(e);
 }
+
+/* Move codes that do not fit the tree (BANYAN_MOVE_LIMIT): a Nim-like
+ * coding, heap * 100000 + take, once gave BANYAN_OK, value 0.5 and always
+ * the first move. Here the root's codes are too large for one table, and
+ * only the codes below the root for the other. */
+static int big_moves(const void *s, banyan_move *out, bool at_root)
+{
+    const dom *d = s;
+    if (d->depth == 3)
+        return 0;
+    bool big = at_root ? d->depth == 0 : d->depth > 0;
+    out[0] = 1;
+    out[1] = big ? 100000 + 1 : 2;
+    return 2;
+}
+
+static int big_root_moves(const void *s, banyan_move *out)
+{
+    return big_moves(s, out, true);
+}
+
+static int big_deep_moves(const void *s, banyan_move *out)
+{
+    return big_moves(s, out, false);
+}
+
+static void big_play(void *s, banyan_move m)
+{
+    dom *d = s;
+    d->choices[d->depth++] = m != 1;
+}
+
+void test_domain_move_limit(void)
+{
+    banyan_game root = puzzle, deep = puzzle;
+    banyan_engine *e;
+    banyan_report r;
+    banyan_limits lim = {.playouts = 200};
+    root.moves = big_root_moves;
+    root.play = big_play;
+    deep.moves = big_deep_moves;
+    deep.play = big_play;
+
+    T_EQ(banyan_engine_new(&root, NULL, NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_EINVAL);
+    T_TRUE(strstr(banyan_errmsg(e), "code 100001") != NULL);
+    T_TRUE(strstr(banyan_errmsg(e), "below 65535") != NULL);
+    T_EQ(r.best, BANYAN_MOVE_NONE);
+    banyan_engine_free(e);
+
+    T_EQ(banyan_engine_new(&deep, NULL, NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_EINVAL);
+    T_TRUE(strstr(banyan_errmsg(e), "code 100001 below the root") != NULL);
+    banyan_engine_free(e);
+
+    /* Codes just below the limit work. */
+    T_TRUE(BANYAN_MOVE_LIMIT == 65535);
+}

@@ -758,3 +758,25 @@ void test_engine_reuse_long_game(void)
         banyan_engine_free(e);
     }
 }
+
+/* A principal variation ends where visits become too few to mean
+ * anything: a root move seen twice has one child seen once, picked by a
+ * tie among untried moves, which the line leaves out. */
+void test_engine_pv_cut(void)
+{
+    banyan_engine *e;
+    banyan_report r;
+    banyan_limits lim = {.playouts = 60};
+    int twice = 0;
+    T_EQ(banyan_engine_new(&banyan_game_tictactoe, "m=5 n=5 k=4", NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    for (int i = 0; i < r.n_moves; i++) {
+        T_TRUE(r.moves[i].pv_len >= 1 && r.moves[i].pv[0] == r.moves[i].move);
+        if (r.moves[i].visits == 2) {
+            twice++;
+            T_EQ(r.moves[i].pv_len, 1);
+        }
+    }
+    T_TRUE(twice > 0);
+    banyan_engine_free(e);
+}
