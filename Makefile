@@ -27,6 +27,9 @@ else
 endif
 comma := ,
 
+VERSION := $(shell sed -n 's/.*BANYAN_VERSION "\(.*\)"/\1/p' include/banyan.h)
+SONAME   = libbanyan.so.$(firstword $(subst ., ,$(VERSION)))
+
 B       = build/$(MODE)
 CFLAGS  += $(WARN) $(OPT) $(INCS) -fPIC -pthread -fvisibility=hidden
 LDFLAGS += $(LDSAN) -pthread
@@ -54,7 +57,7 @@ BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
 EXAMPLE   = $(B)/example-planner
 
-.PHONY: all debug test check unit tsan bench format format-check install uninstall clean help \
+.PHONY: all debug test check check-build unit tsan bench format format-check install uninstall clean help \
         headers fuzz
 
 all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
@@ -62,20 +65,39 @@ all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
 debug:
 	$(MAKE) DEBUG=1 all
 
+# Compiler lines are shown in short unless V=1.
+ifeq ($(V),1)
+  Q =
+  SAY = @true
+else
+  Q = @
+  SAY = @printf '  %-6s %s\n'
+endif
+
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(SAY) CC $<
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/libbanyan.a: $(LIB_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(SAY) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
 # The shared library exports the banyan_* names and nothing else, whatever
 # the objects' visibility: src/banyan.map is the list. The games are compiled
 # with default visibility, so that their tables can be exported, and need no
 # visibility macros; their shared internal functions stay local to the .so.
-$(B)/libbanyan.so: $(LIB_OBJ) src/banyan.map
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=src/banyan.map -o $@ $(LIB_OBJ) $(LDLIBS)
+# The shared library is libbanyan.so.VERSION with the SONAME libbanyan.so.MAJOR;
+# libbanyan.so (for linking) and libbanyan.so.MAJOR (for running) link to it.
+$(B)/libbanyan.so.$(VERSION): $(LIB_OBJ) src/banyan.map
+	$(SAY) LD $@
+	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=src/banyan.map -Wl,-soname,$(SONAME) \
+	  -o $@ $(LIB_OBJ) $(LDLIBS)
+
+$(B)/libbanyan.so: $(B)/libbanyan.so.$(VERSION)
+	$(Q)ln -sf libbanyan.so.$(VERSION) $(B)/$(SONAME)
+	$(Q)ln -sf libbanyan.so.$(VERSION) $@
 
 $(B)/games/%.o: CFLAGS += -fvisibility=default
 
@@ -84,13 +106,16 @@ $(B)/games/%.o: CFLAGS += -fvisibility=default
 # half a file. `make fuzz` compiles LIB_SRC itself, so it needs them first.
 $(B)/games/gomoku/gen_tables: games/gomoku/gen_tables.c games/gomoku/gomoku.h include/banyan_game.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ games/gomoku/gen_tables.c $(LDLIBS)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ games/gomoku/gen_tables.c $(LDLIBS)
 
 $(GMK_TABLES): $(B)/games/gomoku/gen_tables
-	$< $@.tmp && mv $@.tmp $@
+	$(SAY) GEN $@
+	$(Q)$< $@.tmp && mv $@.tmp $@
 
 $(GMK_TABLES:.c=.o): $(GMK_TABLES)
-	$(CC) $(CFLAGS) -Igames/gomoku -MMD -MP -c $< -o $@
+	$(SAY) CC $<
+	$(Q)$(CC) $(CFLAGS) -Igames/gomoku -MMD -MP -c $< -o $@
 
 fuzz: $(GMK_TABLES)
 
@@ -98,25 +123,29 @@ fuzz: $(GMK_TABLES)
 $(B)/program/main.o: CFLAGS += -DBANYAN_COMPILER='"$(subst ',,$(shell $(CC) --version 2>/dev/null | head -1))"'
 
 $(BANYAN): $(TOOL_OBJ) $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan.a $(LDLIBS)
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan.a $(LDLIBS)
 
 # The program with one more game, which lives in tests/extra/ only: its
 # registry stands in for the library's, so no front-end file knows the game
 # (tests/cli/extra.sh plays it through GTP, the referee and game records).
 EXTRA_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard tests/extra/*.c))
 $(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan.a $(LDLIBS)
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan.a $(LDLIBS)
 
 # The unit tests also cover the match statistics of program/stats.c and the
 # game record of proto/record.c.
 $(UNIT): $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan.a \
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan.a \
 	  $(LDLIBS)
 
 # Fuzz targets: a replay binary for `make test`, and libFuzzer binaries for
 # `make fuzz` (clang). Saved inputs live in tests/fuzz/corpus/<target>/.
 $(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(PROTO_OBJ) $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz:
@@ -127,7 +156,8 @@ fuzz:
 	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"
 
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
-	$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
 # The test command of the README: every suite in a release build, then all
 # of them again under AddressSanitizer and UndefinedBehaviorSanitizer when
@@ -136,21 +166,31 @@ SAN_PROBE = echo 'int main(void){return 0;}' | $(CC) -fsanitize=address,undefine
             -o /tmp/banyan-san-probe.$$$$ >/dev/null 2>&1 && rm -f /tmp/banyan-san-probe.$$$$
 TSAN_PROBE = echo 'int main(void){return 0;}' | $(CC) -fsanitize=thread -x c - \
              -o /tmp/banyan-tsan-probe.$$$$ >/dev/null 2>&1 && rm -f /tmp/banyan-tsan-probe.$$$$
+# Each pass builds on every core first (JOBS), then runs its tests.
+JOBS := $(shell nproc 2>/dev/null || echo 2)
 ifeq ($(sanitize),)
-test: check
+test:
+	@$(MAKE) --no-print-directory -j$(JOBS) check-build
+	@$(MAKE) --no-print-directory check
 	@if $(SAN_PROBE); then \
 	  echo "== again under AddressSanitizer and UndefinedBehaviorSanitizer"; \
+	  $(MAKE) --no-print-directory -j$(JOBS) sanitize=address,undefined check-build && \
 	  $(MAKE) --no-print-directory sanitize=address,undefined check; \
 	else echo "SKIPPED: the ASan/UBSan pass: $(CC) cannot link -fsanitize=address,undefined"; fi
 	@if $(TSAN_PROBE); then \
 	  echo "== threads under ThreadSanitizer"; \
+	  $(MAKE) --no-print-directory -j$(JOBS) sanitize=thread $(UNIT:$(B)/%=build/san-thread/%) \
+	    build/san-thread/banyan && \
 	  $(MAKE) --no-print-directory sanitize=thread tsan; \
 	else echo "SKIPPED: the TSan pass: $(CC) cannot link -fsanitize=thread"; fi
 else
 test: check
 endif
 
-check: all $(UNIT) $(FUZZ_REPLAY) $(B)/banyan-extra headers
+# What the tests need built (make -jN check-build builds it in parallel).
+check-build: all $(UNIT) $(FUZZ_REPLAY) $(B)/banyan-extra
+
+check: check-build headers
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ./tests/run.sh $(B)
 
@@ -203,15 +243,24 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(B)/libbanyan.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/libbanyan.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libbanyan.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libbanyan.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf libbanyan.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libbanyan.so
 	install -m 644 include/banyan.h include/banyan_game.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BANYAN) $(DESTDIR)$(PREFIX)/bin/
 	ln -sf banyan $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*BANYAN_VERSION "\(.*\)"/\1/p' include/banyan.h)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	  banyan.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc
+	@# The dynamic loader's cache, so that programs find libbanyan.so.MAJOR at once.
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+	  ldconfig; \
+	elif [ -z "$(DESTDIR)" ]; then \
+	  echo "note: run ldconfig as root (or set LD_LIBRARY_PATH=$(PREFIX)/lib) so that" \
+	    "programs find $(SONAME)"; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/libbanyan.a $(DESTDIR)$(PREFIX)/lib/libbanyan.so \
+	  $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libbanyan.so.$(VERSION) \
 	  $(DESTDIR)$(PREFIX)/include/banyan.h $(DESTDIR)$(PREFIX)/include/banyan_game.h \
 	  $(DESTDIR)$(PREFIX)/bin/banyan $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc \
 	  $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
@@ -230,7 +279,7 @@ help:
 	@echo "make fuzz            libFuzzer binaries in build/fuzz (clang)"
 	@echo "make format          clang-format the sources (format-check to verify)"
 	@echo "make install PREFIX=/usr/local          library, headers, banyan.pc, banyan"
-	@echo "Variables: CC=gcc|clang, WERROR=1 (warnings are errors)"
+	@echo "Variables: CC=gcc|clang, WERROR=1 (warnings are errors), V=1 (whole compiler lines)"
 
 # Keep the objects of pattern-built binaries (fuzz replay) between runs.
 .SECONDARY:

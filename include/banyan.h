@@ -91,7 +91,12 @@ typedef struct banyan_config {
                                  Reproducible with 1, or under root parallelism with a
                                  playout limit. */
     uint64_t seed;            /* RNG seed; 0 = a fixed default, never the clock. */
-    double c;                 /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). */
+    double c;                 /* Exploration constant; 0 = sqrt(2) (UCT), 1.5 (PUCT). Values
+                                 are on the [0, 1] scale of reward_min..reward_max: where
+                                 the returns that matter differ by little against that
+                                 range (a one-player domain whose best plans score 3.5 and
+                                 3.6 of 0..10), the default explores too much; give tight
+                                 reward bounds, or a c near the differences (0.1 - 0.3). */
     banyan_select select;     /* Selection formula. */
     banyan_fpu fpu;           /* First-play urgency mode. */
     double fpu_value;         /* Reduction (PARENT) or value (ABSOLUTE). */

@@ -65,6 +65,12 @@ static int analyze_tree_dump(banyan_engine *e, const cli_opts *o)
     return 0;
 }
 
+/* A proof in JSON, as the tree dump writes it. */
+static const char *analyze_json_proof(banyan_proof p)
+{
+    return p == BANYAN_UNPROVEN ? "none" : cli_proof(p);
+}
+
 /* analyze: search one position and print the statistics, best first. */
 int cli_analyze(int argc, char **argv)
 {
@@ -85,11 +91,13 @@ int cli_analyze(int argc, char **argv)
     /* The dump reads the tree only: the report stays valid. */
 
     if (o.json) {
+        /* The words of the tree dump: "value", and "none" for no proof. */
         for (int i = 0; i < r.n_moves; i++) {
             const banyan_move_stats *m = &r.moves[i];
-            printf("{\"move\":\"%s\",\"visits\":%u,\"winrate\":%.4f,\"prior\":%.4f,"
+            printf("{\"move\":\"%s\",\"visits\":%u,\"value\":%.4f,\"prior\":%.4f,"
                    "\"proof\":\"%s\",\"pv\":[",
-                   cli_move(g, s, m->move), m->visits, m->value, m->prior, cli_proof(m->proof));
+                   cli_move(g, s, m->move), m->visits, m->value, m->prior,
+                   analyze_json_proof(m->proof));
             analyze_print_pv(g, s, m, true);
             printf("]}\n");
         }
@@ -97,7 +105,7 @@ int cli_analyze(int argc, char **argv)
                "\"tree_full\":%s,\"recycles\":%u,\"proof\":\"%s\"}\n",
                cli_move(g, s, r.best), (unsigned long long)r.playouts, r.seconds,
                (unsigned long long)r.nodes, r.tree_full ? "true" : "false", r.recycles,
-               cli_proof(r.proof));
+               analyze_json_proof(r.proof));
         banyan_engine_free(e);
         return 0;
     }

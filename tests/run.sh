@@ -82,7 +82,7 @@ check "analyze tictactoe 4x4" "$BANYAN" analyze --game tictactoe --param m=4 --p
 if head -1 "$tmp/out" | grep -Eq '^bestmove [a-d][1-4]$'; then ok "analyze: 4x4 move"; else bad "analyze: 4x4 move"; fi
 check "analyze --json" "$BANYAN" analyze --game connect4 --playouts 1000 --json
 has "json: summary line" '^\{"bestmove":"[a-g]","playouts":1000,'
-has "json: move lines" '^\{"move":"d","visits":[0-9]+,"winrate":0\.[0-9]+,'
+has "json: move lines" '^\{"move":"d","visits":[0-9]+,"value":0\.[0-9]+,"prior":0\.[0-9]+,"proof":"none",'
 
 # Determinism: the same seed twice gives the same output (time excluded).
 "$BANYAN" analyze --game connect4 --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/a"
