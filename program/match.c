@@ -55,6 +55,7 @@ typedef struct match_opts {
     bool sprt;
     double elo0, elo1, alpha, beta;
     const char *records; /* Directory for game records. */
+    const char *log_dir; /* Directory for the lines exchanged with external players. */
     const char *results; /* Results file, for resuming. */
     uint64_t seed;
 } match_opts;
@@ -255,6 +256,7 @@ static void match_play(match *M, int index, match_game *r)
     record rec;
     char err[256];
     player p[2];
+    FILE *logs[2] = {NULL, NULL}; /* --log: the lines exchanged with each side. */
     int n = 0, low[2] = {0, 0};
     double clock[2] = {-1, -1};
     memset(r, 0, sizeof *r);
@@ -279,7 +281,16 @@ static void match_play(match *M, int index, match_game *r)
         uint64_t seed = spec[side]->eng.cfg.seed;
         seeded[side].eng.cfg.seed = (seed ? seed : 1) + (uint64_t)index;
         spec[side] = &seeded[side];
-        player_status st = player_start(&p[side], spec[side], g, o->params, timeout);
+        int who = (side == 0) == (r->a_first != 0) ? 0 : 1;
+        if (o->log_dir && spec[side]->kind != PLAYER_INTERNAL) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/game-%05d-%c.log", o->log_dir, index + 1, "AB"[who]);
+            logs[side] = fopen(path, "w");
+            if (logs[side])
+                fprintf(logs[side], "# %s, game %d, %s\n", o->players[who].text, index + 1,
+                        side == 0 ? "first" : "second");
+        }
+        player_status st = player_start(&p[side], spec[side], g, o->params, timeout, logs[side]);
         if (st == PLAYER_OK && o->tc_main > 0)
             st = player_time_control(&p[side], o->tc_main, timeout);
         if (st != PLAYER_OK) {
@@ -367,7 +378,10 @@ static void match_play(match *M, int index, match_game *r)
             snprintf(r->reason, sizeof r->reason, "%s", match_status_name(st));
             goto end;
         }
-        if (record_push(&rec, m, spent, NULL) != BANYAN_OK) {
+        char eval[48] = "";
+        if (value >= 0) /* The mover's own estimate, where it gives one. */
+            snprintf(eval, sizeof eval, "value %.3f", value);
+        if (record_push(&rec, m, spent, eval[0] ? eval : NULL) != BANYAN_OK) {
             snprintf(r->reason, sizeof r->reason, "out of memory");
             goto end;
         }
@@ -395,6 +409,8 @@ stop:
     for (int side = 0; side < 2; side++) {
         r->errors[(side == 0) == (r->a_first != 0) ? 0 : 1] += p[side].errors;
         player_stop(&p[side]);
+        if (logs[side])
+            fclose(logs[side]);
     }
     if (o->records)
         match_record(M, index, &rec, r);
@@ -620,6 +636,8 @@ static void match_usage(FILE *f)
                "  --records DIR     write each game to DIR/game-NNNNN.sgf (games with an SGF\n"
                "                    number) or .txt, with the time of each move\n"
                "  --results FILE    results game by game; a match run again resumes from it\n"
+               "  --log DIR         every line exchanged with external players, time-stamped,\n"
+               "                    in DIR/game-NNNNN-A.log and -B.log\n"
                "  --seed S          seed of the random opening plies\n"
                "keys of banyan:key=value players:\n");
     options_help(f, OPTIONS_PLAYER, "");
@@ -703,6 +721,8 @@ static bool match_parse(int argc, char **argv, match_opts *o)
             o->sprt = ok;
         } else if (!strcmp(a, "--records"))
             o->records = val;
+        else if (!strcmp(a, "--log"))
+            o->log_dir = val;
         else if (!strcmp(a, "--results"))
             o->results = val;
         else if (!strcmp(a, "--seed") && (ok = match_number(val, 0, 1e18, &v)))
@@ -757,6 +777,10 @@ int cli_match(int argc, char **argv)
     pthread_mutex_init(&M.lock, NULL);
     M.tty = isatty(STDOUT_FILENO);
     M.start = match_now();
+    if (M.o.log_dir && mkdir(M.o.log_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "banyan match: cannot create %s\n", M.o.log_dir);
+        return 1;
+    }
     if (M.o.records && mkdir(M.o.records, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "banyan match: cannot create %s\n", M.o.records);
         return 1;

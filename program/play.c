@@ -338,7 +338,11 @@ static void play_engine_turn(play *P)
            cli_move(P->g, s, r.best), 100 * r.value, (unsigned long long)r.playouts, r.seconds,
            r.proof ? ", proven " : "", r.proof ? cli_proof(r.proof) : "");
     play_show_search(P, s, &r);
-    if (record_push(&P->rec, r.best, r.seconds, NULL) != BANYAN_OK) {
+    char eval[64];
+    snprintf(eval, sizeof eval, "value %.3f, %llu playouts%s%s", r.value,
+             (unsigned long long)r.playouts, r.proof ? ", proven " : "",
+             r.proof ? cli_proof(r.proof) : "");
+    if (record_push(&P->rec, r.best, r.seconds, eval) != BANYAN_OK) {
         printf("Out of memory: the game cannot go on; type new, save FILE or quit.\n");
         P->announced = true;
         return;
@@ -600,6 +604,10 @@ static bool play_prompt(play *P)
     }
     size_t word = strcspn(t, " ");
     const play_command *c = play_find_command(t, word);
+    /* A '?' that normalising made of a character it could not show (an
+     * Arabic-Indic digit, say) is no call for help. */
+    if (c && t[0] == '?' && !strchr(raw, '?'))
+        c = NULL;
     if (!c) {
         play_try_move(P, t);
         return true;

@@ -88,9 +88,21 @@ bool player_parse(const char *text, player_spec *out, char *err, size_t errlen)
 /* ---- External processes ---- */
 
 /* Sends one line. */
+/* Writes one line exchanged with the player to its log, when it has one:
+ * seconds since the player started, the direction, the line. */
+static void player_log(player *p, const char *dir, const char *line)
+{
+    if (!p->log)
+        return;
+    int n = (int)strcspn(line, "\r\n");
+    fprintf(p->log, "%9.3f %s %.*s\n", player_now() - p->started, dir, n, line);
+    fflush(p->log);
+}
+
 static player_status player_send(player *p, const char *line)
 {
     size_t n = strlen(line), off = 0;
+    player_log(p, ">", line);
     while (off < n) {
         ssize_t w = write(p->to_fd, line + off, n - off);
         if (w < 0 && errno == EINTR)
@@ -115,9 +127,12 @@ static player_status player_read_line(player *p, double deadline, char *line, si
         if (poll(&pf, 1, ms) < 0 && errno != EINTR)
             return PLAYER_CRASH;
     }
-    if (!line_next(&p->from, line, len, &too_long))
+    if (!line_next(&p->from, line, len, &too_long)) {
+        player_log(p, "#", "end of output");
         return PLAYER_CRASH;
+    }
     line[strcspn(line, "\r")] = 0;
+    player_log(p, "<", line);
     return PLAYER_OK;
 }
 
@@ -365,7 +380,7 @@ static void player_why_dead(player *p)
 /* ---- The player calls ---- */
 
 player_status player_start(player *p, const player_spec *spec, const banyan_game *g,
-                           const char *params, double timeout)
+                           const char *params, double timeout, FILE *log)
 {
     char all[512], cmd[600], why[200];
     memset(p, 0, sizeof *p);
@@ -374,6 +389,8 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
     p->to_fd = -1;
     p->coords = gtp_coords(g);
     p->sent_turn_ms = p->sent_left_ms = -1;
+    p->log = spec->kind == PLAYER_INTERNAL ? NULL : log;
+    p->started = player_now();
     if (spec->kind == PLAYER_INTERNAL) {
         /* The match's parameters, the plain ones of the textbook policy,
          * then the player's own, which may change either. */

@@ -9,6 +9,7 @@
 #define BANYAN_PLAYER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "banyan.h"
@@ -62,13 +63,17 @@ typedef struct player {
     long sent_turn_ms; /* Gomocup: INFO timeout_turn and time_left last sent, -1 for */
     long sent_left_ms; /* none: INFO goes only when a value changes. */
     record rec;        /* Gomocup: the game so far. */
+    FILE *log;         /* External: every line exchanged, time-stamped; NULL for none. */
+    double started;    /* When it started (monotonic seconds), for the log. */
     char last[256];    /* The last answer, for messages. */
 } player;
 
 /* Starts a player for game g with the match's params and a fresh game. A
- * timeout or crash while starting is reported like one during play. */
+ * timeout or crash while starting is reported like one during play. log,
+ * when not NULL, receives every line exchanged with an external player
+ * (borrowed: the caller closes it after player_stop). */
 player_status player_start(player *p, const player_spec *spec, const banyan_game *g,
-                           const char *params, double timeout);
+                           const char *params, double timeout, FILE *log);
 
 /* Tells an external player the game's time control, main_time seconds of
  * sudden death (Gomocup: INFO timeout_match; GTP: time_settings). Clocks

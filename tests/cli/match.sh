@@ -20,6 +20,9 @@ has "match: two games per opening" '^games 10,'
 head -8 "$tmp/rec/game-00003.txt" > "$tmp/out"
 has "match: record header" '^# banyan game connect4$'
 has "match: record starts with its opening" '^d( |$)'
+# Every move after the opening with its time and the mover's evaluation.
+if grep -Eq '^[a-g] [0-9]+\.[0-9]{3}s # value [01]\.[0-9]{3}$' "$tmp/rec/game-00003.txt"; then
+    ok "match: record moves carry time and value"; else bad "match: record moves carry time and value"; fi
 [ "$(grep -c '^[0-9]' "$tmp/res")" -eq 10 ] && ok "match: results file, a line per game" || bad "match: results file"
 # A record is a game `banyan play` can load.
 printf 'load %s\nquit\n' "$tmp/rec/game-00001.txt" | "$BANYAN" play connect4 --human both > "$tmp/out" 2>&1
@@ -99,8 +102,17 @@ has "match: a missing engine explained" '^banyan match: A \(gtp:/no/such/engine\
 
 # A brain that prints an ERROR line before each move: the ERROR is no move
 # (it was once scored as an illegal one), and the table counts the lines.
+rm -rf "$tmp/mlog"
 check "match: a brain's ERROR lines" $BANYAN match --game gomoku --param size=9 \
-    "gomocup:tests/engines/error_brain.sh $BANYAN" banyan:playouts=100 --games 2 --time 5
+    "gomocup:tests/engines/error_brain.sh $BANYAN" banyan:playouts=100 --games 2 --time 5 \
+    --log "$tmp/mlog"
+# --log keeps every line exchanged with the external player, time-stamped;
+# the internal one has no log.
+if [ -f "$tmp/mlog/game-00001-A.log" ] && [ -f "$tmp/mlog/game-00002-A.log" ] &&
+    [ ! -e "$tmp/mlog/game-00001-B.log" ] &&
+    grep -Eq '^ +[0-9]+\.[0-9]{3} > START 9$' "$tmp/mlog/game-00001-A.log" &&
+    grep -Eq '^ +[0-9]+\.[0-9]{3} < ERROR Unknown command' "$tmp/mlog/game-00001-A.log"; then
+    ok "match: --log keeps the brain's lines"; else bad "match: --log keeps the brain's lines"; fi
 if grep -Eq 'illegal|crash|hang' "$tmp/out"; then bad "match: ERROR lines are not moves"; else
     ok "match: ERROR lines are not moves"; fi
 has "match: ERROR lines counted" '^ERROR lines from brains \(skipped, not moves\): A [1-9][0-9]*, B 0$'

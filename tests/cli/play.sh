@@ -126,3 +126,8 @@ has "play: gibberish in a file" 'line 3: "zz" is not a move'
 # Renju: a forbidden point says which rule it breaks.
 play_run "h8\nquit\n" gomoku --param rule=renju --position "f8 a1 g8 a3 h6 a5 h7 a15" --human both
 has "play: renju forbidden point explained" '^h8 is forbidden for Black \(a double three\)\.$'
+
+# An Arabic-Indic digit (shown as "?") is gibberish, not a call for help.
+play_run "\xd9\xa8\nquit\n" $T
+has "play: a digit it cannot show is no call for help" '^"\?" is not a move'
+if grep -q '^  undo ' "$tmp/out"; then bad "play: no help for a digit"; else ok "play: no help for a digit"; fi
