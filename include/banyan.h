@@ -160,6 +160,10 @@ typedef struct banyan_move_stats {
     banyan_proof proof;            /* Proven value for the player making it. */
     int pv_len;                    /* Moves in pv, starting with move itself. */
     banyan_move pv[BANYAN_MAX_PV]; /* Principal variation: most visited path. */
+    int proof_plies;               /* A proven win or loss: plies to the end of the game, this
+                                      move included, with the winner hurrying and the loser
+                                      holding out, as far as the tree holds the proof; 0 when
+                                      it rests on a prover's word or on no proof. */
 } banyan_move_stats;
 
 /* The result of a search. moves points into the engine and stays valid until

@@ -95,9 +95,9 @@ int cli_analyze(int argc, char **argv)
         for (int i = 0; i < r.n_moves; i++) {
             const banyan_move_stats *m = &r.moves[i];
             printf("{\"move\":\"%s\",\"visits\":%u,\"value\":%.4f,\"prior\":%.4f,"
-                   "\"proof\":\"%s\",\"pv\":[",
+                   "\"proof\":\"%s\",\"plies\":%d,\"pv\":[",
                    cli_move(g, s, m->move), m->visits, m->value, m->prior,
-                   analyze_json_proof(m->proof));
+                   analyze_json_proof(m->proof), m->proof_plies);
             analyze_print_pv(g, s, m, true);
             printf("]}\n");
         }
@@ -111,11 +111,11 @@ int cli_analyze(int argc, char **argv)
     }
 
     printf("bestmove %s\n", cli_move(g, s, r.best));
-    printf("%-6s %9s %8s %7s %6s  %s\n", "move", "visits", "winrate", "prior", "proof", "pv");
+    printf("%-6s %9s %8s %7s %-10s %s\n", "move", "visits", "winrate", "prior", "proof", "pv");
     for (int i = 0; i < r.n_moves; i++) {
         const banyan_move_stats *m = &r.moves[i];
-        printf("%-6s %9u %7.2f%% %7.4f %6s ", cli_move(g, s, m->move), m->visits, 100 * m->value,
-               m->prior, cli_proof(m->proof));
+        printf("%-6s %9u %7.2f%% %7.4f %-10s", cli_move(g, s, m->move), m->visits, 100 * m->value,
+               m->prior, cli_proof_plies(m));
         analyze_print_pv(g, s, m, false);
         printf("\n");
     }

@@ -301,6 +301,15 @@ const char *cli_player_name(const banyan_game *g, int p)
     return g->n_players == 2 ? two[p & 1] : many[p & 3];
 }
 
+const char *cli_proof_plies(const banyan_move_stats *m)
+{
+    static char buf[32];
+    if (!m->proof_plies || (m->proof != BANYAN_PROVEN_WIN && m->proof != BANYAN_PROVEN_LOSS))
+        return cli_proof(m->proof);
+    snprintf(buf, sizeof buf, "%s in %d", cli_proof(m->proof), m->proof_plies);
+    return buf;
+}
+
 const char *cli_proof(banyan_proof p)
 {
     switch (p) {

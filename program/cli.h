@@ -76,6 +76,10 @@ const char *cli_player_name(const banyan_game *g, int p);
 /* The text of a proof for tables: "win", "loss", "draw" or "-". */
 const char *cli_proof(banyan_proof p);
 
+/* A move's proof with its distance where known: "win in 3", "loss in 6",
+ * else as cli_proof. A static buffer, valid until the next call. */
+const char *cli_proof_plies(const banyan_move_stats *m);
+
 /* Subcommands. Each returns the process exit status. */
 int cli_play(int argc, char **argv);
 int cli_bench(int argc, char **argv);

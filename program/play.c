@@ -317,7 +317,7 @@ static void play_show_search(play *P, const void *s, const banyan_report *r)
     for (int i = 0; i < r->n_moves && i < PLAY_TOP; i++) {
         const banyan_move_stats *m = &r->moves[i];
         printf("  %-5s %9u visits  %5.1f%%%s%s\n", cli_move(P->g, s, m->move), m->visits,
-               100 * m->value, m->proof ? "  proven " : "", m->proof ? cli_proof(m->proof) : "");
+               100 * m->value, m->proof ? "  proven " : "", m->proof ? cli_proof_plies(m) : "");
     }
     for (int i = 0; i < r->n_moves; i++)
         if (r->moves[i].move == r->best)
@@ -336,7 +336,8 @@ static void play_engine_turn(play *P)
     play_think(P, &r);
     printf("Banyan plays %s (win rate %.1f%%, %llu playouts, %.2f s%s%s)\n",
            cli_move(P->g, s, r.best), 100 * r.value, (unsigned long long)r.playouts, r.seconds,
-           r.proof ? ", proven " : "", r.proof ? cli_proof(r.proof) : "");
+           r.proof ? ", proven " : "",
+           r.proof ? (r.n_moves ? cli_proof_plies(&r.moves[0]) : cli_proof(r.proof)) : "");
     play_show_search(P, s, &r);
     char eval[64];
     snprintf(eval, sizeof eval, "value %.3f, %llu playouts%s%s", r.value,

@@ -15,6 +15,7 @@
  */
 #include "engine.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -949,6 +950,14 @@ static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b
     int ra = search_rank(a), rb = search_rank(b);
     if (ra != rb)
         return ra - rb;
+    /* Among proven wins the quickest, among proven losses the longest, where
+     * the tree knows how far (an unknown distance counts as far). */
+    int pa = a->proof_plies ? a->proof_plies : INT_MAX,
+        pb = b->proof_plies ? b->proof_plies : INT_MAX;
+    if (ra == 0 && pa != pb)
+        return pa < pb ? -1 : 1;
+    if (ra == 2 && pa != pb && a->proof_plies && b->proof_plies)
+        return pa > pb ? -1 : 1;
     double ka, kb;
     if (ra != 1 || rule == BANYAN_FINAL_VISITS) {
         ka = a->visits;
@@ -992,6 +1001,35 @@ static void search_pv(const tree *t, uint32_t ci, banyan_move_stats *s)
     }
 }
 
+/* Plies from node xi, proven won or lost for the player who moved into it,
+ * to the end of the game: the winner's quickest, the loser's longest, along
+ * the proofs the tree holds; 0 for a node where the game ends, -1 where a
+ * proof rests on something else (a prover's win found at expansion). */
+static int search_plies(const node *nodes, uint32_t xi)
+{
+    const node *x = &nodes[xi];
+    banyan_proof p = tree_proof(x);
+    int k, best = -1;
+    uint32_t first = tree_children(nodes, x, &k);
+    if (p != BANYAN_PROVEN_WIN && p != BANYAN_PROVEN_LOSS)
+        return -1;
+    if (k == 0)
+        return atomic_load_explicit(&x->flags, memory_order_relaxed) & NODE_TERMINAL ? 0 : -1;
+    for (int i = 0; i < k; i++) {
+        const node *c = &nodes[first + (uint32_t)i];
+        /* x won: every reply loses, and the longest counts. x lost: the
+         * opponent's quickest winning reply counts. */
+        if (p == BANYAN_PROVEN_LOSS && tree_proof(c) != BANYAN_PROVEN_WIN)
+            continue;
+        int d = search_plies(nodes, first + (uint32_t)i);
+        if (p == BANYAN_PROVEN_WIN && d < 0)
+            return -1;
+        if (d >= 0 && (best < 0 || (p == BANYAN_PROVEN_WIN ? d > best : d < best)))
+            best = d;
+    }
+    return best < 0 ? -1 : best + 1;
+}
+
 void search_report(banyan_engine *e, banyan_report *out)
 {
     root_child *c = e->children;
@@ -1015,6 +1053,10 @@ void search_report(banyan_engine *e, banyan_report *out)
         st[i].value = st[i].proof ? tree_proof_value(st[i].proof) : search_child_mean(&c[i]);
         st[i].prior = priors[i];
         search_pv(c[i].pv_tree, c[i].pv_node, &st[i]);
+        int plies = st[i].proof == BANYAN_PROVEN_WIN || st[i].proof == BANYAN_PROVEN_LOSS
+                        ? search_plies(c[i].pv_tree->nodes, c[i].pv_node)
+                        : -1;
+        st[i].proof_plies = plies < 0 ? 0 : plies + 1;
     }
     /* Insertion sort by the final-move rule: stable, so the game's move order
      * breaks every remaining tie. */

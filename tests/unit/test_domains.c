@@ -271,3 +271,107 @@ void test_domain_move_limit(void)
     /* Codes just below the limit work. */
     T_TRUE(BANYAN_MOVE_LIMIT == 65535);
 }
+
+/* Proven results and their distance. Player 0 picks a path at the root:
+ * in the race it wins by path 1 at once (and by path 0 in three plies,
+ * which the search, stopped by the proven root, need not prove); in the
+ * rout it loses either way, by path 0 after two more plies or by path 1
+ * after four. The engine reports each distance and, all moves lost, plays
+ * the one that holds out longest. choices[0] is the path; depth counts
+ * plies. */
+static int path_moves(const void *s, banyan_move *out)
+{
+    const dom *d = s;
+    int length = d->choices[0] == 0 ? 2 : 4; /* Rout: plies after the root's. */
+    if (d->depth == 0) {
+        out[0] = 0;
+        out[1] = 1;
+        return 2;
+    }
+    if (d->choices[2] == 1 || d->depth >= 1 + length)
+        return 0;
+    out[0] = 2;
+    return 1;
+}
+
+static int race_moves(const void *s, banyan_move *out)
+{
+    const dom *d = s;
+    if (d->depth == 0) {
+        out[0] = 0;
+        out[1] = 1;
+        return 2;
+    }
+    if (d->choices[0] == 1 || d->depth >= 3)
+        return 0;
+    out[0] = 2;
+    return 1;
+}
+
+static void path_play(void *s, banyan_move m)
+{
+    dom *d = s;
+    if (d->depth == 0)
+        d->choices[0] = (uint8_t)m;
+    d->depth++;
+}
+
+static bool race_outcome(const void *s, double *returns)
+{
+    if (race_moves(s, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0)
+        return false;
+    returns[0] = 1;
+    returns[1] = 0;
+    return true;
+}
+
+static bool rout_outcome(const void *s, double *returns)
+{
+    if (path_moves(s, (banyan_move[BANYAN_MAX_MOVES]){0}) > 0)
+        return false;
+    returns[0] = 0;
+    returns[1] = 1;
+    return true;
+}
+
+static int path_to_move(const void *s)
+{
+    return ((const dom *)s)->depth & 1;
+}
+
+void test_domain_proof_distance(void)
+{
+    banyan_game race = {.name = "race",
+                        .state_size = sizeof(dom),
+                        .n_players = 2,
+                        .setup = dom_setup,
+                        .moves = race_moves,
+                        .play = path_play,
+                        .outcome = race_outcome,
+                        .to_move = path_to_move};
+    banyan_game rout = race;
+    rout.name = "rout";
+    rout.moves = path_moves;
+    rout.outcome = rout_outcome;
+    banyan_engine *e;
+    banyan_report r;
+    banyan_limits lim = {.playouts = 500};
+
+    T_EQ(banyan_engine_new(&race, NULL, NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    T_EQ(r.best, 1);
+    T_EQ(r.n_moves, 2);
+    T_EQ(r.moves[0].proof_plies, 1);
+    T_EQ(r.moves[1].move, 0); /* The proven root ended the search before path 0's proof. */
+    T_EQ(r.moves[1].proof_plies, 0);
+    banyan_engine_free(e);
+
+    T_EQ(banyan_engine_new(&rout, NULL, NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.proof, BANYAN_PROVEN_LOSS);
+    T_EQ(r.best, 1);
+    T_EQ(r.moves[0].proof_plies, 5);
+    T_EQ(r.moves[1].proof_plies, 3);
+    banyan_engine_free(e);
+}
