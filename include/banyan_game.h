@@ -351,6 +351,10 @@ int banyan_game_explain(const banyan_game *g, const void *s, banyan_move m, char
  * when it has none (states are plain bytes, padding zeroed by setup). */
 uint64_t banyan_game_hash(const banyan_game *g, const void *s);
 
+/* Whether m is among the legal moves of s (moves() lists it). g and s are
+ * borrowed. */
+bool banyan_game_is_legal(const banyan_game *g, const void *s, banyan_move m);
+
 /* load, or its default (a move list from the start), with load's contract. */
 int banyan_game_load(const banyan_game *g, void *s, const char *text);
 

@@ -106,7 +106,6 @@ static bool match_parse_opening(const banyan_game *g, const char *params, char *
                                 match_opening *out, char *err, size_t errlen)
 {
     unsigned char s[1 << 16];
-    banyan_move moves[BANYAN_MAX_MOVES];
     out->n = 0;
     if (g->state_size > sizeof s || g->setup(s, params) != BANYAN_OK) {
         snprintf(err, errlen, "bad game parameters");
@@ -125,10 +124,8 @@ static bool match_parse_opening(const banyan_game *g, const char *params, char *
                     return false;
                 }
             }
-            int n = g->moves(s, moves), legal = 0;
-            for (int i = 0; i < n; i++)
-                legal |= moves[i] == m;
-            if (!legal || out->n == (int)(sizeof out->moves / sizeof out->moves[0])) {
+            if (!banyan_game_is_legal(g, s, m) ||
+                out->n == (int)(sizeof out->moves / sizeof out->moves[0])) {
                 snprintf(err, errlen, "\"%s\" is not legal there", w);
                 return false;
             }

@@ -521,7 +521,6 @@ static const play_command *play_find_command(const char *word, size_t len)
  * and BANYAN_EILLEGAL for a move that is not legal now. */
 static int play_parse(play *P, const char *t, banyan_move *m)
 {
-    banyan_move moves[BANYAN_MAX_MOVES];
     const void *s = banyan_engine_state(P->e);
     int rc = banyan_game_parse(P->g, s, 0, t, m);
     for (unsigned c = 1; rc == BANYAN_EINVAL && c <= P->g->coords; c <<= 1)
@@ -529,10 +528,7 @@ static int play_parse(play *P, const char *t, banyan_move *m)
             rc = BANYAN_OK;
     if (rc != BANYAN_OK)
         return rc;
-    int n = P->g->moves(s, moves), i = 0;
-    while (i < n && moves[i] != *m)
-        i++;
-    return i < n ? BANYAN_OK : BANYAN_EILLEGAL;
+    return banyan_game_is_legal(P->g, s, *m) ? BANYAN_OK : BANYAN_EILLEGAL;
 }
 
 /* Plays the person's move t (normalised, lower case), or says in one line

@@ -493,12 +493,9 @@ player_status player_genmove(player *p, const void *s, const banyan_limits *lim,
     if (!strcasecmp(p->last, "resign"))
         return PLAYER_RESIGN;
     /* The answer must be a legal move in s. */
-    banyan_move moves[BANYAN_MAX_MOVES];
-    int n = p->g->moves(s, moves);
-    if (banyan_game_parse(p->g, s, p->coords, p->last, m) == BANYAN_OK)
-        for (int i = 0; i < n; i++)
-            if (moves[i] == *m)
-                return PLAYER_OK;
+    if (banyan_game_parse(p->g, s, p->coords, p->last, m) == BANYAN_OK &&
+        banyan_game_is_legal(p->g, s, *m))
+        return PLAYER_OK;
     return PLAYER_ILLEGAL;
 }
 

@@ -304,19 +304,13 @@ const banyan_game *gomocup_default_game(void)
     return NULL;
 }
 
-/* The choice of the rule parameter rp named name (a static string of the
- * game's table is not at hand, so the protocol's own name is returned), or
- * NULL when the game has no such rule. */
-static const char *gomocup_rule_choice(const banyan_param *rp, const char *name)
+/* Whether the game's rule parameter rp takes the rule name: its table
+ * says, through banyan_params_check. */
+static bool gomocup_has_rule(const gomocup *ctx, const banyan_param *rp, const char *name)
 {
-    size_t n = strlen(name);
-    for (const char *c = rp->choices; *c;) {
-        size_t k = strcspn(c, "|");
-        if (k == n && !strncmp(c, name, n))
-            return gomocup_rule_name(gomocup_rule_code(name));
-        c += k + (c[k] == '|');
-    }
-    return NULL;
+    char pair[96];
+    snprintf(pair, sizeof pair, "%s=%s", rp->name, name);
+    return banyan_params_check(ctx->g, pair, NULL, 0) == BANYAN_OK;
 }
 
 /* The move at point p, through the game's X,Y coordinates. */
@@ -866,8 +860,8 @@ static bool gomocup_info(gomocup *ctx, char *args)
     else {
         const banyan_param *rp = gomocup_param(ctx->g, BANYAN_ROLE_RULE);
         const char *name = gomocup_rule_name(v);
-        ctx->rule = rp ? gomocup_rule_choice(rp, name) : NULL;
-        if (!ctx->rule) {
+        ctx->rule = name; /* A static string of gomocup_rule_name. */
+        if (!rp || !gomocup_has_rule(ctx, rp, name)) {
             if (!ctx->caro_said)
                 gomocup_say(ctx, "MESSAGE %s (rule %d) is played as freestyle", name,
                             gomocup_rule_code(name));

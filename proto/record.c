@@ -188,11 +188,7 @@ void record_clear(record *r)
 
 int record_push(record *r, banyan_move m, double seconds, const char *comment)
 {
-    banyan_move legal[BANYAN_MAX_MOVES];
-    int n = r->g->moves(r->state, legal), i = 0;
-    while (i < n && legal[i] != m)
-        i++;
-    if (i == n)
+    if (!banyan_game_is_legal(r->g, r->state, m))
         return BANYAN_EILLEGAL;
     if (r->n_moves == r->cap) {
         /* Doubling keeps pushes amortised O(1); a failed realloc keeps the

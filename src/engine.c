@@ -256,12 +256,7 @@ BANYAN_API const banyan_game *banyan_engine_game(const banyan_engine *e)
 /* Whether m is among the legal moves of the root. */
 static bool engine_is_legal(const banyan_engine *e, banyan_move m)
 {
-    banyan_move moves[BANYAN_MAX_MOVES];
-    int n = e->game->moves(e->root_state, moves);
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m)
-            return true;
-    return false;
+    return banyan_game_is_legal(e->game, e->root_state, m);
 }
 
 BANYAN_API int banyan_engine_parse_move(banyan_engine *e, const char *text, banyan_move *out)

@@ -349,6 +349,18 @@ BANYAN_API int banyan_game_explain(const banyan_game *g, const void *s, banyan_m
     return snprintf(buf, len, "is not legal here");
 }
 
+BANYAN_API bool banyan_game_is_legal(const banyan_game *g, const void *s, banyan_move m)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    if (!g || !s)
+        return false;
+    int n = g->moves(s, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == m)
+            return true;
+    return false;
+}
+
 BANYAN_API uint64_t banyan_game_hash(const banyan_game *g, const void *s)
 {
     if (!g || !s)
@@ -362,7 +374,6 @@ BANYAN_API int banyan_game_load(const banyan_game *g, void *s, const char *text)
 {
     /* The default plays on a copy, so that *s is unchanged on any error. */
     unsigned char copy[BANYAN_MAX_STATE];
-    banyan_move moves[BANYAN_MAX_MOVES];
     char word[64];
     if (!g || !s || !text)
         return BANYAN_EINVAL;
@@ -373,7 +384,7 @@ BANYAN_API int banyan_game_load(const banyan_game *g, void *s, const char *text)
     memcpy(copy, s, g->state_size);
     for (const char *p = text;;) {
         banyan_move m;
-        int rc, n;
+        int rc;
         p += strspn(p, " ,\t\r\n");
         size_t k = strcspn(p, " ,\t\r\n");
         if (k == 0)
@@ -385,11 +396,7 @@ BANYAN_API int banyan_game_load(const banyan_game *g, void *s, const char *text)
         p += k;
         if ((rc = banyan_game_parse(g, copy, 0, word, &m)) != BANYAN_OK)
             return rc;
-        n = g->moves(copy, moves);
-        int i = 0;
-        while (i < n && moves[i] != m)
-            i++;
-        if (i == n)
+        if (!banyan_game_is_legal(g, copy, m))
             return BANYAN_EILLEGAL;
         g->play(copy, m);
     }
