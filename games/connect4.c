@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "banyan_game.h"
+#include "point.h"
 
 #define C4_WIDTH    7
 #define C4_HEIGHT   6
@@ -212,8 +213,11 @@ static int c4_load(void *s, const char *text)
     return BANYAN_OK;
 }
 
-/* Top row first, X and O for the players, the top disc of the last move's
- * column in parentheses, letters under the columns:
+static int c4_win_line(const void *s, int *x, int *y, int max);
+
+/* Top row first, X and O for the players (x and o for the four that won),
+ * the top disc of the last move's column in parentheses, letters under the
+ * columns:
  *
  *     . . . . . . .
  *     . . .(X). . .
@@ -225,7 +229,10 @@ static int c4_print(const void *s, banyan_move last, char *buf, size_t len)
     const c4 *t = s;
     uint64_t all = t->discs[0] | t->discs[1];
     char text[C4_HEIGHT * 16 + 16 + 1], *q = text;
-    int last_r = -1;
+    int last_r = -1, wx[C4_CELLS], wy[C4_CELLS];
+    uint64_t won = 0;
+    for (int i = 0, n = c4_win_line(s, wx, wy, C4_CELLS); i < n; i++)
+        won |= (uint64_t)1 << (7 * wx[i] + (C4_HEIGHT - 1 - wy[i]));
 
     if (last < C4_WIDTH)
         for (int r = 0; r < C4_HEIGHT; r++)
@@ -239,7 +246,8 @@ static int c4_print(const void *s, banyan_move last, char *buf, size_t len)
             if (c == C4_WIDTH)
                 break;
             int bit = 7 * c + r;
-            *q++ = (t->discs[0] >> bit) & 1 ? 'X' : (t->discs[1] >> bit) & 1 ? 'O' : '.';
+            char disc = (t->discs[0] >> bit) & 1 ? 'X' : (t->discs[1] >> bit) & 1 ? 'O' : '.';
+            *q++ = (char)((won >> bit) & 1 ? disc - 'A' + 'a' : disc);
         }
         *q++ = '\n';
     }
@@ -347,6 +355,15 @@ static int c4_piece(const void *s, int x, int y)
     return t->discs[0] & bit ? 0 : t->discs[1] & bit ? 1 : -1;
 }
 
+/* The winner's four (or more) in a row. */
+static int c4_win_line(const void *s, int *x, int *y, int max)
+{
+    const c4 *t = s;
+    if (t->winner == C4_NOBODY)
+        return 0;
+    return point_win_line(s, c4_piece, C4_WIDTH, C4_HEIGHT, t->winner, 4, false, x, y, max);
+}
+
 /* The only illegal drop into a column of the board: a full column. */
 static int c4_explain(const void *s, banyan_move m, char *buf, size_t len)
 {
@@ -379,4 +396,5 @@ const banyan_game banyan_game_connect4 = {
     .place_move = c4_place_move,
     .piece = c4_piece,
     .explain = c4_explain,
+    .win_line = c4_win_line,
 };

@@ -406,6 +406,15 @@ static int mnk_piece(const void *s, int x, int y)
     return mnk_bit(t->stones[0], i) ? 0 : mnk_bit(t->stones[1], i) ? 1 : -1;
 }
 
+/* The k or more in a row of the winner. */
+static int mnk_win_line(const void *s, int *x, int *y, int max)
+{
+    const mnk *t = s;
+    if (t->winner == MNK_NOBODY)
+        return 0;
+    return point_win_line(s, mnk_piece, t->m, t->n, t->winner, t->k, false, x, y, max);
+}
+
 /* The only illegal move on the board of a game that goes on: an occupied
  * cell. */
 static int mnk_explain(const void *s, banyan_move m, char *buf, size_t len)
@@ -439,4 +448,5 @@ const banyan_game banyan_game_tictactoe = {
     .place_move = mnk_place_to_move,
     .piece = mnk_piece,
     .explain = mnk_explain,
+    .win_line = mnk_win_line,
 };

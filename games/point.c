@@ -134,3 +134,35 @@ int point_place_move(int kind, int x, int y, int cols, int rows, banyan_move *ou
     *out = (banyan_move)((rows - 1 - y) * cols + x);
     return BANYAN_OK;
 }
+
+int point_win_line(const void *s, int (*piece)(const void *, int, int), int w, int h, int who,
+                   int k, bool exact, int *x, int *y, int max)
+{
+    static const int dx[4] = {1, 0, 1, 1}, dy[4] = {0, 1, 1, -1};
+    int n = 0;
+    for (int d = 0; d < 4; d++)
+        for (int y0 = 0; y0 < h; y0++)
+            for (int x0 = 0; x0 < w; x0++) {
+                int px = x0 - dx[d], py = y0 - dy[d], len = 0;
+                if (piece(s, x0, y0) != who ||
+                    (px >= 0 && py >= 0 && px < w && py < h && piece(s, px, py) == who))
+                    continue; /* Not the first piece of a run. */
+                for (int cx = x0, cy = y0;
+                     cx >= 0 && cy >= 0 && cx < w && cy < h && piece(s, cx, cy) == who;
+                     cx += dx[d], cy += dy[d])
+                    len++;
+                if (len < k || (exact && len > k))
+                    continue;
+                for (int i = 0; i < len; i++) {
+                    int cx = x0 + i * dx[d], cy = y0 + i * dy[d];
+                    bool seen = false;
+                    for (int j = 0; j < n && !seen; j++)
+                        seen = x[j] == cx && y[j] == cy;
+                    if (!seen && n < max) {
+                        x[n] = cx;
+                        y[n++] = cy;
+                    }
+                }
+            }
+    return n;
+}

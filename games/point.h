@@ -5,6 +5,7 @@
 #ifndef BANYAN_POINT_H
 #define BANYAN_POINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "banyan_game.h"
@@ -33,5 +34,12 @@ int point_place(banyan_move m, int cols, int rows, int *x, int *y);
 /* place_move for the same board: BANYAN_OK with *out, BANYAN_ERANGE for a
  * cell off the board, BANYAN_EINVAL for a kind of place other than a cell. */
 int point_place_move(int kind, int x, int y, int cols, int rows, banyan_move *out);
+
+/* win_line for a board of w x h cells read through piece(s, x, y): the
+ * cells of every run of player who's pieces, across, down or diagonally,
+ * of k or more (exactly k when exact), each once, up to max of them into
+ * x[] and y[]. Returns their number. */
+int point_win_line(const void *s, int (*piece)(const void *, int, int), int w, int h, int who,
+                   int k, bool exact, int *x, int *y, int max);
 
 #endif /* BANYAN_POINT_H */

@@ -294,6 +294,12 @@ typedef struct banyan_game {
      * "is full"), snprintf-style. NULL, or a return of 0: "is not legal
      * here". Only called for a move of the board that moves() lacks. */
     int (*explain)(const void *s, banyan_move m, char *buf, size_t len);
+
+    /* The cells of the line that won the game (a Gomoku five, Connect Four's
+     * four), for front-ends to highlight: up to max of them into x[] (from
+     * the left) and y[] (from the top). Returns their number, 0 while the
+     * game is not won by a line. NULL: no game is won by a line. */
+    int (*win_line)(const void *s, int *x, int *y, int max);
 } banyan_game;
 
 /* The games built into libbanyan. */
@@ -347,6 +353,11 @@ int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords, cons
  * buf (snprintf-style). */
 int banyan_game_explain(const banyan_game *g, const void *s, banyan_move m, char *buf, size_t len);
 
+/* The cells of the line that won s (banyan_game.win_line) into x[], y[]
+ * (room for max); their number, or 0 when the game has no such line or no
+ * hook. */
+int banyan_game_win_line(const banyan_game *g, const void *s, int *x, int *y, int max);
+
 /* The hash of s: the game's hash(), or FNV-1a over its state_size bytes
  * when it has none (states are plain bytes, padding zeroed by setup). */
 uint64_t banyan_game_hash(const banyan_game *g, const void *s);
@@ -362,7 +373,8 @@ int banyan_game_load(const banyan_game *g, void *s, const char *text);
  * coords 0 is the game's own print (or the default drawing); a
  * BANYAN_COORDS_* bit draws the board from piece() with that system's labels
  * on the columns and rows: 'X' for player 0, 'O' for player 1, digits for
- * others, '.' for an empty cell, the last move in parentheses. */
+ * others, '.' for an empty cell, the last move in parentheses, and the
+ * pieces of the line that won the game (win_line) in lower case. */
 int banyan_game_print(const banyan_game *g, const void *s, banyan_move last, unsigned coords,
                       char *buf, size_t len);
 

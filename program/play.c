@@ -352,8 +352,27 @@ static void play_engine_turn(play *P)
     play_show(P);
 }
 
+/* " with d5 e5 f5 g5 h5": the cells of the winning line (drawn in lower
+ * case on the board) in the game's notation, where they are moves; "" when
+ * the game was not won by a line of cells. */
+static const char *play_win_line(const play *P, char *buf, size_t len)
+{
+    const void *s = banyan_engine_state(P->e);
+    int x[64], y[64], n = banyan_game_win_line(P->g, s, x, y, 64);
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && used < len; i++) {
+        banyan_move m;
+        if (P->g->place_move(s, BANYAN_PLACE_CELL, x[i], y[i], &m) != BANYAN_OK)
+            return "";
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : " with ",
+                                 cli_move(P->g, s, m));
+    }
+    return buf;
+}
+
 /* Announces the result once per game: the winner and whether that was the
- * person or Banyan, then what can still be typed. */
+ * person or Banyan, and the line that won; then what can still be typed. */
 static void play_announce_end(play *P)
 {
     double ret[BANYAN_MAX_PLAYERS];
@@ -365,8 +384,9 @@ static void play_announce_end(play *P)
     } else if (P->g->n_players == 2) {
         int w = ret[0] > ret[1] ? 0 : 1;
         const char *who = play_who(P, w);
-        printf("Game over: %s wins%s%s%s.\n", cli_player_name(P->g, w), who ? " (" : "",
-               who ? who : "", who ? ")" : "");
+        char line[512];
+        printf("Game over: %s wins%s%s%s%s.\n", cli_player_name(P->g, w), who ? " (" : "",
+               who ? who : "", who ? ")" : "", play_win_line(P, line, sizeof line));
     } else {
         printf("Game over.\n");
     }

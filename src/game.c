@@ -361,6 +361,14 @@ BANYAN_API bool banyan_game_is_legal(const banyan_game *g, const void *s, banyan
     return false;
 }
 
+BANYAN_API int banyan_game_win_line(const banyan_game *g, const void *s, int *x, int *y, int max)
+{
+    if (!g || !s || !x || !y || max <= 0 || !g->win_line)
+        return 0;
+    int n = g->win_line(s, x, y, max);
+    return n < 0 ? 0 : n > max ? max : n;
+}
+
 BANYAN_API uint64_t banyan_game_hash(const banyan_game *g, const void *s)
 {
     if (!g || !s)
@@ -451,6 +459,8 @@ static int game_diagram(const banyan_game *g, const void *s, banyan_move last, u
 {
     game_out o = {buf, len, 0};
     int lx = -1, ly = -1, kind;
+    int wx[GAME_MAX_COLUMNS], wy[GAME_MAX_COLUMNS];
+    int nw = banyan_game_win_line(g, s, wx, wy, GAME_MAX_COLUMNS);
     int cw = coords == BANYAN_COORDS_XY && w > 10 ? 3 : 2; /* Width of a column. */
     char label[16];
     if (last != BANYAN_MOVE_NONE) {
@@ -477,7 +487,14 @@ static int game_diagram(const banyan_game *g, const void *s, banyan_move last, u
             if (x == w)
                 break;
             int p = g->piece(s, x, y);
-            game_put(&o, "%c", p < 0 ? '.' : p == 0 ? 'X' : p == 1 ? 'O' : '0' + p);
+            bool won = false;
+            for (int i = 0; i < nw && !won; i++)
+                won = wx[i] == x && wy[i] == y;
+            game_put(&o, "%c",
+                     p < 0    ? '.'
+                     : p == 0 ? (won ? 'x' : 'X')
+                     : p == 1 ? (won ? 'o' : 'O')
+                              : '0' + p);
         }
         game_put(&o, "\n");
     }

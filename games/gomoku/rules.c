@@ -505,6 +505,17 @@ static int gmk_piece(const void *s, int x, int y)
     return gmk_bit(t->stones[0], i) ? 0 : gmk_bit(t->stones[1], i) ? 1 : -1;
 }
 
+/* The winner's five (exactly five where the rule asks for it); none when
+ * renju's Black lost by having only forbidden points. */
+static int gmk_win_line(const void *s, int *x, int *y, int max)
+{
+    const gmk *t = s;
+    if (t->winner == GMK_NOBODY)
+        return 0;
+    return point_win_line(s, gmk_piece, t->size, t->size, t->winner, 5,
+                          gmk_exact(t->rule, t->winner), x, y, max);
+}
+
 const banyan_game banyan_game_gomoku = {
     .name = "gomoku",
     .state_size = sizeof(gmk),
@@ -535,4 +546,5 @@ const banyan_game banyan_game_gomoku = {
     .place_move = gmk_place_to_move,
     .piece = gmk_piece,
     .explain = gmk_explain,
+    .win_line = gmk_win_line,
 };

@@ -52,9 +52,13 @@ has "play: engine shows its candidates" '^  [a-c][1-3] +[0-9]+ visits +[0-9.]+%'
 play_exit0 "play: game over, then new" 'new\nquit\n' tictactoe --human none --playouts 2000
 play_count "play: commands still work after the game ends" 2 '^Game over: a draw'
 play_run 'a1\nb1\na2\nb2\na3\nc3\nundo\nb3\nquit\n' $T --human both
-has "play: the winner announced" '^Game over: X wins\.$'
+has "play: the winner announced with the winning line" '^Game over: X wins with a3 a2 a1\.$'
+has "play: the winning line drawn in lower case" '^ 2 x O \.$'
 has "play: no moves after the end" '^The game is over: type new'
 has "play: undo after the end" '^ 3 \.\(X\)\.$'
+play_run 'a\nb\na\nb\na\nb\na\nquit\n' $C --human both
+has "play: Connect Four's winning four in lower case" '^\(x\)\. \. \. \. \. \.$'
+has "play: Connect Four's win announced without cells" '^Game over: X wins\.$'
 
 # Forgiving move input: the 8x8 board shows X on h8 for each spelling.
 for mv in 'h8' 'H8' '8h' ' h 8 ' '\xef\xbd\x88\xef\xbc\x98' '\xe3\x80\x80H8'; do

@@ -424,3 +424,27 @@ void test_c4_reference_positions(void)
     fclose(f);
     T_EQ(n_lines, 1000);
 }
+
+/* The four that won: its cells, in lower case in the diagram. */
+void test_c4_win_line(void)
+{
+    c4_test_state a;
+    int x[8], y[8];
+    char buf[256];
+    c4_test_setup(&a);
+    T_EQ(G->load(&a, "121212"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &a, x, y, 8), 0);
+    T_EQ(G->load(&a, "1212121"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &a, x, y, 8), 4);
+    for (int i = 0; i < 4; i++)
+        T_TRUE(x[i] == 0 && y[i] == 2 + i);
+    const char *want = " . . . . . . .\n"
+                       " . . . . . . .\n"
+                       "(x). . . . . .\n"
+                       " x O . . . . .\n"
+                       " x O . . . . .\n"
+                       " x O . . . . .\n"
+                       " a b c d e f g\n";
+    T_EQ(banyan_game_print(G, &a, 0, 0, buf, sizeof buf), strlen(want));
+    T_STR(buf, want);
+}

@@ -1072,3 +1072,29 @@ void test_gmk_perft(void)
     gmk_test_setup(&s, "size=7 candidates=all");
     T_EQ(t_perft(G, &s, 2), 49 * 48);
 }
+
+/* The five that won, and only a five where the rule wants exactly five:
+ * Black's overline elsewhere is no part of a standard-rule win. */
+void test_gmk_win_line(void)
+{
+    gmk_test_state s;
+    int x[32], y[32];
+    gmk_test_setup(&s, "size=9");
+    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 d1 d9"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 32), 0);
+    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 d1 d9 e1"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 32), 5);
+    for (int i = 0; i < 5; i++)
+        T_TRUE(x[i] == i && y[i] == 8);
+    /* Freestyle: an overline wins, all six cells. */
+    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 e1 e9 f1 f9 d1"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 32), 6);
+    /* Standard: White's five wins, Black's overline stones are not shown. */
+    gmk_test_setup(&s, "size=9 rule=standard");
+    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 e1 d9 f1 i5 d1 e9"), BANYAN_OK);
+    T_EQ(G->to_move(&s), 0);
+    int n = banyan_game_win_line(G, &s, x, y, 32);
+    T_EQ(n, 5);
+    for (int i = 0; i < n; i++)
+        T_EQ(y[i], 0);
+}

@@ -663,3 +663,30 @@ void test_mnk_hash(void)
                 T_FAIL_AT("positions %d and %d share hash %llx", i, j,
                           (unsigned long long)hashes[i]);
 }
+
+/* The winning line: its cells, drawn in lower case; none before the end. */
+void test_mnk_win_line(void)
+{
+    mnk_test_state s;
+    int x[16], y[16];
+    char buf[256];
+    mnk_test_setup(&s, "");
+    T_EQ(G->load(&s, "a1 b1 b2 c1"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 16), 0);
+    T_EQ(G->load(&s, "a1 b1 b2 c1 c3"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 16), 3);
+    /* Scanned by direction, then from the top: c3, b2, a1 is the diagonal up. */
+    T_EQ(x[0] + y[0] + x[1] + y[1] + x[2] + y[2], 6);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 2), 2); /* Room for two: two. */
+    const char *want = " 3 . . x\n 2 . x .\n 1 x O O\n   a b c\n";
+    T_EQ(banyan_game_print(G, &s, BANYAN_MOVE_NONE, 0, buf, sizeof buf), strlen(want));
+    T_STR(buf, want);
+    /* An overline of a 5,5,3-game counts whole; both lines of a double win. */
+    mnk_test_setup(&s, "m=5 n=5 k=3");
+    T_EQ(G->load(&s, "a1 a5 b1 b5 d1 d5 e1 e5 c1"), BANYAN_OK);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 16), 5);
+    for (int i = 0; i < 5; i++)
+        T_EQ(y[i], 4);
+    T_EQ(banyan_game_win_line(NULL, &s, x, y, 16), 0);
+    T_EQ(banyan_game_win_line(G, &s, x, y, 0), 0);
+}
