@@ -46,7 +46,7 @@ TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] program/*.[ch] proto/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
-             examples/*.c
+             examples/*.c bench/*.c
 LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
@@ -154,6 +154,12 @@ fuzz:
 	  clang $(WARN) $(INCS) -pthread $(FUZZ_FLAGS) -o build/fuzz/fuzz-$$t tests/fuzz/fuzz_$$t.c \
 	    $(LIB_SRC) $(wildcard proto/*.c) -lm || exit 1; done
 	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"
+
+# The inputs of Gomoku's evaluation model, for bench/fit_eval.py (not built
+# by default: only the fit needs it).
+$(B)/eval-features: bench/eval_features.c $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 	$(SAY) LD $@

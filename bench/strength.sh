@@ -40,3 +40,17 @@ run gomoku-textbook-1s --game gomoku banyan:time=1 banyan:time=1,policy=textbook
     --openings tests/data/gomoku_openings15.txt --games 200 -j 2
 run gomoku-textbook-vcf-1s --game gomoku banyan:time=1 "banyan:time=1,policy=textbook,params=prover=vcf" \
     --openings tests/data/gomoku_openings15.txt --games 200 -j 2
+# 2026-12-01: the evaluation at the leaves, PUCT, and the real engines.
+run gomoku-eval-vs-rollout-0.2s --game gomoku banyan:time=0.2 banyan:time=0.2,leaf=rollout,select=uct \
+    --openings tests/data/gomoku_openings15.txt --games 40
+run gomoku-puct-vs-uct --game gomoku banyan:playouts=2000,select=puct banyan:playouts=2000,select=uct \
+    --openings tests/data/gomoku_openings15.txt --games 40
+run gomoku-textbook-2000 --game gomoku banyan:playouts=2000 banyan:policy=textbook \
+    --openings tests/data/gomoku_openings15.txt --games 100
+# Real engines, built outside the project (docs/STRENGTH.md says how): PELA
+# and RAPFI name their pbrain programs; without them these are skipped.
+[ -n "${PELA:-}" ] && run gomoku-pela-1s --game gomoku banyan:time=1 "gomocup:$PELA" --time 1 --turn-limit \
+    --openings tests/data/gomoku_openings15.txt --games 40
+[ -n "${RAPFI:-}" ] && run gomoku-rapfi-1s --game gomoku banyan:time=1 "gomocup@$(dirname "$RAPFI"):$RAPFI" \
+    --time 1 --turn-limit --openings tests/data/gomoku_openings15.txt --games 40
+true

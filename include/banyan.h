@@ -48,7 +48,7 @@ typedef struct banyan_engine banyan_engine; /* Opaque. */
 
 /* How a node's children are scored during selection. */
 typedef enum banyan_select {
-    BANYAN_SELECT_DEFAULT = 0, /* UCT. */
+    BANYAN_SELECT_DEFAULT = 0, /* PUCT where the leaves are evaluated, else UCT. */
     BANYAN_SELECT_UCT,         /* UCB1: Q + c * sqrt(ln N / n). */
     BANYAN_SELECT_PUCT         /* AlphaZero: Q + c * P * sqrt(N) / (1 + n). */
 } banyan_select;
@@ -70,6 +70,15 @@ typedef enum banyan_final {
     BANYAN_FINAL_VALUE,       /* Highest mean value among children with visits. */
     BANYAN_FINAL_LCB          /* Highest lower confidence bound, mean - 2 sigma. */
 } banyan_final;
+
+/* What a simulation does at the leaf it reaches (banyan_config.leaf). */
+typedef enum banyan_leaf {
+    BANYAN_LEAF_DEFAULT = 0, /* EVAL for a game with evaluate(), else ROLLOUT. */
+    BANYAN_LEAF_ROLLOUT,     /* The game's rollout to the end. */
+    BANYAN_LEAF_EVAL,        /* The game's evaluate() on the leaf itself. */
+    BANYAN_LEAF_CUTOFF       /* A rollout of at most cutoff plies (uniform among the
+                                candidates), then evaluate() where the game goes on. */
+} banyan_leaf;
 
 /* How several threads share the work. */
 typedef enum banyan_parallel {
@@ -113,6 +122,9 @@ typedef struct banyan_config {
                                  with private trees, the children of the least visited nodes are
                                  dropped so that the tree grows at its frontier again. */
     banyan_parallel parallel; /* With threads > 1: one shared tree or one tree per thread. */
+    banyan_leaf leaf;         /* Rollouts, evaluations or both at the leaves. EVAL and CUTOFF
+                                 need a game with evaluate(). */
+    int cutoff;               /* CUTOFF: plies of the rollout before the evaluation; 0 = 8. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -220,10 +232,15 @@ int banyan_time_plan(const banyan_clock *c, int moves_left, double *soft, double
  * parameters or config, or BANYAN_ENOMEM; *out is then NULL. With no engine
  * there is no banyan_errmsg(): to say why EINVAL came back, a front-end
  * asks banyan_game_check(g) about the table and banyan_params_check(g,
- * params, why, len) about the parameters (both in banyan_game.h); what is
- * left is the config. */
+ * params, why, len) about the parameters (both in banyan_game.h), and
+ * banyan_config_check(g, cfg) about the config. */
 int banyan_engine_new(const banyan_game *g, const char *params, const banyan_config *cfg,
                       banyan_engine **out);
+
+/* Says what is wrong with cfg (NULL: the defaults) for an engine of game g:
+ * NULL when nothing is, else a static sentence naming the first fault
+ * ("leaf=eval needs a game with an evaluation"). */
+const char *banyan_config_check(const banyan_game *g, const banyan_config *cfg);
 
 /* Frees the engine and everything it holds. NULL is a no-op. No search may
  * be running. */

@@ -255,8 +255,29 @@ typedef struct banyan_game {
      * Gomoku, victory by continuous threats: fours and open threes), which
      * the engine calls only where prove_win found nothing on the root and on
      * the root's children: where a proof changes the move played, or shows
-     * the opponent's win after it. NULL means none. */
-    bool (*prove_win_deep)(const void *s, banyan_move *out);
+     * the opponent's win after it. effort bounds the work (in Gomoku, the
+     * positions visited): the engine gives the root more than a child.
+     * NULL means none. */
+    bool (*prove_win_deep)(const void *s, uint32_t effort, banyan_move *out);
+
+    /* Optional. The candidates of s less the moves that a deeper analysis
+     * proves lost (in Gomoku: moves after which the opponent still wins by
+     * continuous fours or threats), in the order of candidates(). The
+     * engine calls it on the root only, before the search, and marks the
+     * moves it drops proven lost. It must drop only moves it proves lost,
+     * and returns all the candidates when it would drop every one. NULL
+     * means none. */
+    int (*candidates_deep)(const void *s, banyan_move *out);
+
+    /* Optional. A static evaluation of s, a game that goes on: writes each
+     * player's expected return (inside [reward_min, reward_max]) to
+     * returns[0 .. n_players-1]. When priors is not NULL the function may
+     * also write a prior for each of moves[0 .. n-1] and return true; it
+     * returns false when it wrote no priors (the engine then uses priors()).
+     * The search uses it at its leaves instead of a rollout, or after a
+     * rollout cut short, as banyan_config.leaf says. NULL: rollouts only. */
+    bool (*evaluate)(const void *s, double *returns, const banyan_move *moves, int n,
+                     float *priors);
 
     /* ---- The description, for front-ends (all optional) ---- */
 

@@ -145,6 +145,7 @@ static int bench_reuse(const cli_opts *o)
  * fifth uniform among the candidates): time per call of each, the longest
  * deep call, and how many wins each found. */
 #define BENCH_PROVER_POSITIONS 400
+#define BENCH_DEEP_EFFORT      10000 /* The effort the search gives the deep prover on a root child. */
 static void bench_provers(const banyan_game *g)
 {
     unsigned char *s = malloc(g->state_size), *t = malloc(g->state_size);
@@ -178,7 +179,7 @@ static void bench_provers(const banyan_game *g)
         double t0 = bench_now();
         fast_won += g->prove_win(s, &m);
         double t1 = bench_now();
-        deep_won += g->prove_win_deep && g->prove_win_deep(s, &m);
+        deep_won += g->prove_win_deep && g->prove_win_deep(s, BENCH_DEEP_EFFORT, &m);
         double t2 = bench_now();
         fast_s += t1 - t0;
         deep_s += t2 - t1;

@@ -234,7 +234,8 @@ void cli_params(const cli_opts *o, char *out, size_t len)
     options_game_params(&o->eng, o->game, o->params, out, len);
 }
 
-void cli_explain_new(const char *who, const banyan_game *g, const char *params, int rc)
+void cli_explain_new(const char *who, const banyan_game *g, const char *params,
+                     const banyan_config *cfg, int rc)
 {
     char why[256];
     const char *bad = banyan_game_check(g);
@@ -244,6 +245,8 @@ void cli_explain_new(const char *who, const banyan_game *g, const char *params, 
         fprintf(stderr, "%s: the game table of %s is unusable: %s\n", who, g->name, bad);
     else if (banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
         fprintf(stderr, "%s: bad parameters for %s: %s\n", who, g->name, why);
+    else if (banyan_config_check(g, cfg))
+        fprintf(stderr, "%s: %s\n", who, banyan_config_check(g, cfg));
     else
         fprintf(stderr, "%s: %s refuses the parameters \"%s\" or the engine options\n", who,
                 g->name, params);
@@ -256,7 +259,7 @@ banyan_engine *cli_engine(const cli_opts *o)
     cli_params(o, params, sizeof params);
     int rc = banyan_engine_new(o->game, params, &o->eng.cfg, &e);
     if (rc != BANYAN_OK) {
-        cli_explain_new("banyan", o->game, params, rc);
+        cli_explain_new("banyan", o->game, params, &o->eng.cfg, rc);
         return NULL;
     }
     if (o->position && banyan_engine_load(e, o->position) != BANYAN_OK) {

@@ -61,7 +61,8 @@ banyan_engine *cli_engine(const cli_opts *o);
 banyan_engine *cli_start(int argc, char **argv, cli_opts *o, const char *usage, int *status);
 
 /* Prints why banyan_engine_new(g, params, ...) returned rc, prefixed by who. */
-void cli_explain_new(const char *who, const banyan_game *g, const char *params, int rc);
+void cli_explain_new(const char *who, const banyan_game *g, const char *params,
+                     const banyan_config *cfg, int rc);
 
 /* The move's notation in s, in a static buffer valid until the next call. */
 const char *cli_move(const banyan_game *g, const void *s, banyan_move m);

@@ -54,9 +54,11 @@ typedef struct match_opts {
     bool turn_limit; /* A move over its per-move time loses on time. */
     bool sprt;
     double elo0, elo1, alpha, beta;
-    const char *records; /* Directory for game records. */
-    const char *log_dir; /* Directory for the lines exchanged with external players. */
-    const char *results; /* Results file, for resuming. */
+    const char *records;        /* Directory for game records. */
+    const char *records_format; /* "txt", "sgf" or "psq"; NULL: sgf where the game has an SGF
+                                   number, else txt. */
+    const char *log_dir;        /* Directory for the lines exchanged with external players. */
+    const char *results;        /* Results file, for resuming. */
     uint64_t seed;
 } match_opts;
 
@@ -69,7 +71,7 @@ typedef struct match_opening {
 typedef struct match_game {
     int result;      /* +1: A won, 0: draw, -1: B won. */
     int a_first;     /* A played first. */
-    char reason[32]; /* How it ended. */
+    char reason[64]; /* How it ended. */
     int errors[2];   /* ERROR lines of A's and B's brains, skipped (player.h). */
     int plies;
     bool done;
@@ -186,12 +188,15 @@ static const char *match_status_name(player_status st)
 
 /* Writes a game record (record.h): DIR/game-NNNNN.sgf for games with an
  * SGF number, else DIR/game-NNNNN.txt in the plain format `banyan play`
- * loads. */
+ * loads, or in the format --records-format names (.psq: Piskvork's). */
 static void match_record(match *M, int index, record *rec, const match_game *r)
 {
     char path[1024];
-    bool sgf = M->o.g->sgf_game != 0;
-    snprintf(path, sizeof path, "%s/game-%05d.%s", M->o.records, index + 1, sgf ? "sgf" : "txt");
+    const char *ext = M->o.records_format ? M->o.records_format : M->o.g->sgf_game ? "sgf" : "txt";
+    record_format fmt = !strcmp(ext, "sgf")   ? RECORD_SGF
+                        : !strcmp(ext, "psq") ? RECORD_PSQ
+                                              : RECORD_TEXT;
+    snprintf(path, sizeof path, "%s/game-%05d.%s", M->o.records, index + 1, ext);
     snprintf(rec->players[0], sizeof rec->players[0], "%.255s",
              M->o.players[r->a_first ? 0 : 1].text);
     snprintf(rec->players[1], sizeof rec->players[1], "%.255s",
@@ -204,7 +209,7 @@ static void match_record(match *M, int index, record *rec, const match_game *r)
     FILE *f = fopen(path, "w");
     if (!f)
         return;
-    record_save(rec, f, sgf ? RECORD_SGF : RECORD_TEXT);
+    record_save(rec, f, fmt);
     fclose(f);
 }
 
@@ -227,6 +232,12 @@ static banyan_limits match_limits(const match *M, const player_spec *spec, doubl
         lim.time_max = hard;
         lim.stop_early = true;
         lim.playouts = 0;
+    } else if (M->o.turn_limit && lim.time > 0) {
+        /* The move must be back within its time, answer included: the
+         * search stops earlier (by 10% and 10 ms, as a brain would), since
+         * one prover call at the root may run past the search's clock. */
+        double t = lim.time * 0.9 - 0.01;
+        lim.time = t > lim.time / 2 ? t : lim.time / 2;
     }
     if (!lim.playouts && lim.time <= 0)
         lim.playouts = 10000;
@@ -337,8 +348,10 @@ static void match_play(match *M, int index, match_game *r)
             goto stop;
         }
         banyan_limits lim = match_limits(M, spec[side], clock[side]);
-        /* The per-move time as given, before any clock plan. */
-        double turn = match_limits(M, spec[side], -1).time;
+        /* The per-move time as given, before any clock plan or margin. */
+        double turn = spec[side]->eng.lim.playouts || spec[side]->eng.lim.time > 0
+                          ? spec[side]->eng.lim.time
+                          : M->o.lim.time;
         double t0 = match_now();
         double wait = clock[side] >= 0 ? clock[side] + timeout : timeout + lim.time;
         player_status st = player_genmove(&p[side], s, &lim, clock[side], wait, &m, &value);
@@ -350,7 +363,7 @@ static void match_play(match *M, int index, match_game *r)
         }
         if (o->turn_limit && turn > 0 && spent > turn) {
             loser = side;
-            snprintf(r->reason, sizeof r->reason, "time forfeit");
+            snprintf(r->reason, sizeof r->reason, "time forfeit (%.3f s for %.3f)", spent, turn);
             goto end;
         }
         if (clock[side] >= 0) {
@@ -485,9 +498,9 @@ static bool match_resume(match *M)
         }
         first = first && !line[0];
         int index, a_first, result, plies;
-        char reason[32];
+        char reason[64];
         if (line[0] == '#' ||
-            sscanf(line, "%d %d %d %d %31[^\n]", &index, &a_first, &result, &plies, reason) != 5 ||
+            sscanf(line, "%d %d %d %d %63[^\n]", &index, &a_first, &result, &plies, reason) != 5 ||
             index < 1 || index > M->o.games || result < -1 || result > 1)
             continue;
         match_game *r = &M->games[index - 1];
@@ -632,6 +645,8 @@ static void match_usage(FILE *f)
                "                    (without --games: at most 20000 games)\n"
                "  --records DIR     write each game to DIR/game-NNNNN.sgf (games with an SGF\n"
                "                    number) or .txt, with the time of each move\n"
+               "  --records-format txt|sgf|psq   the records' format instead (psq: Piskvork's,\n"
+               "                    for games with X,Y moves)\n"
                "  --results FILE    results game by game; a match run again resumes from it\n"
                "  --log DIR         every line exchanged with external players, time-stamped,\n"
                "                    in DIR/game-NNNNN-A.log and -B.log\n"
@@ -718,6 +733,9 @@ static bool match_parse(int argc, char **argv, match_opts *o)
             o->sprt = ok;
         } else if (!strcmp(a, "--records"))
             o->records = val;
+        else if (!strcmp(a, "--records-format"))
+            ok = !strcmp(o->records_format = val, "txt") || !strcmp(val, "sgf") ||
+                 !strcmp(val, "psq");
         else if (!strcmp(a, "--log"))
             o->log_dir = val;
         else if (!strcmp(a, "--results"))
@@ -737,6 +755,12 @@ static bool match_parse(int argc, char **argv, match_opts *o)
     }
     if (!o->g || n_players != 2) {
         match_usage(stderr);
+        return false;
+    }
+    const char *rf = o->records_format;
+    if (rf && ((!strcmp(rf, "sgf") && !o->g->sgf_game) ||
+               (!strcmp(rf, "psq") && !(o->g->coords & BANYAN_COORDS_XY)))) {
+        fprintf(stderr, "banyan match: %s has no %s records\n", o->g->name, rf);
         return false;
     }
     /* Internal players default to a smaller arena: several run at once. */

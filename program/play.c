@@ -6,7 +6,8 @@
  * again, and end of input ends the program quietly. The game is a record
  * (record.h): undo and load replay it onto the engine, since engines never
  * undo, and save writes it as a move list, or as SGF when the file name
- * ends in .sgf and the game has an SGF number. Escape codes
+ * ends in .sgf and the game has an SGF number, or as Piskvork's PSQ when it
+ * ends in .psq and the game has X,Y coordinates. Escape codes
  * (the live status line) are written only when stdout is a terminal.
  *
  * Pondering (on by default; --no-ponder turns it off): while the prompt
@@ -453,20 +454,30 @@ static bool play_new(play *P, const char *arg, const char *shown)
     return true;
 }
 
-/* Whether path names an SGF file. */
-static bool play_is_sgf(const char *path)
+/* The format a file name asks for: SGF for .sgf, Piskvork's PSQ for .psq,
+ * else the plain move list. */
+static record_format play_format(const char *path)
 {
     size_t n = strlen(path);
-    return n > 4 && !strcasecmp(path + n - 4, ".sgf");
+    if (n > 4 && !strcasecmp(path + n - 4, ".sgf"))
+        return RECORD_SGF;
+    return n > 4 && !strcasecmp(path + n - 4, ".psq") ? RECORD_PSQ : RECORD_TEXT;
 }
 
-/* Writes the record (record.h): SGF when the name ends in .sgf, else the
- * plain move list. */
+/* Writes the record (record.h) in the format its name asks for. */
 static bool play_save(play *P, const char *arg, const char *shown)
 {
-    bool sgf = play_is_sgf(arg);
-    if (sgf && !P->g->sgf_game) {
+    record_format fmt = play_format(arg);
+    if (fmt == RECORD_SGF && !P->g->sgf_game) {
         printf("%s has no SGF form: save to a name without .sgf.\n", P->g->name);
+        return true;
+    }
+    if (fmt == RECORD_PSQ && !(P->g->coords & BANYAN_COORDS_XY)) {
+        printf("%s has no PSQ form: save to a name without .psq.\n", P->g->name);
+        return true;
+    }
+    if (fmt == RECORD_PSQ && P->rec.start) {
+        printf("PSQ has no start position: save to a name without .psq.\n");
         return true;
     }
     FILE *f = fopen(arg, "w");
@@ -474,8 +485,9 @@ static bool play_save(play *P, const char *arg, const char *shown)
         printf("Cannot write \"%s\": %s.\n", shown, strerror(errno));
         return true;
     }
-    bool failed = record_save(&P->rec, f, sgf ? RECORD_SGF : RECORD_TEXT) != BANYAN_OK;
-    int err = errno;
+    int rc = record_save(&P->rec, f, fmt);
+    bool failed = rc != BANYAN_OK;
+    int err = rc == BANYAN_EINVAL ? EINVAL : errno; /* PSQ: a move with no X,Y (a pass). */
     if (fclose(f) != 0 && !failed) {
         failed = true;
         err = errno;

@@ -399,6 +399,8 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
         if (rc != BANYAN_OK) {
             if (banyan_params_check(g, all, why, sizeof why) != BANYAN_OK)
                 snprintf(p->last, sizeof p->last, "%s", why);
+            else if (banyan_config_check(g, &spec->eng.cfg))
+                snprintf(p->last, sizeof p->last, "%s", banyan_config_check(g, &spec->eng.cfg));
             else
                 snprintf(p->last, sizeof p->last, "bad parameters \"%.200s\"", all);
             return PLAYER_ILLEGAL;

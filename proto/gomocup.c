@@ -40,9 +40,35 @@
  * accepted and ignored: our game ends at the first five. A rule change mid-game replays the moves
  * under the new rule, or keeps the old one (with a MESSAGE) when they are not legal.
  *
+ * SWAP2BOARD (the swap2 opening, Gomocup's extension of 2020). Lines "X,Y"
+ * until DONE: 0, 3 or 5 stones, Black, White, Black... in move order. The
+ * stones replace the position (as BOARD does), and our own stones are
+ * added to it, so the TURN or BOARD that follows works on the board the
+ * manager sees. Every answer is a timed turn (gomocup_limits).
+ *   0 stones: we open. Candidate openings, generated around the centre c
+ *     (Black at c, White beside or diagonal to it, Black within two points
+ *     of c, one of each mirror pair: 26 of them), are each judged by a
+ *     search of 1/26 of the turn for White, who is to move; the one whose
+ *     value is nearest 0.5 is answered "X1,Y1 X2,Y2 X3,Y3". Ties go to the
+ *     first generated, so a fixed seed gives a fixed answer.
+ *   3 stones: we answer. A search for White to move: when White's value
+ *     is below 0.5 - GOMOCUP_SWAP_MARGIN we answer SWAP (we take Black, the
+ *     opener plays White's 4th stone), else White's best move "X,Y" (we
+ *     stay White). The third option, two stones "X4,Y4 X5,Y5" that hand
+ *     the choice of colour back to the opener, is never chosen: it can
+ *     only give the opener the better side.
+ *   5 stones: we opened and now choose: the same search for White to move;
+ *     SWAP (we take Black, the opponent plays White's 6th stone) or White's
+ *     6th stone "X,Y".
+ * The margin keeps the initiative (our own search choosing White's stone)
+ * unless the search clearly prefers Black. Swap2 is played under the
+ * freestyle and exactly-five rules (Gomocup plays it under exactly five);
+ * under renju, which uses other openings, SWAP2BOARD is an ERROR, and so
+ * are a count other than 0, 3 or 5, a bad line, an off-board or repeated
+ * stone, and stones that end the game; the position is then unchanged.
+ *
  * Not supported: rectangular boards (RECTSTART w,h with w != h is an
- * ERROR) and SWAP2BOARD (answered UNKNOWN; the stone lines and the DONE
- * after it are skipped silently).
+ * ERROR).
  *
  * Time. Each move is timed from the moment its command was read. Its
  * budget is at most timeout_turn * 0.9 - 50 ms (timeout_turn is INFO's,
@@ -117,6 +143,9 @@
 #define GOMOCUP_MEMORY_DEFAULT ((size_t)256 << 20) /* Arena without --memory. */
 #define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
 #define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
+#define GOMOCUP_SWAP2_STONES   5                   /* Most stones SWAP2BOARD sends. */
+#define GOMOCUP_SWAP2_OPENINGS 26                  /* Openings judged when we open a swap2 game. */
+#define GOMOCUP_SWAP_MARGIN    0.05 /* SWAP when White's value is below 0.5 less this. */
 
 /* The protocol's rules: their names and INFO rule bits. */
 static const struct gomocup_rule {
@@ -125,7 +154,7 @@ static const struct gomocup_rule {
 } gomocup_rules[] = {{"freestyle", 0}, {"standard", 1}, {"renju", 4}, {"caro", 8}};
 
 /* What the lines mean: commands, BOARD stones, or SWAP2BOARD stones. */
-enum { GOMOCUP_COMMANDS, GOMOCUP_BOARD, GOMOCUP_SKIP };
+enum { GOMOCUP_COMMANDS, GOMOCUP_BOARD, GOMOCUP_SWAP2 };
 
 typedef struct gomocup_point {
     uint8_t x, y;
@@ -159,7 +188,7 @@ struct gomocup {
     size_t max_memory;    /* Bytes; 0 unlimited. */
     double used_ms;       /* Time this game's moves took. */
     bool caro_said;
-    /* BOARD ... DONE. */
+    /* BOARD ... DONE and SWAP2BOARD ... DONE (fields unused). */
     int mode;
     gomocup_point board[GOMOCUP_MAX_MOVES];
     uint8_t fields[GOMOCUP_MAX_MOVES];
@@ -578,41 +607,57 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     return lim;
 }
 
+/* Searches the session's engine within lim unless END has come. Returns
+ * false after END, which stops the search and wants no answer. */
+static bool gomocup_search(gomocup *ctx, const banyan_limits *lim, banyan_report *r)
+{
+    pthread_mutex_lock(&ctx->mu);
+    bool quit = ctx->quit; /* After this, END stops the search below. */
+    pthread_mutex_unlock(&ctx->mu);
+    if (quit)
+        return false;
+    banyan_engine_search(ctx->e, lim, r);
+    pthread_mutex_lock(&ctx->mu);
+    quit = ctx->quit;
+    pthread_mutex_unlock(&ctx->mu);
+    return !quit;
+}
+
+/* The point of move m in the engine's position, through the game's X,Y
+ * coordinates. Returns false for no move or one off the board. */
+static bool gomocup_point_of(gomocup *ctx, banyan_move m, gomocup_point *out)
+{
+    char text[16];
+    int x = 0, y = 0;
+    if (m == BANYAN_MOVE_NONE ||
+        banyan_game_format(ctx->g, banyan_engine_state(ctx->e), m, BANYAN_COORDS_XY, text,
+                           sizeof text) < 0 ||
+        sscanf(text, "%d,%d", &x, &y) != 2 || x < 0 || y < 0 || x >= ctx->size || y >= ctx->size)
+        return false;
+    *out = (gomocup_point){(uint8_t)x, (uint8_t)y};
+    return true;
+}
+
 /* Searches the position and plays and answers the best move. */
 static void gomocup_think(gomocup *ctx)
 {
     banyan_report r;
     double ret[BANYAN_MAX_PLAYERS];
-    char text[16];
     gomocup_fit_memory(ctx);
     if (ctx->g->outcome(banyan_engine_state(ctx->e), ret)) {
         gomocup_say(ctx, "ERROR the game is over");
         return;
     }
     banyan_limits lim = gomocup_limits(ctx);
-    pthread_mutex_lock(&ctx->mu);
-    bool quit = ctx->quit; /* After this, END stops the search below. */
-    pthread_mutex_unlock(&ctx->mu);
-    if (quit)
-        return;
-    banyan_engine_search(ctx->e, &lim, &r);
-    pthread_mutex_lock(&ctx->mu);
-    quit = ctx->quit;
-    pthread_mutex_unlock(&ctx->mu);
-    if (quit)
+    if (!gomocup_search(ctx, &lim, &r))
         return; /* END: no answer. */
     ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
 
-    /* The move back to X,Y through the game's coordinates. */
-    int x = 0, y = 0;
-    if (r.best == BANYAN_MOVE_NONE ||
-        banyan_game_format(ctx->g, banyan_engine_state(ctx->e), r.best, BANYAN_COORDS_XY, text,
-                           sizeof text) < 0 ||
-        sscanf(text, "%d,%d", &x, &y) != 2 || x < 0 || y < 0 || x >= ctx->size || y >= ctx->size) {
+    gomocup_point p;
+    if (!gomocup_point_of(ctx, r.best, &p)) {
         gomocup_say(ctx, "ERROR no move to play");
         return;
     }
-    gomocup_point p = {(uint8_t)x, (uint8_t)y};
     if (gomocup_add(ctx, p) != 0)
         return;
     gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s",
@@ -742,6 +787,15 @@ static bool gomocup_board(gomocup *ctx, char *args)
     return false;
 }
 
+/* Whether the stones of a BOARD or SWAP2BOARD so far hold x,y. */
+static bool gomocup_board_has(const gomocup *ctx, int x, int y)
+{
+    for (int i = 0; i < ctx->n_board; i++)
+        if (ctx->board[i].x == x && ctx->board[i].y == y)
+            return true;
+    return false;
+}
+
 /* A BOARD stone line "X,Y,field". */
 static void gomocup_board_line(gomocup *ctx, const char *line)
 {
@@ -758,12 +812,9 @@ static void gomocup_board_line(gomocup *ctx, const char *line)
         snprintf(ctx->board_err, sizeof ctx->board_err, "stone %d,%d off the board", v[0], v[1]);
     else if (ctx->n_board == GOMOCUP_MAX_MOVES)
         snprintf(ctx->board_err, sizeof ctx->board_err, "too many stones");
+    else if (gomocup_board_has(ctx, v[0], v[1]))
+        snprintf(ctx->board_err, sizeof ctx->board_err, "two stones at %d,%d", v[0], v[1]);
     else {
-        for (int i = 0; i < ctx->n_board; i++)
-            if (ctx->board[i].x == v[0] && ctx->board[i].y == v[1]) {
-                snprintf(ctx->board_err, sizeof ctx->board_err, "two stones at %d,%d", v[0], v[1]);
-                return;
-            }
         ctx->board[ctx->n_board] = (gomocup_point){(uint8_t)v[0], (uint8_t)v[1]};
         ctx->fields[ctx->n_board++] = (uint8_t)v[2];
     }
@@ -811,12 +862,189 @@ static void gomocup_board_done(gomocup *ctx)
     gomocup_think(ctx);
 }
 
+/* ---- SWAP2BOARD (see the file comment) ---- */
+
 static bool gomocup_swap2board(gomocup *ctx, char *args)
 {
     (void)args;
-    ctx->mode = GOMOCUP_SKIP;
-    gomocup_say(ctx, "UNKNOWN SWAP2BOARD is not supported");
+    ctx->mode = GOMOCUP_SWAP2;
+    ctx->n_board = 0;
+    ctx->board_err[0] = 0;
     return false;
+}
+
+/* A SWAP2BOARD stone line "X,Y". */
+static void gomocup_swap2_line(gomocup *ctx, const char *line)
+{
+    int v[2];
+    char q[40];
+    if (ctx->board_err[0])
+        return;
+    if (!gomocup_numbers(line, 2, v))
+        snprintf(ctx->board_err, sizeof ctx->board_err, "bad SWAP2BOARD line \"%s\"",
+                 gomocup_quote(line, q, sizeof q));
+    else if (ctx->size && (v[0] >= ctx->size || v[1] >= ctx->size))
+        snprintf(ctx->board_err, sizeof ctx->board_err, "stone %d,%d off the board", v[0], v[1]);
+    else if (ctx->n_board == GOMOCUP_SWAP2_STONES)
+        snprintf(ctx->board_err, sizeof ctx->board_err,
+                 "SWAP2BOARD takes 0, 3 or 5 stones, not more than %d", GOMOCUP_SWAP2_STONES);
+    else if (gomocup_board_has(ctx, v[0], v[1]))
+        snprintf(ctx->board_err, sizeof ctx->board_err, "two stones at %d,%d", v[0], v[1]);
+    else
+        ctx->board[ctx->n_board++] = (gomocup_point){(uint8_t)v[0], (uint8_t)v[1]};
+}
+
+/* The openings we judge when we open: Black at the centre c, White beside
+ * it (c+1,c) or diagonal to it (c+1,c+1), Black at any other point within
+ * two of c in both directions. White beside Black makes the row through c a
+ * mirror and White diagonal the diagonal through c, so one point of each
+ * mirror pair is kept: dy >= 0 in the first case, dx <= dy in the second.
+ * Fills out[] (room for GOMOCUP_SWAP2_OPENINGS) and returns the count. */
+static int gomocup_swap2_openings(const gomocup *ctx, gomocup_point out[][3])
+{
+    static const int white[2][2] = {{1, 0}, {1, 1}};
+    int c = ctx->size / 2, n = 0;
+    for (int w = 0; w < 2; w++)
+        for (int dy = -2; dy <= 2; dy++)
+            for (int dx = -2; dx <= 2; dx++) {
+                int wx = c + white[w][0], wy = c + white[w][1], bx = c + dx, by = c + dy;
+                bool taken = (dx == 0 && dy == 0) || (bx == wx && by == wy);
+                bool mirrored = w == 0 ? dy < 0 : dx > dy;
+                if (taken || mirrored || n == GOMOCUP_SWAP2_OPENINGS || wx >= ctx->size ||
+                    wy >= ctx->size || bx < 0 || by < 0 || bx >= ctx->size || by >= ctx->size)
+                    continue;
+                out[n][0] = (gomocup_point){(uint8_t)c, (uint8_t)c};
+                out[n][1] = (gomocup_point){(uint8_t)wx, (uint8_t)wy};
+                out[n][2] = (gomocup_point){(uint8_t)bx, (uint8_t)by};
+                n++;
+            }
+    return n;
+}
+
+/* SWAP2BOARD with no stones: we open with the candidate whose value for
+ * White (to move after three stones) is nearest 0.5. The session's moves
+ * come back when no candidate can be judged. */
+static void gomocup_swap2_open(gomocup *ctx, const gomocup_point *saved, int n_saved)
+{
+    gomocup_point cand[GOMOCUP_SWAP2_OPENINGS][3];
+    int n = gomocup_swap2_openings(ctx, cand), best = -1;
+    double best_value = 0;
+    uint64_t playouts = 0;
+    banyan_limits lim = gomocup_limits(ctx);
+    /* Each candidate gets an equal share of the turn and runs all of it:
+     * what matters is its value, not an early choice of move. */
+    lim.time_max = 0;
+    lim.stop_early = false;
+    if (lim.time > 0 && n > 0) {
+        lim.time /= n;
+        if (lim.time * 1000 < GOMOCUP_MIN_BUDGET_MS) {
+            lim.time = 0;
+            if (!lim.playouts || lim.playouts > GOMOCUP_QUICK_PLAYOUTS)
+                lim.playouts = GOMOCUP_QUICK_PLAYOUTS;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        banyan_report r;
+        if (gomocup_load(ctx, ctx->e, cand[i], 3) != BANYAN_OK)
+            continue; /* Refused by the game (none is, under freestyle or exactly five). */
+        if (!gomocup_search(ctx, &lim, &r))
+            return; /* END: no answer. */
+        playouts += r.playouts;
+        double off = r.value > 0.5 ? r.value - 0.5 : 0.5 - r.value;
+        double best_off = best_value > 0.5 ? best_value - 0.5 : 0.5 - best_value;
+        if (best < 0 || off < best_off) {
+            best = i;
+            best_value = r.value;
+        }
+    }
+    ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
+    if (best < 0 || gomocup_load(ctx, ctx->e, cand[best], 3) != BANYAN_OK) {
+        gomocup_load(ctx, ctx->e, saved, n_saved);
+        gomocup_say(ctx, "ERROR no swap2 opening fits this board and rule");
+        return;
+    }
+    const gomocup_point *p = cand[best];
+    gomocup_say(ctx, "MESSAGE swap2 opening: %d judged, %llu playouts, White's win rate %.1f%%", n,
+                (unsigned long long)playouts, 100 * best_value);
+    gomocup_say(ctx, "%d,%d %d,%d %d,%d", p[0].x, p[0].y, p[1].x, p[1].y, p[2].x, p[2].y);
+    ctx->moved = true;
+}
+
+/* SWAP2BOARD with 3 or 5 stones, now the session's moves (White to move):
+ * SWAP, or White's best move, by the search's value for White. The
+ * session's moves come back after an error. */
+static void gomocup_swap2_choose(gomocup *ctx, const gomocup_point *saved, int n_saved)
+{
+    banyan_report r;
+    gomocup_point p;
+    banyan_limits lim = gomocup_limits(ctx);
+    if (!gomocup_search(ctx, &lim, &r))
+        return; /* END: no answer. */
+    ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
+    if (r.value < 0.5 - GOMOCUP_SWAP_MARGIN) {
+        gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%: we take Black",
+                    (unsigned long long)r.playouts, 100 * r.value);
+        gomocup_say(ctx, "SWAP");
+        ctx->moved = true;
+        return;
+    }
+    if (!gomocup_point_of(ctx, r.best, &p)) {
+        gomocup_load(ctx, ctx->e, saved, n_saved);
+        gomocup_say(ctx, "ERROR no move to play");
+        return;
+    }
+    if (gomocup_add(ctx, p) != 0) {
+        gomocup_load(ctx, ctx->e, saved, n_saved);
+        return;
+    }
+    gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%: we stay White",
+                (unsigned long long)r.playouts, 100 * r.value);
+    gomocup_say(ctx, "%d,%d", p.x, p.y);
+    ctx->moved = true;
+}
+
+/* DONE after SWAP2BOARD: checks, then the stones become the position and
+ * we answer (see the file comment). Any failure leaves the position as it
+ * was. */
+static void gomocup_swap2_done(gomocup *ctx)
+{
+    gomocup_point saved[GOMOCUP_MAX_MOVES];
+    double ret[BANYAN_MAX_PLAYERS];
+    int n_saved = ctx->n_moves;
+    ctx->mode = GOMOCUP_COMMANDS;
+    if (!ctx->e) {
+        gomocup_say(ctx, "ERROR %s", gomocup_no_game);
+        return;
+    }
+    if (ctx->board_err[0]) {
+        gomocup_say(ctx, "ERROR %s", ctx->board_err);
+        return;
+    }
+    if (ctx->n_board != 0 && ctx->n_board != 3 && ctx->n_board != 5) {
+        gomocup_say(ctx, "ERROR SWAP2BOARD takes 0, 3 or 5 stones, not %d", ctx->n_board);
+        return;
+    }
+    if (gomocup_rule_code(ctx->rule_now) == 4) { /* Renju, INFO rule 4. */
+        gomocup_say(ctx, "ERROR swap2 is played under freestyle and exactly five, not under %s",
+                    ctx->rule_now);
+        return;
+    }
+    memcpy(saved, ctx->moves, (size_t)n_saved * sizeof *saved);
+    gomocup_fit_memory(ctx);
+    if (ctx->n_board == 0) {
+        gomocup_swap2_open(ctx, saved, n_saved);
+        return;
+    }
+    if (gomocup_load(ctx, ctx->e, ctx->board, ctx->n_board) != BANYAN_OK) {
+        gomocup_say(ctx, "ERROR impossible position (a five, or a forbidden point)");
+        return;
+    }
+    if (ctx->g->outcome(banyan_engine_state(ctx->e), ret)) {
+        gomocup_load(ctx, ctx->e, saved, n_saved);
+        gomocup_say(ctx, "ERROR the game is over");
+        return;
+    }
+    gomocup_swap2_choose(ctx, saved, n_saved);
 }
 
 /* INFO key value: no answer but for a bad value of a key we use. */
@@ -929,21 +1157,22 @@ static bool gomocup_execute_at(gomocup *ctx, char *raw, double t)
     if (!*line)
         return false;
     if (ctx->mode != GOMOCUP_COMMANDS) {
-        bool done = !strcasecmp(line, "DONE");
-        if (ctx->mode == GOMOCUP_BOARD && done) {
-            gomocup_board_done(ctx);
+        bool board = ctx->mode == GOMOCUP_BOARD;
+        if (!strcasecmp(line, "DONE")) {
+            if (board)
+                gomocup_board_done(ctx);
+            else
+                gomocup_swap2_done(ctx);
             return false;
         }
-        if (ctx->mode == GOMOCUP_BOARD && gomocup_is_stone(line)) {
-            gomocup_board_line(ctx, line);
+        if (gomocup_is_stone(line)) {
+            if (board)
+                gomocup_board_line(ctx, line);
+            else
+                gomocup_swap2_line(ctx, line);
             return false;
         }
-        if (ctx->mode == GOMOCUP_SKIP && (done || gomocup_is_stone(line))) {
-            ctx->mode = done ? GOMOCUP_COMMANDS : GOMOCUP_SKIP;
-            return false;
-        }
-        if (ctx->mode == GOMOCUP_BOARD)
-            gomocup_say(ctx, "ERROR BOARD ended without DONE");
+        gomocup_say(ctx, "ERROR %s ended without DONE", board ? "BOARD" : "SWAP2BOARD");
         ctx->mode = GOMOCUP_COMMANDS;
     }
     char *args = line;

@@ -155,6 +155,8 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
     if (rc != BANYAN_OK) {
         if (banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
             return gtp_fail(ctx, why);
+        if (banyan_config_check(g, &ctx->opt.cfg))
+            return gtp_fail(ctx, banyan_config_check(g, &ctx->opt.cfg));
         return gtp_fail(ctx, rc == BANYAN_ENOMEM ? "out of memory" : "bad parameters or options");
     }
     if (record_init(&rec, g, params, NULL, why, sizeof why) != BANYAN_OK) {

@@ -27,6 +27,8 @@ typedef enum options_kind {
     OPT_SELECT,
     OPT_FINAL,
     OPT_EXPAND,
+    OPT_LEAF,
+    OPT_CUTOFF,
     OPT_REUSE,
     OPT_RECYCLE,
     OPT_PONDER,
@@ -55,10 +57,17 @@ static const struct options_row {
     {"memory", "B", OPTIONS_ALL, true, OPT_MEMORY, "256M",
      "node arena in bytes, with an optional K, M or G"},
     {"c", "X", OPTIONS_ALL, true, OPT_C, "1.414 (uct), 1.5 (puct)", "exploration constant"},
-    {"select", "uct|puct", OPTIONS_ALL, true, OPT_SELECT, "uct", "selection formula"},
+    {"select", "uct|puct", OPTIONS_ALL, true, OPT_SELECT,
+     "puct where leaves are evaluated, else uct", "selection formula"},
     {"final", "visits|value|lcb", OPTIONS_ALL, true, OPT_FINAL, "visits",
      "rule for the move to play"},
     {"expand", "N", OPTIONS_ALL, true, OPT_EXPAND, "1", "visits a leaf needs to be expanded"},
+    {"leaf", "rollout|eval|cutoff", OPTIONS_ALL, true, OPT_LEAF,
+     "eval for a game with an evaluation, else rollout",
+     "at a leaf: a rollout to the end, the game's evaluation, or a short rollout then the "
+     "evaluation"},
+    {"cutoff", "N", OPTIONS_ALL, true, OPT_CUTOFF, "8",
+     "plies of the short rollout of leaf=cutoff"},
     {"reuse", "on|off", OPTIONS_ALL, true, OPT_REUSE, "on",
      "keep the subtree of the move played for the next search"},
     {"recycle", "on|off", OPTIONS_ALL, true, OPT_RECYCLE, "on",
@@ -224,6 +233,16 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             return false;
         o->cfg.expand_visits = (uint32_t)u;
         return true;
+    case OPT_LEAF:
+        if (w < 0)
+            return false;
+        o->cfg.leaf = w == 0 ? BANYAN_LEAF_ROLLOUT : w == 1 ? BANYAN_LEAF_EVAL : BANYAN_LEAF_CUTOFF;
+        return true;
+    case OPT_CUTOFF:
+        if (!options_count(v, 1, 1000, &u))
+            return false;
+        o->cfg.cutoff = (int)u;
+        return true;
     case OPT_REUSE:
     case OPT_RECYCLE:
         if (w < 0)
@@ -246,6 +265,7 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         o->cfg.c = 1.4;
         o->cfg.select = BANYAN_SELECT_UCT;
         o->cfg.widening = -1;
+        o->cfg.leaf = BANYAN_LEAF_ROLLOUT;
         if (!o->lim.playouts && o->lim.time <= 0)
             o->lim.playouts = 2000;
         o->textbook = true;

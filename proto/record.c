@@ -9,10 +9,11 @@
  * start text, then the moves.
  *
  * Loading checks everything on the way in and names the first fault: a line
- * of the plain format, or a byte offset (from 0) of SGF. The SGF reader
- * parses the whole collection without recursion, so deep nesting costs no
- * stack; it follows the main line of the first game tree and bounds what it
- * takes: RECORD_SGF_NODES nodes, RECORD_SGF_VALUE bytes a property value.
+ * of the plain format or of PSQ, or a byte offset (from 0) of SGF. The SGF
+ * reader parses the whole collection without recursion, so deep nesting
+ * costs no stack; it follows the main line of the first game tree and
+ * bounds what it takes: RECORD_SGF_NODES nodes, RECORD_SGF_VALUE bytes a
+ * property value. PSQ (Piskvork's files) is read line by line.
  */
 #include "record.h"
 
@@ -30,6 +31,9 @@
 #define RECORD_SGF_IDENT 16                /* Most letters of an SGF property name. */
 #define RECORD_FILE_MAX  ((size_t)1 << 28) /* Largest file record_load_file reads. */
 #define RECORD_QUOTE     "%.40s"           /* How much of a bad text a message quotes. */
+#define RECORD_PSQ_MAGIC "Piskvorky"       /* How a PSQ file begins. */
+#define RECORD_PSQ_GM    4                 /* SGF's number of Gomoku, the game of PSQ files. */
+#define RECORD_PSQ_SIDE  9999              /* Past this, a PSQ point is off any board. */
 
 /* Writes prefix and a sentence into err[errlen] (when there is room). */
 static void record_vfail(char *err, size_t errlen, const char *prefix, const char *fmt, va_list ap)
@@ -380,20 +384,98 @@ static int record_save_sgf(const record *r, FILE *f, void *s)
     return BANYAN_OK;
 }
 
+/* The 1-based PSQ point of move m in s into *x, *y. Returns false for a
+ * move that is no cell of the board (a pass). */
+static bool record_psq_point(const banyan_game *g, const void *s, banyan_move m, int *x, int *y)
+{
+    char buf[RECORD_MOVE_MAX];
+    int len = banyan_game_format(g, s, m, BANYAN_COORDS_XY, buf, sizeof buf);
+    if (len < 0 || (size_t)len >= sizeof buf || sscanf(buf, "%d,%d", x, y) != 2 || *x < 0 || *y < 0)
+        return false;
+    ++*x, ++*y;
+    return true;
+}
+
+/* PSQ as Piskvork writes it (see record.h). Every move is checked to have
+ * a place before anything is written. */
+static int record_save_psq(const record *r, FILE *f, void *s)
+{
+    const banyan_game *g = r->g;
+    int w, h, x, y;
+    if (!(g->coords & BANYAN_COORDS_XY) || !g->board_size || r->start)
+        return BANYAN_EINVAL;
+    record_rebuild(r, 0, s);
+    for (int i = 0; i < r->n_moves; i++) {
+        if (!record_psq_point(g, s, r->moves[i].move, &x, &y))
+            return BANYAN_EINVAL;
+        g->play(s, r->moves[i].move);
+    }
+    record_rebuild(r, 0, s);
+    g->board_size(s, &w, &h);
+    fprintf(f, "Piskvorky %dx%d, 0:0, 0\n", w, h);
+    for (int i = 0; i < r->n_moves; i++) {
+        const record_move *rm = &r->moves[i];
+        double ms = rm->seconds < 0 ? 0 : rm->seconds * 1000 + 0.5;
+        record_psq_point(g, s, rm->move, &x, &y);
+        fprintf(f, "%d,%d,%ld\n", x, y, ms < (double)INT_MAX ? (long)ms : (long)INT_MAX);
+        g->play(s, rm->move);
+    }
+    fputs("-1\n", f);
+    return BANYAN_OK;
+}
+
 int record_save(const record *r, FILE *f, record_format fmt)
 {
     void *s = malloc(r->g->state_size);
     int rc;
     if (!s)
         return BANYAN_ENOMEM;
-    rc = fmt == RECORD_SGF ? record_save_sgf(r, f, s) : record_save_text(r, f, s);
+    rc = fmt == RECORD_SGF   ? record_save_sgf(r, f, s)
+         : fmt == RECORD_PSQ ? record_save_psq(r, f, s)
+                             : record_save_text(r, f, s);
     free(s);
     if (rc == BANYAN_OK && ferror(f))
         rc = BANYAN_ENOMEM;
     return rc;
 }
 
-/* ---- Loading: what both formats share ---- */
+/* ---- Loading: what the formats share ---- */
+
+/* The built-in game with SGF number gm, or NULL. */
+static const banyan_game *record_game_by_gm(long gm)
+{
+    int n;
+    const banyan_game *const *games = banyan_game_list(&n);
+    for (int i = 0; i < n; i++)
+        if (games[i]->sgf_game == gm)
+            return games[i];
+    return NULL;
+}
+
+/* Parameters for a board of w x h, which messages call label (SZ[15:13],
+ * the board 20x15): each parameter of role width gets w, each of role
+ * height h, into out[len]. Returns BANYAN_OK, or BANYAN_EINVAL with a
+ * sentence in why[whylen]. */
+static int record_size_params(const banyan_game *g, int w, int h, const char *label, char *out,
+                              size_t len, char *why, size_t whylen)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (const banyan_param *p = g->params; p && p->name; p++) {
+        unsigned role = p->role & (BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT);
+        if (!role)
+            continue;
+        if (role == (BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT) && w != h)
+            return record_fail(why, whylen, BANYAN_EINVAL, "%s is not square, and %s's boards are",
+                               label, g->name);
+        int v = role & BANYAN_ROLE_WIDTH ? w : h;
+        int k = snprintf(out + used, len - used, "%s%s=%d", used ? " " : "", p->name, v);
+        if (k < 0 || (size_t)k >= len - used)
+            return record_fail(why, whylen, BANYAN_EINVAL, "%s makes parameters too long", label);
+        used += (size_t)k;
+    }
+    return BANYAN_OK;
+}
 
 /* Parses text as a move in coords in the record's position and pushes it.
  * Returns BANYAN_OK, or an error code with *why set to the rest of a
@@ -570,6 +652,31 @@ static int record_text_move(record *r, char *t, int line_no, char *err, size_t e
     return BANYAN_OK;
 }
 
+/* The next line of the text at *p, trimmed (CR LF ends lines too), in a
+ * buffer *line of *cap bytes grown as needed: returns 1 with *out set, 0 at
+ * the end of the text, or BANYAN_ENOMEM with a message in err. */
+static int record_line(const char **p, char **line, size_t *cap, char **out, char *err,
+                       size_t errlen)
+{
+    size_t n = strcspn(*p, "\n"), len;
+    if (!**p)
+        return 0;
+    if (n + 1 > *cap) {
+        char *bigger = realloc(*line, n + 1);
+        if (!bigger)
+            return record_fail(err, errlen, BANYAN_ENOMEM, "out of memory");
+        *line = bigger;
+        *cap = n + 1;
+    }
+    memcpy(*line, *p, n);
+    (*line)[n] = 0;
+    *p += n + ((*p)[n] == '\n');
+    char *t = (char *)record_trim(*line, &len);
+    t[len] = 0;
+    *out = t;
+    return 1;
+}
+
 /* Reads the plain format: header lines, then a move a line. */
 static int record_load_text(record *r, const banyan_game *g, const char *text, char *err,
                             size_t errlen)
@@ -581,23 +688,14 @@ static int record_load_text(record *r, const banyan_game *g, const char *text, c
     bool started = false;
     memset(&h, 0, sizeof h);
     h.g = g;
-    for (const char *p = text; *p && rc == BANYAN_OK;) {
-        size_t n = strcspn(p, "\n"), len;
-        line_no++;
-        if (n + 1 > cap) {
-            char *bigger = realloc(line, n + 1);
-            if (!bigger) {
-                rc = record_fail(err, errlen, BANYAN_ENOMEM, "out of memory");
-                break;
-            }
-            line = bigger;
-            cap = n + 1;
+    for (const char *p = text; rc == BANYAN_OK;) {
+        char *t;
+        int got = record_line(&p, &line, &cap, &t, err, errlen);
+        if (got <= 0) {
+            rc = got < 0 ? got : rc;
+            break;
         }
-        memcpy(line, p, n);
-        line[n] = 0;
-        p += n + (p[n] == '\n');
-        char *t = (char *)record_trim(line, &len); /* CR LF ends lines too. */
-        t[len] = 0;
+        line_no++;
         if (!*t)
             continue;
         if (*t == '#') {
@@ -617,6 +715,125 @@ static int record_load_text(record *r, const banyan_game *g, const char *text, c
         rc = record_text_begin(r, &h, 0, err, errlen);
     free(line);
     free(h.start);
+    if (rc != BANYAN_OK)
+        record_free(r);
+    return rc;
+}
+
+/* ---- Loading PSQ ---- */
+
+/* Reads a decimal number at *p, with the spaces and tabs around it,
+ * saturating at max. Returns false when no digit is there. */
+static bool record_psq_number(const char **p, long max, long *out)
+{
+    const char *q = *p;
+    long v = 0;
+    while (*q == ' ' || *q == '\t')
+        q++;
+    if (!isdigit((unsigned char)*q))
+        return false;
+    for (; isdigit((unsigned char)*q); q++)
+        v = v >= max / 10 ? max : v * 10 + (*q - '0');
+    while (*q == ' ' || *q == '\t')
+        q++;
+    *p = q;
+    *out = v > max ? max : v;
+    return true;
+}
+
+/* Reads a move line "x,y" or "x,y,t" (spaces around the numbers allowed)
+ * into 1-based x, y and the milliseconds t (-1 when absent: unknown). */
+static bool record_psq_move(const char *t, long *x, long *y, long *ms)
+{
+    const char *p = t;
+    *ms = -1;
+    if (!record_psq_number(&p, 99999, x) || *p++ != ',' || !record_psq_number(&p, 99999, y))
+        return false;
+    if (*p == ',' && (++p, !record_psq_number(&p, 2000000000L, ms)))
+        return false;
+    return *p == 0;
+}
+
+/* Starts the record from PSQ's first line t, "Piskvorky WxH, ...": the
+ * game g (NULL: the built-in game of SGF number 4, Gomoku, the game
+ * Piskvork plays) set to that board. */
+static int record_psq_begin(record *r, const banyan_game *g, const char *t, int line_no, char *err,
+                            size_t errlen)
+{
+    char params[RECORD_PARAMS_MAX], why[256], label[48];
+    const char *p = t + strlen(RECORD_PSQ_MAGIC);
+    long w, h;
+    int part, rc, bw, bh;
+    if (!isspace((unsigned char)*p) || !record_psq_number(&p, RECORD_PSQ_SIDE, &w) || *p++ != 'x' ||
+        !record_psq_number(&p, RECORD_PSQ_SIDE, &h) ||
+        (*p && *p != ',' && !isspace((unsigned char)p[-1])))
+        return record_fail(err, errlen, BANYAN_EINVAL,
+                           "PSQ: line %d: \"" RECORD_QUOTE "\" is not \"%s WIDTHxHEIGHT, ...\"",
+                           line_no, t, RECORD_PSQ_MAGIC);
+    if (!g && !(g = record_game_by_gm(RECORD_PSQ_GM)))
+        return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: no game of SGF number %d is built in",
+                           RECORD_PSQ_GM);
+    if (!(g->coords & BANYAN_COORDS_XY) || !g->board_size)
+        return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: %s has no X,Y coordinates", g->name);
+    snprintf(label, sizeof label, "the board %ldx%ld", w, h);
+    if (record_size_params(g, (int)w, (int)h, label, params, sizeof params, why, sizeof why) !=
+            BANYAN_OK ||
+        banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
+        return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: line %d: %s", line_no, why);
+    if ((rc = record_start(r, g, params, NULL, why, sizeof why, &part)) != BANYAN_OK)
+        return record_fail(err, errlen, rc, "PSQ: line %d: %s", line_no, why);
+    g->board_size(r->state, &bw, &bh);
+    if (bw != w || bh != h)
+        return record_fail(err, errlen, BANYAN_EINVAL,
+                           "PSQ: line %d: %s does not fit %s's %dx%d board", line_no, label,
+                           g->name, bw, bh);
+    return BANYAN_OK;
+}
+
+/* Reads PSQ (see record.h): the first line that is not blank starts the
+ * record, then a move a line until a line that is not one. */
+static int record_load_psq(record *r, const banyan_game *g, const char *text, char *err,
+                           size_t errlen)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    int line_no = 0, rc = BANYAN_OK;
+    bool started = false;
+    for (const char *p = text; rc == BANYAN_OK;) {
+        char *t;
+        int got = record_line(&p, &line, &cap, &t, err, errlen);
+        if (got <= 0) {
+            rc = got < 0 ? got : rc;
+            break;
+        }
+        line_no++;
+        if (!*t)
+            continue;
+        if (!started) {
+            started = true;
+            rc = record_psq_begin(r, g, t, line_no, err, errlen);
+            continue;
+        }
+        long x, y, ms;
+        if (!isdigit((unsigned char)*t))
+            break; /* -1, the players' names: the moves are over. */
+        if (!record_psq_move(t, &x, &y, &ms)) {
+            rc = record_fail(err, errlen, BANYAN_EINVAL,
+                             "PSQ: line %d: \"" RECORD_QUOTE "\" is not a move", line_no, t);
+            break;
+        }
+        char xy[48];
+        const char *why = "is off the board";
+        snprintf(xy, sizeof xy, "%ld,%ld", x - 1, y - 1);
+        double seconds = ms < 0 ? -1 : (double)ms / 1000;
+        if (x < 1 || y < 1 || x > RECORD_PSQ_SIDE || y > RECORD_PSQ_SIDE)
+            rc = BANYAN_ERANGE; /* Before the first column or row, or past any board. */
+        else
+            rc = record_push_text(r, BANYAN_COORDS_XY, xy, seconds, NULL, &why);
+        if (rc != BANYAN_OK)
+            record_fail(err, errlen, rc, "PSQ: line %d: \"" RECORD_QUOTE "\" %s", line_no, t, why);
+    }
+    free(line);
     if (rc != BANYAN_OK)
         record_free(r);
     return rc;
@@ -890,37 +1107,12 @@ static int record_sgf_property(record_sgf *x)
     return BANYAN_OK;
 }
 
-/* The built-in game with SGF number gm, or NULL. */
-static const banyan_game *record_sgf_game(long gm)
-{
-    int n;
-    const banyan_game *const *games = banyan_game_list(&n);
-    for (int i = 0; i < n; i++)
-        if (games[i]->sgf_game == gm)
-            return games[i];
-    return NULL;
-}
-
-/* Parameters for an SZ[] board: each parameter of role width gets the
- * width, each of role height the height. Returns BANYAN_OK, or BANYAN_EINVAL
- * with a message. */
+/* Parameters for an SZ[] board (see record_size_params). */
 static int record_sgf_size_params(record_sgf *x, const banyan_game *g, char *out, size_t len)
 {
-    size_t used = 0;
-    out[0] = 0;
-    for (const banyan_param *p = g->params; p && p->name; p++) {
-        unsigned role = p->role & (BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT);
-        if (!role)
-            continue;
-        if (role == (BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT) && x->width != x->height)
-            return record_sgf_fail(x, BANYAN_EINVAL, "%s is not square, and %s's boards are", x->sz,
-                                   g->name);
-        int v = role & BANYAN_ROLE_WIDTH ? x->width : x->height;
-        int k = snprintf(out + used, len - used, "%s%s=%d", used ? " " : "", p->name, v);
-        if (k < 0 || (size_t)k >= len - used)
-            return record_sgf_fail(x, BANYAN_EINVAL, "%s makes parameters too long", x->sz);
-        used += (size_t)k;
-    }
+    char why[256];
+    if (record_size_params(g, x->width, x->height, x->sz, out, len, why, sizeof why) != BANYAN_OK)
+        return record_sgf_fail(x, BANYAN_EINVAL, "%s", why);
     return BANYAN_OK;
 }
 
@@ -941,7 +1133,7 @@ static int record_sgf_find_game(record_sgf *x, const banyan_game **out)
     }
     if (x->gm && g && g->sgf_game != x->gm)
         return record_sgf_fail(x, BANYAN_EINVAL, "GM[%ld] is not %s", x->gm, g->name);
-    if (x->gm && !g && !(g = record_sgf_game(x->gm)))
+    if (x->gm && !g && !(g = record_game_by_gm(x->gm)))
         return record_sgf_fail(x, BANYAN_EINVAL, "GM[%ld] is no game Banyan knows", x->gm);
     if (!g)
         return record_sgf_fail(x, BANYAN_EINVAL, "neither GM[] nor XG[] names the game");
@@ -1141,6 +1333,8 @@ int record_load(record *r, const banyan_game *g, const char *text, char *err, si
         first++;
     if (text[first] == '(')
         return record_load_sgf(r, g, text, pos, err, errlen);
+    if (!strncmp(text + first, RECORD_PSQ_MAGIC, strlen(RECORD_PSQ_MAGIC)))
+        return record_load_psq(r, g, text + pos, err, errlen);
     return record_load_text(r, g, text + pos, err, errlen);
 }
 

@@ -2,8 +2,9 @@
  * record.h - the game record every front-end keeps: the game and its
  * parameters, a start position, the moves with the time each took and a
  * comment, the players and the result. Undo, replay onto an engine from any
- * point, and save and load as a plain move list or as SGF (where the game
- * has an SGF number) are written once, here. Uses only the public API.
+ * point, and save and load as a plain move list, as SGF (where the game
+ * has an SGF number) or as Piskvork's PSQ (where its moves have Gomocup X,Y
+ * coordinates) are written once, here. Uses only the public API.
  *
  * A record checks every move it is given against the game's rules, so the
  * moves it holds are always legal in turn from its start position, and it
@@ -36,6 +37,31 @@
  * that GM number, and SZ sets its parameters of role width and height.
  * Setup stones (AB, AW, AE) are refused, and so are collections of more
  * than 100000 nodes or with a property value over 64 KiB.
+ *
+ * PSQ, the format of Piskvork (the Gomocup manager), as its source
+ * (savePsq and openPsq in game.cpp) writes and reads it:
+ *
+ *     Piskvorky 20x20, 11:11, 0
+ *     10,10,1500
+ *     11,11,230
+ *     -1
+ *
+ * The first line gives the board's width and height, then the two players'
+ * levels (0 for a person) and which of them began (0 or 1). Each move is
+ * "x,y,t": x the column from the left and y the row from the top, both
+ * counted FROM 1 (Gomocup's X,Y plus one), and t the milliseconds it took.
+ * After the moves Piskvork may write the players' names (in tournaments)
+ * and then an error code (-1: none). Readers stop at the first line that
+ * is not "x,y" or "x,y,t". Banyan reads the size and the moves, skipping
+ * blank lines, and ignores the rest of the first line and everything from
+ * the first line that does not begin with a digit; a line that begins with
+ * one but is no move is an error. It writes "0:0, 0" (two people, so that
+ * Piskvork opens the file without starting brains), one "x,y,t" line a
+ * move (t 0 when the time is unknown) and "-1". PSQ keeps the board size,
+ * the moves and their times, nothing else: no rule or other parameter,
+ * players, result, comments or start position. Reading, the first line
+ * sets the parameters of role width and height (as SZ does); without a
+ * game given the game is the built-in one of SGF number 4 (Gomoku).
  */
 #ifndef BANYAN_RECORD_H
 #define BANYAN_RECORD_H
@@ -51,7 +77,8 @@
 /* Formats of a saved record. */
 typedef enum record_format {
     RECORD_TEXT = 0, /* The plain move list above. */
-    RECORD_SGF       /* SGF FF[4], for games with an SGF number. */
+    RECORD_SGF,      /* SGF FF[4], for games with an SGF number. */
+    RECORD_PSQ       /* Piskvork's PSQ, for games with X,Y coordinates. */
 } record_format;
 
 typedef struct record_move {
@@ -121,21 +148,24 @@ const void *record_before(record *r, int i);
 int record_replay(const record *r, banyan_engine *e, int n);
 
 /* Writes the record to f in format fmt. Returns BANYAN_OK, BANYAN_EINVAL
- * for SGF of a game without an SGF number (nothing is written), or
- * BANYAN_ENOMEM after a write error (ferror) or when a scratch state cannot
- * be had. */
+ * for SGF of a game without an SGF number, or PSQ of a game without X,Y
+ * coordinates, of a record with a start position or of a move that is no
+ * cell of the board (a pass) (nothing is written then), or BANYAN_ENOMEM
+ * after a write error (ferror) or when a scratch state cannot be had. */
 int record_save(const record *r, FILE *f, record_format fmt);
 
-/* Reads a record from text (a whole file: SGF when its first character
- * after white space and a UTF-8 byte order mark is '(', else the plain
- * format) into *r, which must not be initialised. The game is g when not
+/* Reads a record from text (a whole file: after a UTF-8 byte order mark
+ * and white space, SGF when it begins with '(', PSQ when it begins with
+ * "Piskvorky", else the plain format) into *r, which must not be
+ * initialised. The game is g when not
  * NULL (a record of another game is refused), else the one the text names.
  * Every move is checked. Returns BANYAN_OK, or BANYAN_EINVAL, BANYAN_ERANGE
  * (a move off the board), BANYAN_EILLEGAL (an illegal move) or
  * BANYAN_ENOMEM, with a sentence in err[errlen] naming the line (from 1) of
- * the plain format (line 7: "z9" is off the board) or the property and
- * byte (from 0) of SGF (SGF: missing ']' for the '[' at byte 120); *r is
- * then zeroed and needs no record_free. text is borrowed. */
+ * the plain format (line 7: "z9" is off the board) or of PSQ (PSQ: line 3:
+ * "16,1,250" is off the board) or the property and byte (from 0) of SGF
+ * (SGF: missing ']' for the '[' at byte 120); *r is then zeroed and needs
+ * no record_free. text is borrowed. */
 int record_load(record *r, const banyan_game *g, const char *text, char *err, size_t errlen);
 
 /* record_load on the contents of the file at path. Returns BANYAN_EINVAL

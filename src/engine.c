@@ -31,9 +31,9 @@ static int engine_ok(banyan_engine *e)
     return BANYAN_OK;
 }
 
-/* Fills in the defaults of a config and checks it. Returns false for a
- * config no engine can use. */
-static bool engine_resolve(const banyan_config *in, banyan_config *out)
+/* Fills in the defaults of a config and checks it. Returns NULL, or a
+ * sentence naming the first reason no engine can use it. */
+static const char *engine_resolve(const banyan_game *g, const banyan_config *in, banyan_config *out)
 {
     static const banyan_config zero = {0};
     *out = in ? *in : zero;
@@ -43,8 +43,12 @@ static bool engine_resolve(const banyan_config *in, banyan_config *out)
         out->threads = 1;
     if (out->seed == 0)
         out->seed = BANYAN_DEFAULT_SEED;
+    if (out->leaf == BANYAN_LEAF_DEFAULT)
+        out->leaf = g->evaluate ? BANYAN_LEAF_EVAL : BANYAN_LEAF_ROLLOUT;
+    /* Evaluated leaves come with priors worth following: PUCT (in Gomoku
+     * 85% of the points against UCT, docs/STRENGTH.md). */
     if (out->select == BANYAN_SELECT_DEFAULT)
-        out->select = BANYAN_SELECT_UCT;
+        out->select = out->leaf == BANYAN_LEAF_ROLLOUT ? BANYAN_SELECT_UCT : BANYAN_SELECT_PUCT;
     if (out->c == 0)
         out->c = out->select == BANYAN_SELECT_PUCT ? 1.5 : sqrt(2.0);
     if (out->fpu == BANYAN_FPU_DEFAULT) {
@@ -58,16 +62,36 @@ static bool engine_resolve(const banyan_config *in, banyan_config *out)
         out->parallel = BANYAN_PARALLEL_TREE;
     if (out->expand_visits == 0)
         out->expand_visits = 1;
+    if (out->cutoff == 0)
+        out->cutoff = 8;
     if (!out->alloc)
         out->alloc = util_realloc;
-    return out->memory >= BANYAN_MIN_MEMORY && out->threads >= 1 &&
-           out->threads <= BANYAN_MAX_THREADS && isfinite(out->c) && out->c > 0 &&
-           (unsigned)out->select <= BANYAN_SELECT_PUCT &&
-           (unsigned)out->fpu <= BANYAN_FPU_ABSOLUTE && isfinite(out->fpu_value) &&
-           (unsigned)out->final <= BANYAN_FINAL_LCB &&
-           (unsigned)out->parallel <= BANYAN_PARALLEL_ROOT &&
-           (out->parallel != BANYAN_PARALLEL_ROOT ||
-            out->memory / (size_t)out->threads >= BANYAN_MIN_MEMORY);
+    if (out->memory < BANYAN_MIN_MEMORY)
+        return "the memory is below the smallest arena (32 KiB)";
+    if (out->threads < 1 || out->threads > BANYAN_MAX_THREADS)
+        return "the threads are not within 1 .. 64";
+    if (!isfinite(out->c) || out->c <= 0)
+        return "the exploration constant is not a positive number";
+    if ((unsigned)out->select > BANYAN_SELECT_PUCT || (unsigned)out->fpu > BANYAN_FPU_ABSOLUTE ||
+        !isfinite(out->fpu_value) || (unsigned)out->final > BANYAN_FINAL_LCB ||
+        (unsigned)out->parallel > BANYAN_PARALLEL_ROOT || (unsigned)out->leaf > BANYAN_LEAF_CUTOFF)
+        return "a mode of the config is out of its range";
+    if (out->parallel == BANYAN_PARALLEL_ROOT &&
+        out->memory / (size_t)out->threads < BANYAN_MIN_MEMORY)
+        return "root parallelism needs 32 KiB of memory per thread";
+    if (out->leaf != BANYAN_LEAF_ROLLOUT && !g->evaluate)
+        return "leaf=eval and leaf=cutoff need a game with an evaluation";
+    if (out->cutoff < 1 || out->cutoff > BANYAN_MAX_DEPTH)
+        return "the cutoff is not within 1 .. 1024 plies";
+    return NULL;
+}
+
+BANYAN_API const char *banyan_config_check(const banyan_game *g, const banyan_config *cfg)
+{
+    banyan_config c;
+    if (!g || banyan_game_check(g))
+        return "the game table is unusable (banyan_game_check says why)";
+    return engine_resolve(g, cfg, &c);
 }
 
 /* Frees what banyan_engine_new() allocated; fields still NULL are skipped. */
@@ -127,7 +151,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     if (!out)
         return BANYAN_EINVAL;
     *out = NULL;
-    if (banyan_game_check(g) || !engine_resolve(cfg, &c))
+    if (banyan_game_check(g) || engine_resolve(g, cfg, &c))
         return BANYAN_EINVAL;
 
     banyan_engine *e = c.alloc(c.alloc_ud, NULL, sizeof *e);

@@ -46,6 +46,17 @@ typedef struct step {
 #define SEARCH_DEEP_VISITS 64
 #define SEARCH_DEEP_SHARE  32
 
+/* The effort the deep prover gets on a root child, and on the root before
+ * the search (in Gomoku, positions of the VCT: about 1.7 ms and 40 ms). A
+ * search limited in time gives the root SEARCH_ROOT_PER_SECOND positions
+ * per second of its limit (about 5% of it), within SEARCH_ROOT_MIN ..
+ * SEARCH_ROOT_MAX; one limited otherwise, SEARCH_ROOT_EFFORT. */
+#define SEARCH_DEEP_EFFORT     10000
+#define SEARCH_ROOT_EFFORT     200000
+#define SEARCH_ROOT_PER_SECOND 400000.0
+#define SEARCH_ROOT_MIN        50000
+#define SEARCH_ROOT_MAX        500000
+
 /* Simulations a thread takes from the budget at once, when several search. */
 #define SEARCH_CHUNK 32
 
@@ -232,6 +243,22 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
     return best_i;
 }
 
+/* The priors of moves[0 .. n-1] in s into priors: the evaluation's, where
+ * the leaves are evaluated and it gives them, else the game's priors().
+ * Returns false when there are none (uniform). */
+static bool search_priors(const banyan_engine *e, const void *s, const banyan_move *moves, int n,
+                          float *priors)
+{
+    const banyan_game *g = e->game;
+    double ret[BANYAN_MAX_PLAYERS];
+    if (e->cfg.leaf != BANYAN_LEAF_ROLLOUT && g->evaluate(s, ret, moves, n, priors))
+        return true;
+    if (!g->priors)
+        return false;
+    g->priors(s, moves, n, priors);
+    return true;
+}
+
 /* Sorts the n moves by prior, highest first, keeping the game's order among
  * equal priors so that the tree does not depend on the sort. */
 static void search_sort_by_prior(banyan_move *moves, float *priors, int n)
@@ -269,10 +296,44 @@ static bool search_prove_deep(worker *w, uint32_t xi, int mover, uint32_t n)
         (atomic_fetch_or_explicit(&x->flags, NODE_MARK, memory_order_relaxed) & NODE_MARK))
         return false;
     if (g->n_players != 2 || tree_proof(x) != BANYAN_UNPROVEN || g->outcome(w->state, ret) ||
-        !g->prove_win_deep(w->state, &win))
+        !g->prove_win_deep(w->state, SEARCH_DEEP_EFFORT, &win))
         return false;
     tree_set_proof(x, g->to_move(w->state) == mover ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
     return true; /* The backup marks the root as having a proven child. */
+}
+
+/* The returns of the leaf position w->state, a game that goes on, by the
+ * config's leaf rule: a rollout to the end, the game's evaluation, or a
+ * rollout of at most cutoff plies among the candidates and then the
+ * evaluation where the game still goes on. The state is played on. */
+static void search_leaf(worker *w, double *ret)
+{
+    banyan_engine *e = w->e;
+    const banyan_game *g = e->game;
+    if (e->cfg.leaf == BANYAN_LEAF_ROLLOUT) {
+        if (g->rollout)
+            g->rollout(w->state, &w->rng);
+        else
+            util_default_rollout(g, w->state, &w->rng);
+        if (NEVER(!g->outcome(w->state, ret)))
+            for (int i = 0; i < g->n_players; i++)
+                ret[i] = e->reward_lo;
+        return;
+    }
+    if (e->cfg.leaf == BANYAN_LEAF_CUTOFF) {
+        banyan_move moves[BANYAN_MAX_MOVES];
+        for (int ply = 0; ply < e->cfg.cutoff; ply++) {
+            if (g->outcome(w->state, ret))
+                return;
+            int n = g->candidates ? g->candidates(w->state, moves) : g->moves(w->state, moves);
+            if (NEVER(n <= 0))
+                break;
+            g->play(w->state, moves[banyan_rng_below(&w->rng, (uint32_t)n)]);
+        }
+        if (g->outcome(w->state, ret))
+            return;
+    }
+    g->evaluate(w->state, ret, NULL, 0, NULL);
 }
 
 /* What an expansion did. */
@@ -325,16 +386,15 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
         return EXPAND_NONE; /* The claim stays: nobody can expand into a full arena. */
 
     uint8_t uniform = tree_prior_code(1.0f / (float)n);
-    if (g->priors) {
-        g->priors(w->state, moves, n, priors);
+    bool have_priors = search_priors(e, w->state, moves, n, priors);
+    if (have_priors)
         search_sort_by_prior(moves, priors, n);
-    }
     for (int i = 0; i < n; i++) {
         node *c = &w->t->nodes[first + (uint32_t)i];
         atomic_init(&c->stats, 0);
         atomic_init(&c->children, 0);
         c->move = (uint16_t)moves[i];
-        c->prior = g->priors ? tree_prior_code(priors[i]) : uniform;
+        c->prior = have_priors ? tree_prior_code(priors[i]) : uniform;
         atomic_init(&c->flags, i == n - 1 ? NODE_LAST : 0);
     }
     if (g->candidates)
@@ -480,13 +540,7 @@ static void search_simulate(worker *w)
      * led to: once per simulation, since a check after each move would cost
      * more than the search it checks. */
     if (exact < 0) {
-        if (g->rollout)
-            g->rollout(w->state, &w->rng);
-        else
-            util_default_rollout(g, w->state, &w->rng);
-        if (NEVER(!g->outcome(w->state, ret)))
-            for (int i = 0; i < g->n_players; i++)
-                ret[i] = e->reward_lo;
+        search_leaf(w, ret);
         for (int i = 0; i < g->n_players; i++)
             ret[i] = search_norm(e, ret[i]);
     } else {
@@ -805,27 +859,42 @@ static bool search_root_explained(const tree *t)
     return false;
 }
 
+/* Tree k's root, expanded first if it is not (a kept root already is), with
+ * its owner's state set to the root position: the first of its *n
+ * children. */
+static uint32_t search_expand_root(banyan_engine *e, int k, int *n)
+{
+    worker *w = &e->workers[k]; /* The owner of tree k. */
+    tree *t = w->t;
+    node *root = &t->nodes[t->root];
+    memcpy(w->state, e->root_state, e->game->state_size);
+    if (!atomic_load_explicit(&root->children, memory_order_acquire))
+        search_expand(w, t->root, search_root_mover(e), 0);
+    return tree_children(t->nodes, root, n);
+}
+
 /* The game's prover on the root, before any simulation: a proven win needs
  * no search. The root of each tree is expanded (without the prover) and the
  * winning child marked, so the report plays it. */
-static void search_prove_root(banyan_engine *e)
+static void search_prove_root(banyan_engine *e, const banyan_limits *u)
 {
+    double scaled = u->time > 0 ? u->time * SEARCH_ROOT_PER_SECOND : SEARCH_ROOT_EFFORT;
+    uint32_t effort = scaled < SEARCH_ROOT_MIN   ? SEARCH_ROOT_MIN
+                      : scaled > SEARCH_ROOT_MAX ? SEARCH_ROOT_MAX
+                                                 : (uint32_t)scaled;
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
     banyan_move win;
     if (!g->prove_win || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
         !(g->prove_win(e->root_state, &win) ||
-          (g->prove_win_deep && g->prove_win_deep(e->root_state, &win))))
+          (g->prove_win_deep && g->prove_win_deep(e->root_state, effort, &win))))
         return;
     for (int k = 0; k < e->n_trees; k++) {
-        worker *w = &e->workers[k]; /* The owner of tree k. */
+        worker *w = &e->workers[k];
         tree *t = w->t;
         node *root = &t->nodes[t->root];
-        memcpy(w->state, e->root_state, g->state_size);
-        if (!atomic_load_explicit(&root->children, memory_order_acquire))
-            search_expand(w, t->root, search_root_mover(e), 0);
         int n;
-        uint32_t first = tree_children(t->nodes, root, &n);
+        uint32_t first = search_expand_root(e, k, &n);
         for (int i = 0; i < n; i++)
             if (tree_move(&t->nodes[first + (uint32_t)i]) == win) {
                 tree_set_proof(&t->nodes[first + i], BANYAN_PROVEN_WIN);
@@ -833,6 +902,46 @@ static void search_prove_root(banyan_engine *e)
                 search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
                              e->root_player);
             }
+    }
+}
+
+/* The game's deeper look at the root's candidates, before any simulation:
+ * the moves it drops are proven lost (the game proves each), so that the
+ * search spends nothing on them, and widening passes them by. Each tree's
+ * root is expanded first if it is not (a kept root already is). */
+static void search_defend_root(banyan_engine *e)
+{
+    const banyan_game *g = e->game;
+    const tree *t0 = &e->trees[0];
+    banyan_move keep[BANYAN_MAX_MOVES];
+    if (!g->candidates_deep || g->n_players != 2 ||
+        tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
+        return;
+    int nk = g->candidates_deep(e->root_state, keep);
+    if (nk <= 0 || nk > BANYAN_MAX_MOVES)
+        return;
+    for (int k = 0; k < e->n_trees; k++) {
+        worker *w = &e->workers[k];
+        tree *t = w->t;
+        node *root = &t->nodes[t->root];
+        int n;
+        bool dropped = false;
+        uint32_t first = search_expand_root(e, k, &n);
+        for (int i = 0; i < n; i++) {
+            node *c = &t->nodes[first + (uint32_t)i];
+            int j = 0;
+            while (j < nk && keep[j] != tree_move(c))
+                j++;
+            if (j == nk && tree_proof(c) == BANYAN_UNPROVEN) {
+                tree_set_proof(c, BANYAN_PROVEN_LOSS);
+                dropped = true;
+            }
+        }
+        if (dropped) {
+            atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
+            search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
+                         e->root_player);
+        }
     }
 }
 
@@ -881,7 +990,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
                 tree_reset(&e->trees[k]);
     uint64_t start_nodes = search_nodes(e);
     if (playing) {
-        search_prove_root(e);
+        search_prove_root(e, u);
+        search_defend_root(e);
         for (int i = 1; i < e->cfg.threads && i < BANYAN_MAX_THREADS; i++) {
             args[i] = (search_thread){&e->workers[i], &L};
             if (pthread_create(&threads[i], NULL, search_thread_main, &args[i]) != 0)
@@ -1043,8 +1153,8 @@ void search_report(banyan_engine *e, banyan_report *out)
         moves[i] = c[i].move;
         priors[i] = 1.0f / (float)n;
     }
-    if (n > 0 && e->game->priors)
-        e->game->priors(e->root_state, moves, n, priors);
+    if (n > 0)
+        search_priors(e, e->root_state, moves, n, priors);
     memset(out, 0, sizeof *out);
     for (int i = 0; i < n; i++) {
         st[i].move = c[i].move;

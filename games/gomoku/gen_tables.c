@@ -13,6 +13,17 @@
 
 #include <stdio.h>
 
+/* The run of own stones o through the centre, bit 5, within the window. */
+static int gmk_gen_run(unsigned o)
+{
+    int run = 1;
+    for (int k = 6; k < 11 && ((o >> k) & 1); k++)
+        run++;
+    for (int k = 4; k >= 0 && ((o >> k) & 1); k--)
+        run++;
+    return run;
+}
+
 /* The GMK_LS_ bits of a line for one colour: own stones o (the centre,
  * bit 5, included) and empty cells emp of the 11 cells x - 5d .. x + 5d.
  * They agree with gmk_five_at, gmk_vcf_makes_four, gmk_vcf_fives and
@@ -21,11 +32,7 @@
  * fives and overlines alike.) */
 static unsigned gmk_ls_rate(unsigned o, unsigned emp, bool exact)
 {
-    int run = 1;
-    for (int k = 6; k < 11 && ((o >> k) & 1); k++)
-        run++;
-    for (int k = 4; k >= 0 && ((o >> k) & 1); k--)
-        run++;
+    int run = gmk_gen_run(o);
     if (run == 5 || (run > 5 && !exact))
         return GMK_LS_FIVE; /* No five point besides: fp is empty. */
     unsigned fp = 0;
@@ -49,6 +56,32 @@ static unsigned gmk_ls_rate(unsigned o, unsigned emp, bool exact)
     return 0;
 }
 
+/* The GMK_SH_ shape of a line for one colour, as rollout.c's gmk_shape
+ * finds it on a board where open threes need no renju check. */
+static unsigned gmk_sh_rate(unsigned o, unsigned emp, bool exact)
+{
+    int run = gmk_gen_run(o);
+    if (run == 5 || (run > 5 && !exact))
+        return GMK_SH_FIVE;
+    if (run > 5)
+        return GMK_SH_OVER;
+    unsigned fp = gmk_fp(o, emp, exact);
+    if (fp)
+        return gmk_fours(fp) >= 2 || gmk_straight(fp) ? GMK_SH_FOUR2 : GMK_SH_FOUR;
+    int best = 0;
+    for (int s = 1; s <= 5; s++)
+        if (!((0x1fu << s) & ~(o | emp)) && gmk_pop5[(o >> s) & 31] > best)
+            best = gmk_pop5[(o >> s) & 31];
+    if (best < 3)
+        return (unsigned)best; /* GMK_SH_NONE, ONE or TWO. */
+    for (int k = 1; k <= 9; k++) {
+        unsigned bit = 1u << k;
+        if ((emp & bit) && gmk_straight(gmk_fp(o | bit, emp & ~bit, exact)))
+            return GMK_SH_OPEN3;
+    }
+    return GMK_SH_THREE;
+}
+
 /* Writes n values of an array of type, name and size, 16 a line. */
 static void gmk_gen_array(FILE *f, const char *type, const char *name, const unsigned *v, int n)
 {
@@ -60,7 +93,7 @@ static void gmk_gen_array(FILE *f, const char *type, const char *name, const uns
 
 int main(int argc, char **argv)
 {
-    static unsigned base3[1024], table[59049];
+    static unsigned base3[1024], table[59049], shapes[59049];
     FILE *f;
 
     if (argc != 2) {
@@ -82,6 +115,7 @@ int main(int argc, char **argv)
         }
         own |= 1u << 5;
         table[idx] = gmk_ls_rate(own, emp, false) | gmk_ls_rate(own, emp, true) << 4;
+        shapes[idx] = gmk_sh_rate(own, emp, false) | gmk_sh_rate(own, emp, true) << 4;
     }
     if (!(f = fopen(argv[1], "w"))) {
         perror(argv[1]);
@@ -91,6 +125,7 @@ int main(int argc, char **argv)
                "#include \"gomoku/gomoku.h\"\n");
     gmk_gen_array(f, "uint16_t", "gmk_ls_base3", base3, 1024);
     gmk_gen_array(f, "uint8_t", "gmk_ls_table", table, 59049);
+    gmk_gen_array(f, "uint8_t", "gmk_sh_table", shapes, 59049);
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 1;

@@ -113,6 +113,16 @@ static inline int gmk_popcount(uint64_t x)
     return n;
 }
 
+/* Index of the lowest set bit of x (nonzero), by a de Bruijn multiply. */
+static inline int gmk_low_bit(uint64_t x)
+{
+    static const uint8_t index[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return index[((x & (~x + 1)) * 0x03f79d71b4cb0a89ULL) >> 58];
+}
+
 static inline int gmk_bidx(int r, int c)
 {
     return (r + GMK_PAD) * GMK_BW + c + GMK_PAD;
@@ -227,16 +237,68 @@ bool gmk_renju_three(uint8_t *b, int p, int d, unsigned own, unsigned emp, int d
 void gmk_rollout(void *s, banyan_rng *rng);
 void gmk_priors(const void *s, const banyan_move *moves, int n, float *out);
 
-/* ---- prover.c: the game table's prove_win (VCF) and prove_win_deep (VCT) ---- */
+/* The prior tier (GMK_T_*, or 0) of a point for one colour from the shapes
+ * sh[4] it makes in the four lines, and the sum of their weights into *sum. */
+int gmk_tier(const unsigned *sh, float *sum);
+
+/* The unnormalised prior of a point from the mover's tier and sum and the
+ * opponent's (a tier below 0: a point forbidden to him). */
+float gmk_prior_value(int tm, int tt, float mine, float theirs);
+
+/* gmk_priors' two ways, for the tests that check they agree: from the byte
+ * board (any rule), and from eval.c's line words and gmk_sh_table (not
+ * renju). */
+void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out);
+void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out);
+
+/* ---- prover.c: the game table's prove_win (VCF), prove_win_deep (VCT) and
+ * candidates_deep, and the threat defence that candidates applies ---- */
 
 bool gmk_prove_win(const void *s, banyan_move *out);
-bool gmk_prove_win_deep(const void *s, banyan_move *out);
+bool gmk_prove_win_deep(const void *s, uint32_t effort, banyan_move *out);
+int gmk_candidates_deep(const void *s, banyan_move *out);
+
+/* Narrows moves[0 .. n - 1], candidates of t, in place and in order, to
+ * the mover's fives, else the blocks of the opponent's five, else the
+ * moves that may stop the opponent's VCF on a null move (every move
+ * dropped then loses to that VCF); returns their number: n when there is
+ * no threat, or under prover=off. */
+int gmk_defend(const gmk *t, banyan_move *moves, int n);
+
+/* ---- eval.c: the game table's evaluate ---- */
+
+bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int n, float *priors);
+
+/* The inputs of the evaluation's model for the player to move in s, into
+ * f[GMK_EVAL_FEATURES] (f[0] is 1); returns 1 when the mover has a five
+ * to make, -1 when it must stop one five, -2 for two or more, else 0. For
+ * bench/fit_eval.py, through bench/eval_features.c. */
+#define GMK_EVAL_FEATURES 9
+int gmk_eval_features(const void *s, double *f);
 
 /* What a colour makes in one line by playing an empty cell. */
 #define GMK_LS_FIVE  0x1u /* A five (an exact five where overlines do not win). */
 #define GMK_LS_FOUR  0x2u /* At least one five point. */
 #define GMK_LS_FOUR2 0x4u /* Two five points or more (straight or double four). */
 #define GMK_LS_THREE 0x8u /* An open three: one more stone makes a straight four. */
+
+/* Shapes of one line, weakest first. */
+enum {
+    GMK_SH_NONE,
+    GMK_SH_ONE,   /* One stone in a free window of five. */
+    GMK_SH_TWO,   /* Two stones in a free window of five. */
+    GMK_SH_THREE, /* Three stones: a four next move, not a straight one. */
+    GMK_SH_OPEN3, /* A straight four next move (renju: by an allowed point). */
+    GMK_SH_FOUR,  /* One five point. */
+    GMK_SH_FOUR2, /* A straight four or two fours in the line. */
+    GMK_SH_FIVE,  /* A winning five. */
+    GMK_SH_OVER   /* An overline that does not win. */
+};
+
+/* Tiers of a point for one player, in the priors. */
+#define GMK_T_FIVE 4 /* Makes five. */
+#define GMK_T_WIN  3 /* Straight four, double four, or four and open three. */
+#define GMK_T_33   2 /* Two open threes. */
 
 /* ---- tables.c, written at build time by gen_tables.c ---- */
 
@@ -247,5 +309,11 @@ extern const uint8_t gmk_ls_table[59049];
 
 /* A 10-cell mask in base 3, digits 0 or 1: bit k is digit k. */
 extern const uint16_t gmk_ls_base3[1024];
+
+/* The GMK_SH_ shape of every line around an empty centre, indexed as
+ * gmk_ls_table: the low nibble where overlines win, the high nibble where
+ * they do not. Renju's Black needs the board besides (its open threes must
+ * be made by allowed points): not from this table. */
+extern const uint8_t gmk_sh_table[59049];
 
 #endif /* BANYAN_GOMOKU_H */

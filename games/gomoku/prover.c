@@ -9,11 +9,11 @@
 
 #include <string.h>
 
-#define GMK_VCF_NODES  2000  /* Attacker moves tried per VCF call. */
-#define GMK_VCF_DEPTH  32    /* Longest VCF, in attacker moves. */
-#define GMK_VCT_NODES  10000 /* Positions per VCT call. */
-#define GMK_VCT_THREES 4     /* Open threes in a VCT, most. */
-#define GMK_VCT_DEPTH  32    /* Longest VCT, in attacker moves. */
+#define GMK_VCF_NODES    2000 /* Attacker moves tried per VCF call. */
+#define GMK_VCF_DEPTH    32   /* Longest VCF, in attacker moves. */
+#define GMK_DEFEND_NODES 300  /* The same, for the opponent's threat in the candidates. */
+#define GMK_VCT_THREES   8    /* Open threes in a VCT, most. */
+#define GMK_VCT_DEPTH    32   /* Longest VCT, in attacker moves. */
 
 /*
  * The VCF solver: victory by continuous fours for the player to move. The
@@ -24,6 +24,15 @@
  * lines through the two new stones can change.
  */
 
+/* A VCF's winning line, in byte board cells. */
+typedef struct gmk_vcf_line {
+    int n;                  /* Attacker moves: 0 when a five is there to make. */
+    int att[GMK_VCF_DEPTH]; /* The attacker's moves, in order. */
+    int def[GMK_VCF_DEPTH]; /* The defender's forced reply to each; -1 after the last. */
+    int n_fives;            /* The five points the last move leaves (or those on the board). */
+    int fives[8];
+} gmk_vcf_line;
+
 /* The solver's workspace. */
 typedef struct gmk_vcf {
     gmk_board g;                /* The position, moves played on it in place. */
@@ -33,7 +42,8 @@ typedef struct gmk_vcf {
     uint32_t budget;                                     /* Bound on nodes. */
     uint32_t node_id;                                    /* Stamp of the current node. */
     int att;                                             /* Attacker: 0 or 1. */
-    int first; /* The winning first move, a byte board cell. */
+    int first;         /* The winning first move, a byte board cell. */
+    gmk_vcf_line line; /* The winning line, written on the way back up. */
 } gmk_vcf;
 
 /* The five points of colour col that its stone at p (on the board) makes,
@@ -132,12 +142,15 @@ static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
         if (black_forbidden && gmk_forbidden_at(b, m, 0))
             continue;
         b[m] = (uint8_t)col;
-        int k = gmk_vcf_fives(&v->g, m, col, fives);
+        int k = gmk_vcf_fives(&v->g, m, col, fives), q = -1;
         bool won = false;
         if (k >= 2) {
             won = true;
+            v->line.n = lv + 1;
+            v->line.n_fives = k;
+            memcpy(v->line.fives, fives, (size_t)k * sizeof *fives);
         } else if (k == 1) {
-            int q = fives[0];
+            q = fives[0];
             b[q] = (uint8_t)dcol;
             int nd = gmk_vcf_fives(&v->g, q, dcol, dfives);
             int nc = gmk_vcf_relist(v, lv + 1, n, m, q);
@@ -146,6 +159,10 @@ static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
         }
         b[m] = 0;
         if (won) {
+            /* Deeper levels wrote theirs already; a failed branch never
+             * writes, so the line is the one that won. */
+            v->line.att[lv] = m;
+            v->line.def[lv] = q;
             if (lv == 0)
                 v->first = m;
             return true;
@@ -156,23 +173,15 @@ static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
     return false;
 }
 
-/* An immediate five, else a VCF found within GMK_VCF_NODES attacker moves.
- * Sound under every rule: fives and five points follow the rule per colour,
- * Black's forbidden points are never attacker moves, and any line where the
- * defender has a five of his own fails. (The defender is always assumed
- * able to block, even on a point forbidden to Black, which can only hide
- * wins, never invent one.) */
-bool gmk_prove_win(const void *s, banyan_move *out)
+/* Sets v up for a VCF of player att on t: the byte board, the attacker's
+ * four-making moves as level 0's list (returns their number), his five
+ * points into afp (*n_afp of them) and the other player's into dfp
+ * (*n_dfp), at most 8 of each. Only near cells are looked at: every five
+ * point and four-making move lies within distance 2 of a stone. */
+static int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp, int *dfp,
+                        int *n_dfp)
 {
-    const gmk *t = s;
-    gmk_vcf *v;
-    int att = t->ply & 1, size = t->size, dfp[8], n_dfp = 0, n = 0;
-    bool found = false;
-    gmk_vcf work; /* About 37 KiB of stack. */
-
-    if (gmk_is_over(t) || t->ply < 5 || t->prover == GMK_PROVER_OFF)
-        return false; /* (The attacker needs 3 stones for a four.) */
-    v = &work;
+    int size = t->size, n = 0;
     gmk_board_load(t, &v->g);
     memset(v->stamp, 0, sizeof v->stamp);
     v->nodes = 0;
@@ -180,26 +189,56 @@ bool gmk_prove_win(const void *s, banyan_move *out)
     v->node_id = 1;
     v->att = att;
     v->first = -1;
+    v->line.n = 0;
+    v->line.n_fives = 0;
+    *n_afp = *n_dfp = 0;
     for (int r = 0; r < size; r++)
         for (int c = 0; c < size; c++) {
             int p = gmk_bidx(r, c);
             if (!gmk_bit(t->near, r * GMK_STRIDE + c))
                 continue;
-            if (gmk_five_at(v->g.b, p, att + 1, v->g.exact[att])) {
-                *out = (banyan_move)(r * size + c);
-                return true;
-            }
-            if (gmk_five_at(v->g.b, p, 2 - att, v->g.exact[!att]) && n_dfp < 8)
-                dfp[n_dfp++] = p;
+            if (gmk_five_at(v->g.b, p, att + 1, v->g.exact[att]) && *n_afp < 8)
+                afp[(*n_afp)++] = p;
+            if (gmk_five_at(v->g.b, p, 2 - att, v->g.exact[!att]) && *n_dfp < 8)
+                dfp[(*n_dfp)++] = p;
             if (gmk_vcf_makes_four(&v->g, p, att + 1)) {
                 v->stamp[p] = 1;
                 v->list[0][n++] = (uint16_t)p;
             }
         }
-    found = gmk_vcf_search(v, 0, n, dfp, n_dfp);
-    if (found)
-        *out = gmk_b2move(size, v->first);
-    return found;
+    return n;
+}
+
+/* An immediate five, else a VCF found within GMK_VCF_NODES attacker moves,
+ * for player att; the other player, when he is to move, is taken to pass
+ * (a null move: what att would do if given a free move). Sound under every
+ * rule: fives and five points follow the rule per colour, Black's forbidden
+ * points are never attacker moves, and any line where the defender has a
+ * five of his own fails. (The defender is always assumed able to block,
+ * even on a point forbidden to Black, which can only hide wins, never
+ * invent one.) */
+static bool gmk_vcf_for(const gmk *t, int att, banyan_move *out)
+{
+    int afp[8], n_afp, dfp[8], n_dfp;
+    gmk_vcf work; /* About 37 KiB of stack. */
+    gmk_vcf *v = &work;
+
+    if (gmk_is_over(t) || t->ply < 5)
+        return false; /* (The attacker needs 3 stones for a four.) */
+    int n = gmk_vcf_init(v, t, att, afp, &n_afp, dfp, &n_dfp);
+    if (n_afp)
+        v->first = afp[0];
+    else if (!gmk_vcf_search(v, 0, n, dfp, n_dfp))
+        return false;
+    *out = gmk_b2move(t->size, v->first);
+    return true;
+}
+
+/* The game table's prove_win: a VCF for the player to move. */
+bool gmk_prove_win(const void *s, banyan_move *out)
+{
+    const gmk *t = s;
+    return t->prover != GMK_PROVER_OFF && gmk_vcf_for(t, t->ply & 1, out);
 }
 
 /*
@@ -223,6 +262,14 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  * which every five point, four and open three lies; limiting the
  * attacker's choices can only hide wins. Not used under renju, whose
  * forbidden points would have to enter every threat.
+ *
+ * Iterative deepening on the number of threes allowed (up to
+ * GMK_VCT_THREES) finds the wins with fewest threes first, the cheapest to
+ * find and the shortest as a rule; each round costs some ten times the one
+ * before. A table of solved positions (GMK_VCT_TT) saves the transpositions
+ * of threat sequences, the most promising threats are tried first
+ * (gmk_vct_order), and the five points are kept in a list rather than
+ * looked for across the region at every position.
  */
 
 /* What an empty cell makes, one byte per direction (byte i for gmk_dirs[i])
@@ -235,8 +282,24 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  * board at once (an attacker's and a defender's move per level). */
 #define GMK_VCT_UNDO ((2 * GMK_VCT_DEPTH + 2) * 40)
 
+/* Positions already solved, attacker to move: positions recur, a threat
+ * sequence being found in many orders. An entry holds a position's full
+ * 64-bit hash and either GMK_VCT_WON or what was left when the attacker
+ * found no win there (moves in the high byte, threes in the low one): no
+ * win with fewer left either. Wins rest on the hash alone: two positions
+ * of one call sharing 64 bits is a chance of about 2^-64 a probe. */
+#define GMK_VCT_TT  4096   /* Entries: 64 KiB. */
+#define GMK_VCT_WON 0xffff /* An entry's left: a proven win. */
+
+typedef struct gmk_vct_entry {
+    uint64_t hash; /* The position's hash; 0 for an empty entry. */
+    uint32_t left; /* GMK_VCT_WON, or the moves and threes left at a failure. */
+} gmk_vct_entry;
+
 /* The solver's workspace. */
 typedef struct gmk_vct {
+    gmk_vct_entry tt[GMK_VCT_TT];         /* Solved positions, by hash (see GMK_VCT_TT). */
+    uint64_t hash;                        /* Zobrist hash of the stones placed since the root. */
     gmk_board g;                          /* The position, moves played on it in place. */
     uint16_t cells[GMK_MAX * GMK_MAX];    /* The region: cells within distance 2 of a stone. */
     uint8_t in_region[GMK_BCELLS];        /* Whether a cell is listed. */
@@ -246,6 +309,8 @@ typedef struct gmk_vct {
                                            * it: colour 1's stones, colour 2's, empty cells. */
     uint32_t undo_st[GMK_VCT_UNDO];       /* Saved st[] values, for gmk_vct_unplace. */
     uint16_t undo_at[GMK_VCT_UNDO];       /* Their cells. */
+    uint16_t fives[GMK_MAX * GMK_MAX + GMK_VCT_UNDO]; /* Every five point, and some old ones. */
+    int n_fives;
     int n_undo;
     int n_cells;
     uint32_t nodes;  /* Positions visited so far. */
@@ -265,6 +330,12 @@ static inline uint32_t *gmk_vct_line(gmk_vct *v, int x, int i, int *pos)
     /* Rows by row, columns by column, diagonals by c - r (shifted to be
      * non-negative) and anti-diagonals by c + r. */
     return v->lines[i][i == 0 ? r : i == 1 ? c : i == 2 ? c - r + GMK_BW - 1 : c + r];
+}
+
+/* The Zobrist key of byte board cell x holding val: 0 for an empty cell. */
+static inline uint64_t gmk_vct_key(int x, int val)
+{
+    return val == 1 || val == 2 ? banyan_mix64((uint64_t)(x * 4 + val)) : 0;
 }
 
 /* Sets byte board cell x to value val (0 .. 3) in the board and the lines. */
@@ -316,15 +387,27 @@ static void gmk_vct_enter(gmk_vct *v, int x)
     v->cells[v->n_cells++] = (uint16_t)x;
 }
 
+/* What gmk_vct_unplace needs to take a stone back. */
+typedef struct gmk_vct_mark {
+    int n_cells; /* The region's size before. */
+    int n_undo;  /* Saved st[] values before. */
+    int n_fives; /* Listed five points before. */
+} gmk_vct_mark;
+
 /* Plays colour col at p, rates again the region's empty cells on its lines
  * and widens the region around it; returns what gmk_vct_unplace needs.
  * Only cells in the region are rated: every five point, four and open
- * three lies within distance 2 of a stone. */
-static int gmk_vct_place(gmk_vct *v, int p, int col)
+ * three lies within distance 2 of a stone. A cell that becomes a five
+ * point of either colour joins the list of five points, which therefore
+ * holds every one (a cell entering the region is never one: its window of
+ * five would hold a stone within distance 2 of it). */
+static gmk_vct_mark gmk_vct_place(gmk_vct *v, int p, int col)
 {
-    int old = v->n_cells | v->n_undo << 16;
+    gmk_vct_mark old = {v->n_cells, v->n_undo, v->n_fives};
     const uint8_t *b = v->g.b;
+    const uint32_t five = GMK_VS_ANY(GMK_VS(GMK_LS_FIVE, 1) | GMK_VS(GMK_LS_FIVE, 2));
     gmk_vct_set(v, p, col);
+    v->hash ^= gmk_vct_key(p, col);
     for (int i = 0; i < 4; i++) {
         int pos;
         const uint32_t *w = gmk_vct_line(v, p, i, &pos);
@@ -332,9 +415,12 @@ static int gmk_vct_place(gmk_vct *v, int p, int col)
             int x = p + k * gmk_dirs[i];
             if (b[x] != 0 || !v->in_region[x])
                 continue;
+            uint32_t was = v->st[x];
             v->undo_at[v->n_undo] = (uint16_t)x;
-            v->undo_st[v->n_undo++] = v->st[x];
-            v->st[x] = (v->st[x] & ~(0xffu << (8 * i))) | gmk_vct_rate(v, w, pos + k) << (8 * i);
+            v->undo_st[v->n_undo++] = was;
+            v->st[x] = (was & ~(0xffu << (8 * i))) | gmk_vct_rate(v, w, pos + k) << (8 * i);
+            if ((v->st[x] & five) && !(was & five))
+                v->fives[v->n_fives++] = (uint16_t)x;
         }
     }
     for (int i = 0; i < 24; i++) {
@@ -345,24 +431,28 @@ static int gmk_vct_place(gmk_vct *v, int p, int col)
     return old;
 }
 
-static void gmk_vct_unplace(gmk_vct *v, int p, int old)
+static void gmk_vct_unplace(gmk_vct *v, int p, gmk_vct_mark old)
 {
-    while (v->n_cells > (old & 0xffff))
+    while (v->n_cells > old.n_cells)
         v->in_region[v->cells[--v->n_cells]] = 0;
-    while (v->n_undo > old >> 16) {
+    while (v->n_undo > old.n_undo) {
         v->n_undo--;
         v->st[v->undo_at[v->n_undo]] = v->undo_st[v->n_undo];
     }
+    v->n_fives = old.n_fives;
+    v->hash ^= gmk_vct_key(p, v->g.b[p]);
     gmk_vct_set(v, p, 0);
 }
 
-/* Up to max empty cells where colour col makes a five, into out. */
+/* Up to max (at most 2) distinct empty cells where colour col makes a
+ * five, into out, from the list of five points. */
 static int gmk_vct_fives(const gmk_vct *v, int col, int *out, int max)
 {
     int n = 0;
-    for (int i = 0; i < v->n_cells && n < max; i++) {
-        int p = v->cells[i];
-        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FIVE, col))))
+    for (int i = 0; i < v->n_fives && n < max; i++) {
+        int p = v->fives[i];
+        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FIVE, col))) &&
+            (n == 0 || out[0] != p))
             out[n++] = p;
     }
     return n;
@@ -395,7 +485,36 @@ static int gmk_vct_doubles(const gmk_vct *v, int *out, int max)
     return n;
 }
 
+/* Sorts the attacker's threats moves[0 .. n - 1] (stable), most promising
+ * first: by the lines in which they threaten (a four with an open three,
+ * two open threes), a four before a three, and then those that also take
+ * a cell where the defender would threaten. The order decides which win
+ * is found and how soon, never whether one is sound. */
+static void gmk_vct_order(const gmk_vct *v, uint16_t *moves, int n)
+{
+    uint8_t score[GMK_MAX * GMK_MAX];
+    int col = v->att + 1, dcol = 2 - v->att;
+    for (int i = 0; i < n; i++) {
+        uint32_t st = v->st[moves[i]];
+        uint32_t mine = st & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR | GMK_LS_THREE, col));
+        uint32_t theirs = st & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR | GMK_LS_THREE, dcol));
+        int k = 0, sc;
+        for (int d = 0; d < 4; d++)
+            k += ((mine >> (8 * d)) & 0xff) != 0;
+        sc = 4 * k + (theirs != 0) + 2 * ((mine & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))) != 0);
+        uint16_t m = moves[i];
+        int j = i;
+        for (; j > 0 && score[j - 1] < sc; j--) {
+            moves[j] = moves[j - 1];
+            score[j] = score[j - 1];
+        }
+        moves[j] = m;
+        score[j] = (uint8_t)sc;
+    }
+}
+
 static bool gmk_vct_defend(gmk_vct *v, int depth, int threes);
+static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block);
 
 /* The attacker to move, with threes open threes played on the way here.
  * Returns whether a win is proven. */
@@ -411,16 +530,37 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
     int nd = gmk_vct_fives(v, dcol, x, 2);
     if (nd >= 2 || depth >= GMK_VCT_DEPTH)
         return false;
-    if (nd == 1) {
+    /* A position solved before: a win, or a failure with as much left. */
+    uint32_t left = (uint32_t)(GMK_VCT_DEPTH - depth) << 8 | (uint32_t)(v->max_threes - threes);
+    gmk_vct_entry *e = &v->tt[v->hash % GMK_VCT_TT];
+    if (e->hash == v->hash && depth > 0 &&
+        (e->left == GMK_VCT_WON ||
+         ((e->left >> 8) >= (left >> 8) && (e->left & 0xff) >= (left & 0xff))))
+        return e->left == GMK_VCT_WON;
+    bool won = gmk_vct_threats(v, depth, threes, nd ? x[0] : -1);
+    if (won || v->nodes <= v->budget) {
+        e->hash = v->hash;
+        e->left = won ? GMK_VCT_WON : left;
+    }
+    return won;
+}
+
+/* gmk_vct_attack past the quick checks: the defender's one five point
+ * block (or -1) blocked, or else the attacker's threats tried. */
+static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block)
+{
+    int col = v->att + 1;
+    if (block >= 0) {
         /* Forced: block, and the defender must answer whatever threat is left. */
-        int old = gmk_vct_place(v, x[0], col);
+        gmk_vct_mark old = gmk_vct_place(v, block, col);
         bool won = gmk_vct_defend(v, depth + 1, threes);
-        gmk_vct_unplace(v, x[0], old);
-        v->first = won && depth == 0 ? x[0] : v->first;
+        gmk_vct_unplace(v, block, old);
+        v->first = won && depth == 0 ? block : v->first;
         return won;
     }
-    /* Threats: fours first (a move making two five points wins at once),
-     * then open threes. */
+    /* Threats: a four that makes two five points wins at once; otherwise
+     * every four and (while threes are left) every open three is tried,
+     * most promising first. */
     uint16_t moves[GMK_MAX * GMK_MAX];
     int n = 0, n_fours = 0;
     for (int i = 0; i < v->n_cells; i++) {
@@ -444,9 +584,11 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
         if (!four && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
             moves[n++] = (uint16_t)p;
     }
+    gmk_vct_order(v, moves, n);
     for (int i = 0; i < n; i++) {
-        int old = gmk_vct_place(v, moves[i], col);
-        bool won = gmk_vct_defend(v, depth + 1, threes + (i >= n_fours));
+        bool three = !(v->st[moves[i]] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col)));
+        gmk_vct_mark old = gmk_vct_place(v, moves[i], col);
+        bool won = gmk_vct_defend(v, depth + 1, threes + three);
         gmk_vct_unplace(v, moves[i], old);
         if (won) {
             v->first = depth == 0 ? moves[i] : v->first;
@@ -459,14 +601,31 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
 }
 
 /* Whether a defender's stone at empty r would leave the attacker none of
- * his winning fours w[0 .. n - 1]. Only those cells are rated again, so
+ * his winning fours w[0 .. n - 1]. Only the line through r of each is
+ * rated again (a winning four not in line with r within 5 stays one), so
  * that most answers are refuted without being played out. */
 static bool gmk_vct_stops(gmk_vct *v, int r, const int *w, int n)
 {
+    int dirs[64];
+    for (int i = 0; i < n; i++) {
+        int dr = (r >> 5) - (w[i] >> 5), dc = (r & 31) - (w[i] & 31);
+        int ar = dr < 0 ? -dr : dr, ac = dc < 0 ? -dc : dc;
+        if (ar > 5 || ac > 5)
+            return false;
+        dirs[i] = dr == 0 ? 0 : dc == 0 ? 1 : dr == dc ? 2 : dr == -dc ? 3 : -1;
+        if (dirs[i] < 0 && w[i] != r)
+            return false;
+    }
     bool stops = true;
     gmk_vct_set(v, r, 2 - v->att);
-    for (int i = 0; i < n && stops; i++)
-        stops = w[i] == r || !gmk_vct_double_st(v, gmk_vct_rate_cell(v, w[i]));
+    for (int i = 0; i < n && stops; i++) {
+        if (w[i] == r)
+            continue;
+        int pos, d = dirs[i];
+        const uint32_t *line = gmk_vct_line(v, w[i], d, &pos);
+        uint32_t st = (v->st[w[i]] & ~(0xffu << (8 * d))) | gmk_vct_rate(v, line, pos) << (8 * d);
+        stops = !gmk_vct_double_st(v, st);
+    }
     gmk_vct_set(v, r, 0);
     return stops;
 }
@@ -483,7 +642,7 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
     if (na >= 2)
         return true;
     if (na == 1) {
-        int old = gmk_vct_place(v, x[0], dcol);
+        gmk_vct_mark old = gmk_vct_place(v, x[0], dcol);
         bool won = gmk_vct_attack(v, depth, threes);
         gmk_vct_unplace(v, x[0], old);
         return won;
@@ -520,7 +679,7 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
             i >= n_line || (v->in_region[r] && (v->st[r] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, dcol))));
         if (!counter && !gmk_vct_stops(v, r, w, nw))
             continue;
-        int old = gmk_vct_place(v, r, dcol);
+        gmk_vct_mark old = gmk_vct_place(v, r, dcol);
         bool lost = gmk_vct_attack(v, depth, threes);
         gmk_vct_unplace(v, r, old);
         if (!lost)
@@ -529,26 +688,29 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
     return true;
 }
 
-/* A VCT within GMK_VCT_NODES positions, for the player to move; freestyle
+/* A VCT within effort positions for player att (the other player, when to
+ * move, taken to pass), with the positions visited in *used; freestyle
  * and standard rules only. */
-bool gmk_prove_win_deep(const void *s, banyan_move *out)
+static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, uint32_t *used, banyan_move *out)
 {
-    const gmk *t = s;
     int size = t->size;
-    if (gmk_is_over(t) || t->rule == GMK_RENJU || t->ply < 4 || t->prover != GMK_PROVER_VCT)
+    *used = 0;
+    if (gmk_is_over(t) || t->rule == GMK_RENJU || t->ply < 4)
         return false;
-    gmk_vct work; /* About 30 KiB of stack, and 2 KiB a level below. */
+    gmk_vct work; /* About 100 KiB of stack (64 KiB the table), and 2 KiB a level below. */
     gmk_vct *v = &work;
     gmk_board_load(t, &v->g);
     memset(v->in_region, 0, sizeof v->in_region);
     memset(v->stamp, 0, sizeof v->stamp);
     v->n_cells = 0;
     v->nodes = 0;
-    v->budget = GMK_VCT_NODES;
+    v->budget = effort;
     v->stamp_id = 0;
-    v->att = t->ply & 1;
+    v->att = att;
     v->first = -1;
     v->n_undo = 0;
+    v->hash = 0x9e3779b97f4a7c15ull; /* Not 0, which marks an empty entry. */
+    memset(v->tt, 0, sizeof v->tt);
     memset(v->lines, 0, sizeof v->lines);
     for (int p = 0; p < GMK_BCELLS; p++)
         if (v->g.b[p] != GMK_EDGE)
@@ -557,13 +719,200 @@ bool gmk_prove_win_deep(const void *s, banyan_move *out)
         for (int c = 0; c < size; c++)
             if (gmk_bit(t->near, r * GMK_STRIDE + c))
                 gmk_vct_enter(v, gmk_bidx(r, c));
+    v->n_fives = 0;
+    for (int i = 0; i < v->n_cells; i++)
+        if (v->st[v->cells[i]] & GMK_VS_ANY(GMK_VS(GMK_LS_FIVE, 1) | GMK_VS(GMK_LS_FIVE, 2)))
+            v->fives[v->n_fives++] = v->cells[i];
     /* Iterative deepening on the threes: the wins with fewest threes, which
      * are the cheapest to find, are found first. */
     bool found = false;
     for (v->max_threes = 0; !found && v->max_threes <= GMK_VCT_THREES && v->nodes < v->budget;
          v->max_threes++)
         found = gmk_vct_attack(v, 0, 0) && v->first >= 0;
+    *used = v->nodes;
     if (found)
         *out = gmk_b2move(size, v->first);
     return found;
+}
+
+/* The game table's prove_win_deep: a VCT for the player to move. */
+bool gmk_prove_win_deep(const void *s, uint32_t effort, banyan_move *out)
+{
+    const gmk *t = s;
+    uint32_t used;
+    return t->prover == GMK_PROVER_VCT && gmk_vct_for(t, t->ply & 1, effort, &used, out);
+}
+
+/*
+ * Defence. Were the player to move to pass, the opponent might win by
+ * continuous fours (a null move). A move can stop that line only by one
+ * of:
+ *   - taking a cell of the line: one of the attacker's fours, a forced
+ *     reply (the four's five point, taken in advance), or a five point of
+ *     the final double four;
+ *   - making a four of its own, which the attacker must answer first;
+ *   - making one of the forced replies a four or a five for the defender,
+ *     so that the attacker must stop to answer it: a cell in a window of
+ *     five through a reply that, with the reply and the defender's other
+ *     stones, holds four of his stones and none of the attacker's.
+ * The third kind is found on the board with every reply placed at once and
+ * the attacker's moves left out, which can only add cells. After any other
+ * move the line is played out as before and wins: such a move is lost, and
+ * the candidates are the others. Checking each of those by the opponent's
+ * VCF after it would narrow them further, to exactly the moves that leave
+ * him none, but it cost more than it saved: it doubled the CPU time of a
+ * search of 10,000 playouts on the 44 tactics positions, while a match
+ * between the two (0.2 s a move, 40 games) ended even. The root's
+ * candidates_deep checks every candidate instead (below).
+ */
+
+/* Marks in keep the cells that may break line l of the opponent, the
+ * defender being colour col, on board g (restored before returning). */
+static void gmk_defend_mark(gmk_board *g, const gmk_vcf_line *l, int col, uint8_t *keep)
+{
+    for (int i = 0; i < l->n; i++) {
+        keep[l->att[i]] = 1;
+        if (l->def[i] >= 0) {
+            keep[l->def[i]] = 1;
+            g->b[l->def[i]] = (uint8_t)col;
+        }
+    }
+    for (int i = 0; i < l->n_fives; i++)
+        keep[l->fives[i]] = 1;
+    for (int i = 0; i < l->n; i++) {
+        int q = l->def[i];
+        if (q < 0)
+            continue;
+        for (int d = 0; d < 4; d++) {
+            unsigned own, emp;
+            gmk_line(g->b, q, gmk_dirs[d], col, &own, &emp);
+            for (int s = 1; s <= 5; s++) {
+                unsigned w = 0x1fu << s;
+                if ((w & ~(own | emp)) || gmk_pop5[(own >> s) & 31] < 3)
+                    continue;
+                for (int k = s; k < s + 5; k++)
+                    if ((emp >> k) & 1)
+                        keep[q + (k - 5) * gmk_dirs[d]] = 1;
+            }
+        }
+    }
+    for (int i = 0; i < l->n; i++)
+        if (l->def[i] >= 0)
+            g->b[l->def[i]] = 0;
+}
+
+/* See gomoku.h. A five of the mover's own leaves only his fives (they
+ * win); else a five point of the opponent's leaves only its blocks (all
+ * of them when there are two: every move loses, and these resist
+ * longest); else a VCF of the opponent's on the null move, found within
+ * GMK_DEFEND_NODES attacker moves, leaves the moves that may stop it
+ * (above). Under renju, when the opponent is Black, a White stone may make
+ * one of Black's moves forbidden far from the line, so the VCF is not used
+ * there. */
+int gmk_defend(const gmk *t, banyan_move *moves, int n)
+{
+    int me = t->ply & 1, size = t->size, afp[8], n_afp, dfp[8], n_dfp, n_keep = 0;
+    uint8_t keep[GMK_BCELLS];
+    gmk_vcf work; /* About 37 KiB of stack. */
+    gmk_vcf *v = &work;
+
+    if (t->prover == GMK_PROVER_OFF || n <= 1 || gmk_is_over(t) || t->ply < 5)
+        return n;
+    memset(keep, 0, sizeof keep);
+    int nl = gmk_vcf_init(v, t, !me, afp, &n_afp, dfp, &n_dfp);
+    v->budget = GMK_DEFEND_NODES;
+    if (n_dfp) {
+        for (int i = 0; i < n_dfp; i++)
+            keep[dfp[i]] = 1;
+    } else if (n_afp) {
+        for (int i = 0; i < n_afp; i++)
+            keep[afp[i]] = 1;
+    } else if (nl == 0 || (v->g.renju && me == 1) || !gmk_vcf_search(v, 0, nl, dfp, 0)) {
+        return n;
+    } else {
+        gmk_defend_mark(&v->g, &v->line, me + 1, keep);
+        for (int i = 0; i < n; i++) {
+            int p = gmk_bidx((int)moves[i] / size, (int)moves[i] % size);
+            keep[p] |= gmk_vcf_makes_four(&v->g, p, me + 1);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (keep[gmk_bidx((int)moves[i] / size, (int)moves[i] % size)])
+            moves[n_keep++] = moves[i];
+    return n_keep ? n_keep : n; /* (Renju: none when every block is forbidden to Black.) */
+}
+
+/*
+ * The root's deeper defence (candidates_deep): when the opponent, given a
+ * free move, would win by a VCF or a VCT, each candidate is played and the
+ * opponent's VCF and VCT are run after it; a move after which he wins is
+ * proven lost and dropped. A check that runs out of effort proves nothing
+ * and keeps its move. The moves farthest from the threat's first move are
+ * checked first: there the threat usually still wins, and its proof is
+ * found again in about the positions it took on the free move (so each
+ * check gets twice those, within bounds); the nearest, among which the
+ * defences are, come last. Once the checks together have spent
+ * GMK_DEEP_TOTAL positions the remaining moves are kept unchecked, so that
+ * the call stays within a fraction of a move's time (on the 23 positions
+ * of tests/data/gomoku_defence.txt, 20 ms on average and 107 ms at most on
+ * the 2-core development machine).
+ */
+#define GMK_DEEP_THREAT 50000  /* VCT positions for the opponent's threat on a free move. */
+#define GMK_DEEP_CHECK  2000   /* VCT positions after a candidate, at least ... */
+#define GMK_DEEP_CHECK2 20000  /* ... and at most. */
+#define GMK_DEEP_TOTAL  200000 /* VCT positions for all the candidates' checks together. */
+
+/* The distance between moves a and b on a board of side size: the larger
+ * of the differences of their rows and of their columns. */
+static int gmk_deep_distance(int size, banyan_move a, banyan_move b)
+{
+    int dr = (int)(a / (banyan_move)size) - (int)(b / (banyan_move)size);
+    int dc = (int)(a % (banyan_move)size) - (int)(b % (banyan_move)size);
+    dr = dr < 0 ? -dr : dr;
+    dc = dc < 0 ? -dc : dc;
+    return dr > dc ? dr : dc;
+}
+
+int gmk_candidates_deep(const void *s, banyan_move *out)
+{
+    const gmk *t = s;
+    int n = banyan_game_gomoku.candidates(s, out), me = t->ply & 1, size = t->size, n_keep = 0;
+    int far[BANYAN_MAX_MOVES];
+    bool lost[BANYAN_MAX_MOVES];
+    banyan_move w;
+    uint32_t used = 0, total = 0;
+
+    if (n <= 1 || t->rule == GMK_RENJU || t->prover != GMK_PROVER_VCT)
+        return n;
+    if (!gmk_vcf_for(t, !me, &w) && !gmk_vct_for(t, !me, GMK_DEEP_THREAT, &used, &w))
+        return n;
+    uint32_t effort = 2 * used < GMK_DEEP_CHECK    ? GMK_DEEP_CHECK
+                      : 2 * used > GMK_DEEP_CHECK2 ? GMK_DEEP_CHECK2
+                                                   : 2 * used;
+    /* far[] lists the candidates by distance from w, farthest first
+     * (stable: equal distances keep the order of candidates). */
+    for (int i = 0; i < n; i++) {
+        int d = gmk_deep_distance(size, out[i], w), j = i;
+        for (; j > 0 && gmk_deep_distance(size, out[far[j - 1]], w) < d; j--)
+            far[j] = far[j - 1];
+        far[j] = i;
+        lost[i] = false;
+    }
+    for (int k = 0; k < n && total < GMK_DEEP_TOTAL; k++) {
+        gmk child = *t;
+        int i = far[k];
+        used = 0;
+        banyan_game_gomoku.play(&child, out[i]);
+        lost[i] = gmk_vcf_for(&child, !me, &w) || gmk_vct_for(&child, !me, effort, &used, &w);
+        total += used;
+    }
+    for (int i = 0; i < n; i++)
+        n_keep += !lost[i];
+    if (n_keep == 0)
+        return n; /* Every move loses: the search chooses among them all. */
+    n_keep = 0;
+    for (int i = 0; i < n; i++)
+        if (!lost[i])
+            out[n_keep++] = out[i];
+    return n_keep;
 }

@@ -77,16 +77,6 @@ static inline void gmk_ro_remove(gmk_ro *w, int p)
     w->pos[q] = (uint16_t)i;
 }
 
-/* Index of the lowest set bit of x (nonzero), by a de Bruijn multiply. */
-static inline int gmk_low_bit(uint64_t x)
-{
-    static const uint8_t index[64] = {
-        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
-        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
-        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-    return index[((x & (~x + 1)) * 0x03f79d71b4cb0a89ULL) >> 58];
-}
-
 /* Lists the empty cells within distance 2 of p that are not listed yet. The
  * seen bits (byte board cell p is bit p) cover the edge, the stones and the
  * listed cells, so each of the 5 rows of the square around p is one mask
@@ -282,19 +272,6 @@ void gmk_rollout(void *s, banyan_rng *rng)
 
 /* ---- Priors ---- */
 
-/* Shapes of one line, weakest first. */
-enum {
-    GMK_SH_NONE,
-    GMK_SH_ONE,   /* One stone in a free window of five. */
-    GMK_SH_TWO,   /* Two stones in a free window of five. */
-    GMK_SH_THREE, /* Three stones: a four next move, not a straight one. */
-    GMK_SH_OPEN3, /* A straight four next move (renju: by an allowed point). */
-    GMK_SH_FOUR,  /* One five point. */
-    GMK_SH_FOUR2, /* A straight four or two fours in the line. */
-    GMK_SH_FIVE,  /* A winning five. */
-    GMK_SH_OVER   /* An overline that does not win. */
-};
-
 /* The shape colour col makes by playing at empty p along d. b is restored. */
 static int gmk_shape(uint8_t *b, int p, int d, int col, bool exact, bool renju_black)
 {
@@ -333,27 +310,18 @@ static int gmk_shape(uint8_t *b, int p, int d, int col, bool exact, bool renju_b
     return best;
 }
 
-/* Tiers of a point for one player. */
-#define GMK_T_FIVE 4 /* Makes five. */
-#define GMK_T_WIN  3 /* Straight four, double four, or four and open three. */
-#define GMK_T_33   2 /* Two open threes. */
-
-/* Scores p for colour col: a tier and a sum of per-line weights. */
-static int gmk_point(uint8_t *b, int p, int col, bool exact, bool renju_black, float *sum)
+int gmk_tier(const unsigned *sh, float *sum)
 {
     static const float weight[] = {0, 1, 6, 30, 120, 150, 600, 0, 0};
     int fours = 0, open3 = 0;
     *sum = 0;
     for (int i = 0; i < 4; i++) {
-        int sh = gmk_shape(b, p, gmk_dirs[i], col, exact, renju_black);
-        if (sh == GMK_SH_FIVE)
+        if (sh[i] == GMK_SH_FIVE)
             return GMK_T_FIVE;
-        fours += sh == GMK_SH_FOUR ? 1 : sh == GMK_SH_FOUR2 ? 2 : 0;
-        open3 += sh == GMK_SH_OPEN3;
-        *sum += weight[sh];
+        fours += sh[i] == GMK_SH_FOUR ? 1 : sh[i] == GMK_SH_FOUR2 ? 2 : 0;
+        open3 += sh[i] == GMK_SH_OPEN3;
+        *sum += weight[sh[i]];
     }
-    if (renju_black && gmk_forbidden_at(b, p, 0))
-        return -1;
     if (fours >= 2 || (fours && open3))
         return GMK_T_WIN;
     if (open3 >= 2)
@@ -361,18 +329,40 @@ static int gmk_point(uint8_t *b, int p, int col, bool exact, bool renju_black, f
     return 0;
 }
 
+float gmk_prior_value(int tm, int tt, float mine, float theirs)
+{
+    if (tm == GMK_T_FIVE)
+        return 1e7f;
+    if (tt == GMK_T_FIVE)
+        return 1e6f;
+    if (tm == GMK_T_WIN)
+        return 1e5f + mine;
+    if (tt == GMK_T_WIN)
+        return 2e4f + theirs;
+    if (tm == GMK_T_33)
+        return 5e3f + mine;
+    return 1.0f + mine + 0.8f * (tt < 0 ? 0 : theirs) + (tt == GMK_T_33 ? 1000.0f : 0);
+}
+
+/* Scores p for colour col: a tier (-1 for a point forbidden to renju's
+ * Black) and a sum of per-line weights. */
+static int gmk_point(uint8_t *b, int p, int col, bool exact, bool renju_black, float *sum)
+{
+    unsigned sh[4];
+    for (int i = 0; i < 4; i++)
+        sh[i] = (unsigned)gmk_shape(b, p, gmk_dirs[i], col, exact, renju_black);
+    int tier = gmk_tier(sh, sum);
+    if (tier != GMK_T_FIVE && renju_black && gmk_forbidden_at(b, p, 0))
+        return -1;
+    return tier;
+}
+
 /* Priors in tiers: make five, block five, make a winning shape (straight or
  * double four, four-three), stop the opponent's winning shape, double three,
  * then the sum of line weights for the mover plus most of the opponent's. */
-void gmk_priors(const void *s, const banyan_move *moves, int n, float *out)
+void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out)
 {
-    const gmk *t = s;
     gmk_board g;
-    if (t->flat) {
-        for (int i = 0; i < n; i++)
-            out[i] = 1.0f / (float)n;
-        return;
-    }
     int me = t->ply & 1, size = t->size;
     float total = 0;
     gmk_board_load(t, &g);
@@ -381,21 +371,26 @@ void gmk_priors(const void *s, const banyan_move *moves, int n, float *out)
         float mine, theirs, v;
         int tm = gmk_point(g.b, p, me + 1, g.exact[me], g.renju && me == 0, &mine);
         int tt = gmk_point(g.b, p, 2 - me, g.exact[!me], g.renju && me == 1, &theirs);
-        if (tm == GMK_T_FIVE)
-            v = 1e7f;
-        else if (tt == GMK_T_FIVE)
-            v = 1e6f;
-        else if (tm == GMK_T_WIN)
-            v = 1e5f + mine;
-        else if (tt == GMK_T_WIN)
-            v = 2e4f + theirs;
-        else if (tm == GMK_T_33)
-            v = 5e3f + mine;
-        else
-            v = 1.0f + mine + 0.8f * (tt < 0 ? 0 : theirs) + (tt == GMK_T_33 ? 1000.0f : 0);
+        v = gmk_prior_value(tm, tt, mine, theirs);
         out[i] = v;
         total += v;
     }
     for (int i = 0; i < n; i++)
         out[i] /= total;
+}
+
+/* Uniform for the textbook player; under renju from the board (Black's
+ * threes and forbidden points need it); otherwise from the line tables,
+ * which give the same shapes several times faster. */
+void gmk_priors(const void *s, const banyan_move *moves, int n, float *out)
+{
+    const gmk *t = s;
+    if (t->flat) {
+        for (int i = 0; i < n; i++)
+            out[i] = 1.0f / (float)n;
+    } else if (t->rule == GMK_RENJU) {
+        gmk_priors_board(t, moves, n, out);
+    } else {
+        gmk_priors_lines(t, moves, n, out);
+    }
 }

@@ -294,11 +294,15 @@ static int gmk_moves(const void *s, banyan_move *out)
     return gmk_list(s, out, false);
 }
 
-/* The moves the search considers: the near cells unless candidates=all. */
+/* The moves the search considers: the near cells unless candidates=all,
+ * narrowed by the threats (prover.c, gmk_defend) unless prover=off: a five
+ * to make, else the blocks of the opponent's five, else, when the opponent
+ * would win by continuous fours were the mover to pass, the moves that
+ * stop it. prover=off (the textbook baseline) keeps the plain list. */
 static int gmk_candidates(const void *s, banyan_move *out)
 {
     const gmk *t = s;
-    return gmk_list(t, out, t->cands == GMK_CAND_NEAR);
+    return gmk_defend(t, out, gmk_list(t, out, t->cands == GMK_CAND_NEAR));
 }
 
 /* A draw on a full board; under renju, Black to move with only forbidden
@@ -536,6 +540,7 @@ const banyan_game banyan_game_gomoku = {
     .prove_win = gmk_prove_win,
     .candidates = gmk_candidates,
     .prove_win_deep = gmk_prove_win_deep,
+    .candidates_deep = gmk_candidates_deep,
     .title = "Gomoku",
     .params = gmk_params,
     .bench = gmk_bench,
@@ -547,4 +552,5 @@ const banyan_game banyan_game_gomoku = {
     .piece = gmk_piece,
     .explain = gmk_explain,
     .win_line = gmk_win_line,
+    .evaluate = gmk_evaluate,
 };

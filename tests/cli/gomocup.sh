@@ -1,5 +1,6 @@
-# tests/cli/gomocup.sh - the Gomocup (Piskvork) brain: golden transcripts,
-# then timing through a fifo. Sourced by tests/run.sh. Each
+# tests/cli/gomocup.sh - the Gomocup (Piskvork) brain: golden transcripts
+# (SWAP2BOARD included), then timing through a fifo; and Piskvork's PSQ game
+# records in `banyan play` and `banyan match`. Sourced by tests/run.sh. Each
 # tests/gomocup/NAME.in runs as `banyan gomocup $(cat NAME.args)` (the
 # protocol has no comments); its output must equal NAME.out byte for byte,
 # and the exit status must be 0. The transcripts use fixed playouts and seed
@@ -83,3 +84,55 @@ t=$(gomocup_ms)
 n=$(grep -c '^[0-9]*,[0-9]*$' "$tmp/out")
 [ "$n" -eq 2 ] && [ "$t" -lt 1000 ] && ok "gomocup: timeout_turn 0 and a 3 s match clock (${t} ms)" \
     || bad "gomocup: timeout_turn 0 and a 3 s match clock (${t} ms, $n answers)"
+
+# SWAP2BOARD within the turn limit: the opening (26 candidates judged, each
+# in 1/26 of the turn) and the choice after three stones each answer within
+# timeout_turn 300 (the brain aims at 220 ms; 600 ms allows for noise).
+# END comes only after the answer, as from a manager (an END read while the
+# brain thinks stops it without an answer).
+swap2_re='^([0-9]+,[0-9]+ [0-9]+,[0-9]+ [0-9]+,[0-9]+|SWAP|[0-9]+,[0-9]+)'
+for stones in '' '7,7\r\n8,7\r\n9,9\r\n'; do
+    what=$([ -z "$stones" ] && echo "the opening" || echo "three stones")
+    { printf "START 15\r\nINFO timeout_turn 300\r\n"; sleep 0.3
+      gomocup_t0=$(date +%s%N); printf "SWAP2BOARD\r\n${stones}DONE\r\n"
+      end=$(( $(date +%s%N) / 1000000 + 5000 ))
+      while ! grep -Eq "$swap2_re" "$tmp/out" 2>/dev/null && [ $(( $(date +%s%N) / 1000000 )) -lt $end ]; do
+          sleep 0.01; done
+      gomocup_ms > "$tmp/swap2.ms"; printf "END\r\n"; } | "$BANYAN" gomocup > "$tmp/out" 2>&1
+    t=$(cat "$tmp/swap2.ms")
+    if [ "$t" -lt 600 ] && grep -Eq "$swap2_re\$" "$tmp/out" && ! grep -q ERROR "$tmp/out"; then
+        ok "gomocup: SWAP2BOARD, $what, within timeout_turn 300 (${t} ms)"; else
+        bad "gomocup: SWAP2BOARD, $what, within timeout_turn 300 (${t} ms)"; fi
+done
+
+# Piskvork's PSQ records (the manager's own format, so they sit with the
+# brain's checks): `banyan play` saves .psq and loads it back, a file as
+# Piskvork writes it loads, and `banyan match --records-format psq` writes
+# records that load.
+printf 'h8\ni9\nh9\nsave %s\nquit\n' "$tmp/g.psq" |
+    "$BANYAN" play gomoku --param size=20 --human both --no-ponder > "$tmp/out" 2>&1
+has "psq: play saves .psq" '^Saved 3 moves'
+if [ "$(head -1 "$tmp/g.psq")" = "Piskvorky 20x20, 0:0, 0" ] && [ "$(sed -n 2p "$tmp/g.psq")" = "8,13,0" ] &&
+    [ "$(tail -1 "$tmp/g.psq")" = "-1" ]; then ok "psq: the file as Piskvork writes it"; else
+    cp "$tmp/g.psq" "$tmp/out"; bad "psq: the file as Piskvork writes it"; fi
+printf 'load %s\nsave %s\nquit\n' "$tmp/g.psq" "$tmp/g2.psq" |
+    "$BANYAN" play gomoku --human both --no-ponder > "$tmp/out" 2>&1
+has "psq: play loads .psq (and takes its size)" '^Loaded 3 moves'
+cmp -s "$tmp/g.psq" "$tmp/g2.psq" && ok "psq: save, load, save round trip" || bad "psq: save, load, save round trip"
+printf 'Piskvorky 15x15, 11:11, 0\r\n8,8,1500\r\n9,9,230\r\npbrain-a.exe\r\npbrain-b.exe\r\n-1\r\n' > "$tmp/p.psq"
+printf 'load %s\nquit\n' "$tmp/p.psq" | "$BANYAN" play gomoku --human both --no-ponder > "$tmp/out" 2>&1
+has "psq: Piskvork's file with names and -1 loads" '^Loaded 2 moves'
+printf 'Piskvorky 15x15, 0:0, 0\n8,8,1\n16,1,2\n' > "$tmp/bad.psq"
+printf 'load %s\nquit\n' "$tmp/bad.psq" | "$BANYAN" play gomoku --human both --no-ponder > "$tmp/out" 2>&1
+has "psq: a bad file is refused with its line" 'PSQ: line 3: "16,1,2" is off the board'
+printf 'save %s\nquit\n' "$tmp/c4.psq" | "$BANYAN" play connect4 --human both --no-ponder > "$tmp/out" 2>&1
+has "psq: a game without X,Y moves has no .psq" 'connect4 has no PSQ form'
+"$BANYAN" match --game gomoku --param size=9 banyan:playouts=50 banyan:playouts=50 --games 2 \
+    --records "$tmp/psqrec" --records-format psq > "$tmp/out" 2>&1
+printf 'load %s\nquit\n' "$tmp/psqrec/game-00002.psq" |
+    "$BANYAN" play gomoku --human both --no-ponder > "$tmp/out" 2>&1
+has "psq: match --records-format psq writes records that load" '^Loaded [0-9]+ moves'
+"$BANYAN" match --game connect4 banyan:playouts=50 banyan:playouts=50 --records "$tmp/psqrec" \
+    --records-format psq > "$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q 'connect4 has no psq records' "$tmp/out" && ok "psq: match refuses psq for connect4" ||
+    bad "psq: match refuses psq for connect4"

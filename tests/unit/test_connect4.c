@@ -279,7 +279,8 @@ static void c4_test_random(const c4_test_state *s, int n, bool fast, uint64_t se
         if (i % 16 == 0) { /* Lengths from a sample: printing costs more than playing. */
             banyan_game_print(G, &t, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
             for (const char *p = buf; *p; p++)
-                *len += (*p == 'X' || *p == 'O') / (double)((n + 15) / 16);
+                *len +=
+                    (*p == 'X' || *p == 'O' || *p == 'x' || *p == 'o') / (double)((n + 15) / 16);
         }
     }
 }

@@ -94,6 +94,72 @@ void test_domain_single_player(void)
     banyan_engine_free(e);
 }
 
+/* The puzzle with an evaluation: the best reward still reachable (an
+ * oracle), and priors that favour choice 1. Calls are counted (tests only:
+ * a game keeps no global state). */
+static int puzzle_evals, puzzle_prior_calls;
+
+static bool puzzle_evaluate(const void *s, double *returns, const banyan_move *moves, int n,
+                            float *priors)
+{
+    static const double reward[8] = {-5, -5, -5, 10, 2, 2, 2, 2};
+    const dom *d = s;
+    int lo = 0, span = 8;
+    for (int i = 0; i < d->depth; i++) {
+        span /= 2;
+        lo += d->choices[i] * span;
+    }
+    returns[0] = reward[lo];
+    for (int i = lo; i < lo + span; i++)
+        returns[0] = reward[i] > returns[0] ? reward[i] : returns[0];
+    if (!priors) {
+        puzzle_evals++;
+        return false;
+    }
+    puzzle_prior_calls++;
+    for (int i = 0; i < n; i++)
+        priors[i] = moves[i] == 1 ? 0.8f : 0.2f;
+    return true;
+}
+
+/* Leaves by evaluation, by a short rollout and then the evaluation, or by
+ * rollouts alone: each as configured, with the evaluation's priors. */
+void test_domain_leaf_evaluation(void)
+{
+    banyan_game g = puzzle;
+    banyan_engine *e;
+    banyan_report r;
+    banyan_limits lim = {.playouts = 200};
+    g.evaluate = puzzle_evaluate;
+    static const banyan_leaf modes[] = {BANYAN_LEAF_DEFAULT, BANYAN_LEAF_EVAL, BANYAN_LEAF_CUTOFF,
+                                        BANYAN_LEAF_ROLLOUT};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        banyan_config cfg = {.seed = 3, .c = 0.5, .leaf = modes[i], .cutoff = 1};
+        puzzle_evals = puzzle_prior_calls = 0;
+        T_EQ(banyan_engine_new(&g, NULL, &cfg, &e), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        if (modes[i] == BANYAN_LEAF_ROLLOUT) {
+            T_EQ(puzzle_evals + puzzle_prior_calls, 0);
+        } else {
+            /* The oracle (or a ply of rollout and then the oracle) finds the
+             * hidden 10; its priors order the children. */
+            if (r.best != 0)
+                T_FAIL_AT("leaf mode %d plays %u", (int)modes[i], (unsigned)r.best);
+            T_TRUE(puzzle_evals > 0);
+            T_TRUE(puzzle_prior_calls > 0);
+            for (int k = 0; k < r.n_moves; k++)
+                T_NEAR(r.moves[k].prior, r.moves[k].move == 1 ? 0.8 : 0.2, 0.02);
+        }
+        banyan_report again;
+        banyan_engine_free(e);
+        T_EQ(banyan_engine_new(&g, NULL, &cfg, &e), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &again), BANYAN_OK);
+        T_EQ(again.best, r.best); /* Reproducible. */
+        T_EQ(again.moves[0].visits, r.moves[0].visits);
+        banyan_engine_free(e);
+    }
+}
+
 /* Three players. Player 0 picks A (0) or B (1). After A, player 1 picks
  * between returns {0.2, 0.8, 0} and {0.9, 0.1, 0}; after B, player 2 picks
  * between {0.5, 0, 0.5} and {0, 0, 1}. Each takes what is best for itself,

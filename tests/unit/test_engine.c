@@ -77,12 +77,21 @@ void test_engine_bad_config(void)
         {.final = (banyan_final)-3},
         {.parallel = (banyan_parallel)3},
         {.threads = 4, .parallel = BANYAN_PARALLEL_ROOT, .memory = 64 << 10}, /* 16K a tree */
+        {.leaf = (banyan_leaf)4},
+        {.leaf = BANYAN_LEAF_EVAL}, /* Connect Four has no evaluation. */
+        {.leaf = BANYAN_LEAF_CUTOFF},
+        {.cutoff = -2},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e = (banyan_engine *)&e;
         T_EQ(banyan_engine_new(c4, NULL, &bad[i], &e), BANYAN_EINVAL);
         T_TRUE(e == NULL);
+        T_TRUE(banyan_config_check(c4, &bad[i]) != NULL); /* Each says why. */
     }
+    T_TRUE(banyan_config_check(c4, NULL) == NULL);
+    T_TRUE(strstr(banyan_config_check(c4, &bad[13]), "evaluation") != NULL);
+    T_TRUE(banyan_config_check(&banyan_game_gomoku, &bad[13]) == NULL);
+    T_TRUE(banyan_config_check(&broken, NULL) != NULL);
     /* The most threads an engine takes is accepted. */
     T_EQ(banyan_engine_new(c4, NULL, &(banyan_config){.threads = BANYAN_MAX_THREADS}, &e),
          BANYAN_OK);
@@ -712,22 +721,29 @@ void test_engine_reuse(void)
  * same game is played without reuse. */
 /* A kept tree whose new root was proven by the game's prover when it was
  * expanded (so it has no children): the search must still play the win,
- * not stop at once and play the first legal move. In this Gomoku opening
- * the engine answers c12, after which White's d8 lets Black win by fours
- * from d12; the prover proves d8 while searching c12. */
+ * not stop at once and play the first legal move. In this Gomoku opening,
+ * White to move, d8 lets Black win by fours from d12: the prover proves d8
+ * when the search expands it (plain UCT and rollouts over every legal
+ * move, so that each is tried twice), and d8 is then played into the kept
+ * tree. */
 void test_engine_reuse_proven_root(void)
 {
-    banyan_config cfg = {.seed = 1, .memory = 16 << 20};
-    banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, &cfg);
+    banyan_config cfg = {
+        .seed = 1, .memory = 16 << 20, .select = BANYAN_SELECT_UCT, .leaf = BANYAN_LEAF_ROLLOUT};
+    banyan_game g = banyan_game_gomoku; /* Every legal move a child: none dropped as lost. */
+    g.candidates = NULL;
+    g.candidates_deep = NULL;
+    banyan_engine *e = test_engine(&g, NULL, &cfg);
     banyan_limits lim = {.playouts = 3000};
     banyan_report r;
     banyan_move m;
-    T_EQ(banyan_engine_load(e, "b12 c10 b9 b10 e12 e7"), BANYAN_OK);
+    T_EQ(banyan_engine_load(e, "b12 c10 b9 b10 e12 e7 c12"), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-    T_EQ(banyan_engine_parse_move(e, "c12", &m), BANYAN_OK);
-    T_EQ(r.best, m);
-    T_EQ(banyan_engine_play(e, m), BANYAN_OK);
     T_EQ(banyan_engine_parse_move(e, "d8", &m), BANYAN_OK);
+    bool proven = false;
+    for (int i = 0; i < r.n_moves; i++)
+        proven |= r.moves[i].move == m && r.moves[i].proof == BANYAN_PROVEN_LOSS;
+    T_TRUE(proven);
     T_EQ(banyan_engine_play(e, m), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_TRUE(r.start_nodes >= 1);

@@ -1,8 +1,11 @@
 /*
  * test_gomoku.c - the Gomoku module: wins at every edge on every size,
  * overlines under each rule, renju's forbidden points from small diagrams,
- * candidates, notation, rollouts against plain uniform play, priors, and the
- * VCF solver checked move by move by a naive referee written here.
+ * candidates, notation, rollouts against plain uniform play, priors, the
+ * VCF solver checked move by move by a naive referee written here, the VCT
+ * refereed against every defence, and the candidates narrowed by threats
+ * (at every node, and at the root by candidates_deep), each dropped move
+ * refereed as a loss.
  */
 #include <math.h>
 #include <stdint.h>
@@ -888,7 +891,7 @@ void test_gmk_vcf_none(void)
 static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
 {
     banyan_move m, replies[BANYAN_MAX_MOVES];
-    if (!G->prove_win_deep(s, &m) || !gmk_test_in_moves(s, m))
+    if (!G->prove_win_deep(s, 10000, &m) || !gmk_test_in_moves(s, m))
         return false;
     gmk_test_state a = *s;
     G->play(&a, m);
@@ -902,7 +905,7 @@ static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
         if (gmk_test_result(&d) >= 0)
             return false; /* The defender made five. */
         if (depth > 1 ? !gmk_test_vct_holds(&d, depth - 1)
-                      : !G->prove_win(&d, &w) && !G->prove_win_deep(&d, &w))
+                      : !G->prove_win(&d, &w) && !G->prove_win_deep(&d, 10000, &w))
             return false;
     }
     return true;
@@ -930,7 +933,7 @@ void test_gmk_vct(void)
         T_EQ(G->load(&s, wins[i]), BANYAN_OK);
         if (i == 0 && G->prove_win(&s, &m))
             T_FAIL_AT("case %zu: a VCF where there is none", i);
-        if (!G->prove_win_deep(&s, &m))
+        if (!G->prove_win_deep(&s, 10000, &m))
             T_FAIL_AT("VCT case %zu not found", i);
         else if (!gmk_test_vct_holds(&s, i == 0 ? 2 : 1))
             T_FAIL_AT("VCT case %zu: a defence the solver missed", i);
@@ -953,7 +956,7 @@ void test_gmk_vct(void)
         banyan_move m;
         gmk_test_setup(&s, none[i].params);
         T_EQ(G->load(&s, none[i].moves), BANYAN_OK);
-        if (G->prove_win_deep(&s, &m))
+        if (G->prove_win_deep(&s, 10000, &m))
             T_FAIL_AT("case %zu: a VCT claimed", i);
     }
     /* Random positions: every claim holds against every defence. */
@@ -965,13 +968,383 @@ void test_gmk_vct(void)
         banyan_move m;
         gmk_test_random(&s, it % 2 ? "rule=standard" : "", &rng,
                         16 + (int)banyan_rng_below(&rng, 24), G->candidates);
-        if (!G->prove_win_deep(&s, &m))
+        if (!G->prove_win_deep(&s, 10000, &m))
             continue;
         claims++;
         if (!gmk_test_vct_holds(&s, 1))
             T_FAIL_AT("random %d: an unsound VCT", it);
     }
     T_TRUE(claims >= 5);
+}
+
+/* A full referee of a win claimed for the player to move: at each of the
+ * attacker's turns a five if he has one (on the naive board), else the
+ * move the provers give (prove_win, else prove_win_deep with effort); at
+ * each of the defender's turns, a five of his fails the claim, two five
+ * points of the attacker's win, one must be blocked, and otherwise every
+ * legal reply is tried. So the attacker's moves come from the solvers but
+ * every defence is played out to a five: nothing rests on the solvers'
+ * word. The longest line (plies to the five) and the number of the
+ * attacker's moves that did not threaten a five (threes and other quiet
+ * threats) along the proof are gathered. */
+typedef struct gmk_test_win {
+    int att;         /* The attacker: 0 or 1. */
+    uint32_t effort; /* prove_win_deep's effort. */
+    int plies;       /* The longest line found so far. */
+    int quiet;       /* Defender's turns without a five point to block. */
+    long turns;      /* Defender's turns visited, bounded by max_turns. */
+    long max_turns;
+} gmk_test_win;
+
+static bool gmk_test_proof_defend(gmk_test_win *p, const gmk_test_state *a, int ply);
+
+static bool gmk_test_proof_attack(gmk_test_win *p, const gmk_test_state *s, int ply)
+{
+    gmk_naive g;
+    int cells[8];
+    banyan_move m;
+    char me = p->att ? 'O' : 'X';
+    gmk_naive_from(&g, s, 15, 0);
+    if (gmk_naive_fives(&g, me, cells, 8) > 0) {
+        p->plies = ply + 1 > p->plies ? ply + 1 : p->plies;
+        return true;
+    }
+    if (!G->prove_win(s, &m) && !G->prove_win_deep(s, p->effort, &m))
+        return false;
+    if (!gmk_test_in_moves(s, m))
+        return false;
+    gmk_test_state a = *s;
+    G->play(&a, m);
+    if (gmk_test_result(&a) >= 0)
+        return gmk_test_result(&a) == p->att;
+    return gmk_test_proof_defend(p, &a, ply + 1);
+}
+
+static bool gmk_test_proof_defend(gmk_test_win *p, const gmk_test_state *a, int ply)
+{
+    gmk_naive g;
+    int cells[8];
+    banyan_move replies[BANYAN_MAX_MOVES];
+    char me = p->att ? 'O' : 'X', you = p->att ? 'X' : 'O';
+    if (++p->turns > p->max_turns)
+        return false;
+    gmk_naive_from(&g, a, 15, 0);
+    if (gmk_naive_fives(&g, you, cells, 8) > 0)
+        return false;
+    int k = gmk_naive_fives(&g, me, cells, 8);
+    if (k >= 2) {
+        p->plies = ply + 2 > p->plies ? ply + 2 : p->plies;
+        return true;
+    }
+    if (k == 1) {
+        gmk_test_state d = *a;
+        G->play(&d, (banyan_move)cells[0]);
+        return gmk_test_proof_attack(p, &d, ply + 1);
+    }
+    p->quiet++;
+    int n = G->moves(a, replies);
+    for (int i = 0; i < n; i++) {
+        gmk_test_state d = *a;
+        G->play(&d, replies[i]);
+        if (gmk_test_result(&d) >= 0 || !gmk_test_proof_attack(p, &d, ply + 1))
+            return false;
+    }
+    return true;
+}
+
+/* Whether the player to move in s wins, refereed in full (above) within
+ * max_turns of the defender's; *out gets the figures. */
+static bool gmk_test_proof(const gmk_test_state *s, uint32_t effort, long max_turns,
+                           gmk_test_win *out)
+{
+    *out = (gmk_test_win){G->to_move(s), effort, 0, 0, 0, max_turns};
+    return gmk_test_proof_attack(out, s, 0);
+}
+
+/* Loads moves under params into s. */
+static bool gmk_test_load(gmk_test_state *s, const char *params, const char *moves)
+{
+    gmk_test_setup(s, params);
+    int rc = G->load(s, moves);
+    if (rc != BANYAN_OK)
+        T_FAIL_AT("load(\"%s\") on \"%s\" gave %d", moves, params, rc);
+    return rc == BANYAN_OK;
+}
+
+/* Whether moves a[0 .. na - 1] are b[0 .. nb - 1] less some, in b's order. */
+static bool gmk_test_subsequence(const banyan_move *a, int na, const banyan_move *b, int nb)
+{
+    int j = 0;
+    for (int i = 0; i < na; i++) {
+        while (j < nb && b[j] != a[i])
+            j++;
+        if (j++ == nb)
+            return false;
+    }
+    return true;
+}
+
+/* Whether text (moves separated by spaces) names exactly moves[0 .. n - 1],
+ * in that order. */
+static bool gmk_test_list_is(const gmk_test_state *s, const banyan_move *moves, int n,
+                             const char *text)
+{
+    char buf[256];
+    int k = 0;
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+        if (k >= n || moves[k++] != gmk_test_move(s, tok))
+            return false;
+    return k == n;
+}
+
+/* Checks the candidates of moves under params (which do not turn the
+ * prover off) against their contract, from the plain candidates of the
+ * same position under prover=off, and returns how many were dropped:
+ *   - when the mover has a five to make: exactly those fives;
+ *   - else, when the opponent has one: exactly the blocks;
+ *   - else a subsequence of the plain candidates that keeps every move
+ *     after which the opponent's prove_win finds no VCF, and drops only
+ *     moves after which he has one, refereed move by move.
+ * (Renju: the plain list when every block is forbidden to Black.) */
+static int gmk_test_defence(const char *params, const char *moves)
+{
+    gmk_test_state s, off;
+    banyan_move c[BANYAN_MAX_MOVES], plain[BANYAN_MAX_MOVES], ref[BANYAN_MAX_MOVES], m;
+    char off_params[64];
+    snprintf(off_params, sizeof off_params, "%s prover=off", params);
+    if (!gmk_test_load(&s, params, moves) || !gmk_test_load(&off, off_params, moves))
+        return 0;
+    int nc = G->candidates(&s, c), np = G->candidates(&off, plain), nr = 0, cells[8];
+    int rule = strstr(params, "renju") ? 2 : strstr(params, "standard") ? 1 : 0;
+    char mine = G->to_move(&s) ? 'O' : 'X', theirs = G->to_move(&s) ? 'X' : 'O';
+    gmk_naive g;
+    gmk_naive_from(&g, &s, 15, rule);
+    char who = gmk_naive_fives(&g, mine, cells, 8)     ? mine
+               : gmk_naive_fives(&g, theirs, cells, 8) ? theirs
+                                                       : 0;
+    T_TRUE(nc > 0 && gmk_test_subsequence(c, nc, plain, np));
+    if (who) {
+        for (int i = 0; i < np; i++) {
+            int r = (int)plain[i] / 15, col = (int)plain[i] % 15;
+            g.b[r][col] = who;
+            if (gmk_naive_five(&g, r, col, who))
+                ref[nr++] = plain[i];
+            g.b[r][col] = '.';
+        }
+        if (nr == 0)
+            nr = np, memcpy(ref, plain, sizeof plain);
+        T_EQ(nc, nr);
+        for (int i = 0; i < nc && i < nr; i++)
+            T_EQ(c[i], ref[i]);
+        return np - nc;
+    }
+    for (int i = 0, j = 0; i < np; i++) {
+        gmk_test_state t = s;
+        G->play(&t, plain[i]);
+        bool kept = j < nc && c[j] == plain[i];
+        j += kept;
+        if (!G->prove_win(&t, &m)) {
+            if (!kept)
+                T_FAIL_AT("%s: a move without a VCF against it was dropped", moves);
+        } else if (!kept && gmk_test_replay(&t, 15, rule) < 0) {
+            T_FAIL_AT("%s: a dropped move's VCF does not hold", moves);
+        }
+    }
+    return np - nc;
+}
+
+/* A random position under params as a move list in buf: up to stones
+ * moves, each the best by the priors or, one time in three, any
+ * candidate, stopping before a move that ends the game. */
+static void gmk_test_random_text(const char *params, banyan_rng *rng, int stones, char *buf,
+                                 size_t len)
+{
+    gmk_test_state s, t;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    float pr[BANYAN_MAX_MOVES];
+    size_t used = 0;
+    gmk_test_setup(&s, params);
+    buf[0] = 0;
+    for (int k = 0; k < stones; k++) {
+        int n = G->candidates(&s, moves), pick = 0;
+        if (!n)
+            break;
+        G->priors(&s, moves, n, pr);
+        for (int j = 1; j < n; j++)
+            pick = pr[j] > pr[pick] ? j : pick;
+        if (banyan_rng_below(rng, 3) == 0)
+            pick = (int)banyan_rng_below(rng, (uint32_t)n);
+        t = s;
+        G->play(&t, moves[pick]);
+        if (gmk_test_result(&t) >= 0)
+            break;
+        s = t;
+        used += (size_t)G->format_move(&s, moves[pick], buf + used, len - used);
+        used += (size_t)snprintf(buf + used, len - used, " ");
+    }
+}
+
+/* The candidates under a threat (candidates through gmk_defend): a five
+ * to make, else the opponent's five points to block, else, when the
+ * opponent would win by continuous fours were the mover to pass, the
+ * moves that may stop him; unchanged without a threat, and under
+ * prover=off. */
+void test_gmk_defence_candidates(void)
+{
+    gmk_test_state s;
+    banyan_move c[BANYAN_MAX_MOVES];
+    int n;
+    /* White's double four at h8 (h5 h6 h7 over Black's h4; e8 f8 g8 beside
+     * Black's d8): Black must take h8 or one of its five points. */
+    const char *vcf = "h4 h5 d8 h6 l12 h7 n14 e8 b2 f8 m3 g8";
+    T_TRUE(gmk_test_defence("", vcf) > 50);
+    gmk_test_load(&s, "", vcf);
+    n = G->candidates(&s, c);
+    T_TRUE(gmk_test_list_is(&s, c, n, "h8 i8 h9"));
+    gmk_test_load(&s, "candidates=all", vcf);
+    n = G->candidates(&s, c);
+    T_TRUE(gmk_test_list_is(&s, c, n, "h8 i8 h9"));
+    T_TRUE(gmk_test_defence("rule=standard", vcf) > 50);
+    T_TRUE(gmk_test_defence("rule=renju", vcf) > 50);
+    T_TRUE(gmk_test_defence("prover=vcf", vcf) > 50);
+    /* prover=off, the textbook baseline: every near cell. */
+    gmk_test_load(&s, "prover=off", vcf);
+    T_TRUE(G->candidates(&s, c) > 50);
+    /* Black's fours (m10, n10 beside j10 k10 l10; k11, m13 on the
+     * diagonal j10 .. n14) gain tempo: kept; White's fillers a1 a3. */
+    const char *tempo = "h4 h5 d8 h6 l12 h7 n14 e8 b2 f8 m3 g8 j10 i10 k10 a1 l10 a3";
+    T_TRUE(gmk_test_defence("", tempo) > 50);
+    gmk_test_load(&s, "", tempo);
+    n = G->candidates(&s, c);
+    T_TRUE(n < 10);
+    T_TRUE(gmk_test_subsequence((banyan_move[]){gmk_test_move(&s, "h8"), gmk_test_move(&s, "m10")},
+                                2, c, n));
+    /* A four on the board: its block; an open four: both ends, though
+     * both lose; a five of one's own comes first. */
+    gmk_test_load(&s, "", "h4 h5 a1 h6 a3 h7 o15 h8");
+    n = G->candidates(&s, c);
+    T_TRUE(gmk_test_list_is(&s, c, n, "h9"));
+    gmk_test_load(&s, "", "a1 h5 a3 h6 o15 h7 o13 h8");
+    n = G->candidates(&s, c);
+    T_TRUE(gmk_test_list_is(&s, c, n, "h4 h9"));
+    gmk_test_load(&s, "", "h5 a1 h6 a2 h7 a3 h8 a4");
+    n = G->candidates(&s, c);
+    T_TRUE(gmk_test_list_is(&s, c, n, "h4 h9"));
+    T_TRUE(gmk_test_defence("", "h4 h5 a1 h6 a3 h7 o15 h8") > 0);
+    T_TRUE(gmk_test_defence("", "a1 h5 a3 h6 o15 h7 o13 h8") > 0);
+    T_TRUE(gmk_test_defence("", "h5 a1 h6 a2 h7 a3 h8 a4") > 0);
+    /* No threat: unchanged. */
+    T_EQ(gmk_test_defence("", "h8 i9 h10 j12 c3 m4"), 0);
+    /* Random positions under each rule hold to the contract; some have a
+     * threat. */
+    static const char *const rules[] = {"", "rule=standard", "rule=renju"};
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 31, 0);
+    int narrowed = 0;
+    for (int it = 0; it < 90; it++) {
+        char text[1024];
+        gmk_test_random_text(rules[it % 3], &rng, 10 + (int)banyan_rng_below(&rng, 40), text,
+                             sizeof text);
+        narrowed += gmk_test_defence(rules[it % 3], text) > 0;
+    }
+    T_TRUE(narrowed >= 20);
+}
+
+/* candidates_deep, the root's defence: when the opponent would win by a
+ * VCF or a VCT were the mover to pass, the candidates after which he
+ * still wins are dropped. Each dropped move is refereed in full (the
+ * opponent's win played out against every defence), the moves that do not
+ * lose (from tests/data/gomoku_defence.txt) are kept, and the result keeps
+ * the order of candidates. */
+void test_gmk_candidates_deep(void)
+{
+    static const struct {
+        const char *moves, *answers;
+        int step; /* Referee every step-th dropped move (all: 5 s for the third). */
+    } cases[] = {
+        {"d3 f3 h5 f7 g6 i6 g5 f5 f4 g4 e6 h6 d6 f6 f8 e7 g9 g7 h7 i9 h8 i8 i7", "c7 f10", 1},
+        {"d3 f3 h5 f7 g6 e5 h6 f6 g7 f8 f5 h7 j5", "f10 f9", 1},
+        {"d3 f3 h5 f7 g6 f5 f6 e6 g8 d7 g4 g7 e7 d8 d9 c8 b9 f9", "c6 e8", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gmk_test_state s;
+        banyan_move c[BANYAN_MAX_MOVES], d[BANYAN_MAX_MOVES];
+        char answers[64];
+        if (!gmk_test_load(&s, "", cases[i].moves))
+            continue;
+        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, d), dropped = 0;
+        T_TRUE(nd > 0 && nd < nc && gmk_test_subsequence(d, nd, c, nc));
+        snprintf(answers, sizeof answers, "%s", cases[i].answers);
+        for (char *save = NULL, *tok = strtok_r(answers, " ", &save); tok;
+             tok = strtok_r(NULL, " ", &save)) {
+            banyan_move m = gmk_test_move(&s, tok);
+            if (!gmk_test_subsequence(&m, 1, d, nd))
+                T_FAIL_AT("case %zu: %s, which does not lose, was dropped", i, tok);
+        }
+        for (int j = 0, k = 0; j < nc; j++) {
+            if (k < nd && d[k] == c[j]) {
+                k++;
+                continue;
+            }
+            if (dropped++ % cases[i].step)
+                continue;
+            gmk_test_state t = s;
+            gmk_test_win p;
+            G->play(&t, c[j]);
+            if (!gmk_test_proof(&t, 20000, 20000, &p))
+                T_FAIL_AT("case %zu: dropped move %d not refereed a loss", i, (int)c[j]);
+        }
+    }
+    gmk_test_state s;
+    banyan_move c[BANYAN_MAX_MOVES], d[BANYAN_MAX_MOVES];
+    /* No threat: unchanged; an open four against: every move loses, all
+     * kept; prover=vcf and renju: no VCT, unchanged. */
+    static const struct {
+        const char *params, *moves;
+    } same[] = {
+        {"", "h8 i9 h10 j12 c3 m4"},
+        {"", "a1 h5 a3 h6 o15 h7 o13 h8"},
+        {"prover=vcf", "d3 f3 h5 f7 g6 e5 h6 f6 g7 f8 f5 h7 j5"},
+        {"rule=renju", "b2 h5 m3 h6 l12 e8 n14 f8"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        if (!gmk_test_load(&s, same[i].params, same[i].moves))
+            continue;
+        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, d);
+        T_EQ(nd, nc);
+        T_TRUE(memcmp(c, d, (size_t)nc * sizeof *c) == 0);
+    }
+    /* The same under renju but freestyle: White's two twos win. */
+    gmk_test_load(&s, "", "b2 h5 m3 h6 l12 e8 n14 f8");
+    T_TRUE(G->candidates_deep(&s, d) < G->candidates(&s, c));
+}
+
+/* The deep prover at the root's effort (200,000 positions) finds wins that
+ * mix fours and threes over 21 plies and more, with no VCF: each refereed
+ * in full against every defence (from tests/data/gomoku_attack.txt). */
+void test_gmk_vct_long(void)
+{
+    static const struct {
+        const char *moves, *win;
+    } cases[] = {
+        {"g15 f15 j15 j14 h13 j12 j11 h12 i12 k10 i11 k11", "i13"},
+        {"m8 i8 h10 j10 m6 k6 m7 m5 j7 m9", "l7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gmk_test_state s;
+        banyan_move m;
+        gmk_test_win p;
+        if (!gmk_test_load(&s, "", cases[i].moves))
+            continue;
+        T_TRUE(!G->prove_win(&s, &m));
+        T_TRUE(G->prove_win_deep(&s, 200000, &m));
+        T_EQ(m, gmk_test_move(&s, cases[i].win));
+        if (!gmk_test_proof(&s, 200000, 100000, &p))
+            T_FAIL_AT("case %zu: the win does not hold", i);
+        if (p.plies < 21 || p.quiet < 2)
+            T_FAIL_AT("case %zu: %d plies, %d quiet threats", i, p.plies, p.quiet);
+    }
 }
 
 /* Every line of tests/positions/gomoku.txt parses: params, a legal move

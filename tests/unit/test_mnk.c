@@ -505,7 +505,6 @@ static mnk_test_stats mnk_test_random(const mnk_test_state *s, int n, bool fast,
     mnk_test_stats st = {{0, 0, 0}, 0, 0};
     banyan_rng rng;
     banyan_move moves[BANYAN_MAX_MOVES];
-    char buf[1024];
     double sum = 0, sum2 = 0;
     banyan_rng_seed(&rng, seed, 0);
     for (int i = 0; i < n; i++) {
@@ -523,9 +522,11 @@ static mnk_test_stats mnk_test_random(const mnk_test_state *s, int n, bool fast,
             break;
         }
         st.results[r] += 1.0 / n;
-        banyan_game_print(G, &t, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
-        for (const char *p = buf; *p; p++)
-            len += *p == 'X' || *p == 'O';
+        int w, h;
+        G->board_size(&t, &w, &h);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                len += G->piece(&t, x, y) >= 0;
         sum += len;
         sum2 += (double)len * len;
     }
@@ -636,8 +637,8 @@ void test_mnk_hash(void)
         int key = 0;
         banyan_game_print(G, &stack[depth], BANYAN_MOVE_NONE, 0, buf, sizeof buf);
         for (const char *p = buf; *p && *p != 'a'; p++)
-            if (*p == '.' || *p == 'X' || *p == 'O')
-                key = key * 3 + (*p == 'X' ? 1 : *p == 'O' ? 2 : 0);
+            if (*p == '.' || *p == 'X' || *p == 'O' || *p == 'x' || *p == 'o')
+                key = key * 3 + (*p == 'X' || *p == 'x' ? 1 : *p == 'O' || *p == 'o' ? 2 : 0);
         uint64_t h = G->hash(&stack[depth]);
         if (seen[key]) {
             T_EQ(by_key[key], h);

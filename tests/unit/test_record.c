@@ -1,9 +1,10 @@
 /*
  * test_record.c - the game record of proto/record.c: pushing, undoing and
- * rebuilding positions, no cap on a game's length, the plain format and SGF
- * both ways (with files written by older versions and by other programs),
- * replay onto an engine, and malformed input refused with the right line or
- * byte in the message.
+ * rebuilding positions, no cap on a game's length, the plain format, SGF and
+ * Piskvork's PSQ both ways (with files written by older versions and by
+ * other programs), replay onto an engine, and malformed input refused with
+ * the right line or byte in the message. The PSQ tests run inside the SGF
+ * ones (test_record_sgf_round_trip and test_record_sgf_foreign).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,35 @@ static const struct record_test_bad {
     {&banyan_game_gomoku, "(", BANYAN_EINVAL, "SGF: missing ')' at the end (byte 1)"},
     {&banyan_game_gomoku, "(;GM[4];ABCDEFGHIJKLMNOPQ[x])", BANYAN_EINVAL,
      "SGF: the property name at byte 8 is too long"},
+    /* PSQ names the line, from 1; its coordinates count from 1. */
+    {NULL, "Piskvorky\n8,8,0\n", BANYAN_EINVAL,
+     "PSQ: line 1: \"Piskvorky\" is not \"Piskvorky WIDTHxHEIGHT, ...\""},
+    {NULL, "\n\nPiskvorky 15*15, 0:0, 0\n", BANYAN_EINVAL,
+     "PSQ: line 3: \"Piskvorky 15*15, 0:0, 0\" is not \"Piskvorky WIDTHxHEIGHT, ...\""},
+    {NULL, "Piskvorky 15x15x, 0:0, 0\n", BANYAN_EINVAL,
+     "PSQ: line 1: \"Piskvorky 15x15x, 0:0, 0\" is not \"Piskvorky WIDTHxHEIGHT, ...\""},
+    {NULL, "Piskvorky 20x15, 0:0, 0\n", BANYAN_EINVAL,
+     "PSQ: line 1: the board 20x15 is not square, and gomoku's boards are"},
+    {NULL, "Piskvorky 30x30, 0:0, 0\n", BANYAN_EINVAL,
+     "PSQ: line 1: size must be a whole number from 5 to 22, not \"30\""},
+    {&banyan_game_connect4, "Piskvorky 7x6, 0:0, 0\n", BANYAN_EINVAL,
+     "PSQ: connect4 has no X,Y coordinates"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\r\n8,8,10\r\n16,1,250\r\n-1\r\n", BANYAN_ERANGE,
+     "PSQ: line 3: \"16,1,250\" is off the board"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\n0,5\n", BANYAN_ERANGE,
+     "PSQ: line 2: \"0,5\" is off the board"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\n99999999999,5\n", BANYAN_ERANGE,
+     "PSQ: line 2: \"99999999999,5\" is off the board"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\n8,8\n\n8,8,5\n", BANYAN_EILLEGAL,
+     "PSQ: line 4: \"8,8,5\" is not legal here"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\n8,8\n9,x\n", BANYAN_EINVAL,
+     "PSQ: line 3: \"9,x\" is not a move"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\n8,8,1,2\n", BANYAN_EINVAL,
+     "PSQ: line 2: \"8,8,1,2\" is not a move"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\n8,8,\n", BANYAN_EINVAL, "PSQ: line 2: \"8,8,\" is not a move"},
+    {NULL, "Piskvorky 15x15, 0:0, 0\n8 8\n", BANYAN_EINVAL, "PSQ: line 2: \"8 8\" is not a move"},
+    {&banyan_game_tictactoe, "Piskvorky 3x3, 0:0, 0\n1,1\n1,2\n2,1\n2,2\n3,1\n3,3\n",
+     BANYAN_EILLEGAL, "PSQ: line 7: \"3,3\" comes after the end of the game"},
 };
 
 /* ---- Tests ---- */
@@ -530,6 +560,129 @@ void test_record_malformed(void)
     }
 }
 
+/* Piskvork's PSQ both ways: the exact text, times in milliseconds, what
+ * the format cannot hold refused with nothing written. */
+void test_record_psq_round_trip(void)
+{
+    const banyan_game *g = &banyan_game_gomoku;
+    record r, back;
+    char err[256], moves[256];
+    int rc = 0;
+    /* x from the left and y from the top, both from 1: h8 is 8,8 on 15x15,
+     * a15 the top left corner 1,1 and o1 the bottom right 15,15. */
+    T_EQ(record_init(&r, g, "size=15", NULL, err, sizeof err), BANYAN_OK);
+    T_EQ(record_test_push(&r, "h8 i9 a15 o1"), BANYAN_OK);
+    r.moves[0].seconds = 1.5;
+    r.moves[1].seconds = 0.2314;
+    r.moves[2].seconds = 0;
+    r.moves[3].seconds = 0.012;
+    record_test_round_trip(&r, RECORD_PSQ, NULL,
+                           "Piskvorky 15x15, 0:0, 0\n8,8,1500\n9,7,231\n1,1,0\n15,15,12\n-1\n",
+                           &back);
+    record_free(&back);
+    /* Unknown times are written as 0, times past Piskvork's int clamped;
+     * players, result and comments are not written. */
+    r.moves[0].seconds = -1;
+    r.moves[1].seconds = 1e10;
+    r.moves[2].comment = strdup("not kept");
+    strcpy(r.players[0], "Banyan");
+    strcpy(r.result, "1-0 (five)");
+    char *text = record_test_save(&r, RECORD_PSQ, &rc);
+    T_EQ(rc, BANYAN_OK);
+    T_STR(text ? text : "",
+          "Piskvorky 15x15, 0:0, 0\n8,8,0\n9,7,2147483647\n1,1,0\n15,15,12\n-1\n");
+    T_EQ(record_load(&back, g, text, err, sizeof err), BANYAN_OK);
+    T_STR(record_test_moves_text(&back, moves, sizeof moves), "h8 i9 a15 o1");
+    T_NEAR(back.moves[0].seconds, 0, 0);
+    T_STR(back.players[0], "");
+    T_TRUE(back.moves[2].comment == NULL);
+    record_free(&back);
+    free(text);
+    record_free(&r);
+
+    /* Another size, and the rule, which PSQ cannot hold, is lost. */
+    T_EQ(record_init(&r, g, "size=20 rule=renju", NULL, err, sizeof err), BANYAN_OK);
+    T_EQ(record_test_push(&r, "k10 l11 t20"), BANYAN_OK);
+    text = record_test_save(&r, RECORD_PSQ, &rc);
+    T_EQ(rc, BANYAN_OK);
+    T_STR(text ? text : "", "Piskvorky 20x20, 0:0, 0\n11,11,0\n12,10,0\n20,1,0\n-1\n");
+    T_EQ(record_load(&back, NULL, text, err, sizeof err), BANYAN_OK);
+    T_TRUE(back.g == g);
+    T_STR(back.params, "size=20");
+    T_STR(record_test_moves_text(&back, moves, sizeof moves), "k10 l11 t20");
+    record_free(&back);
+    free(text);
+    record_free(&r);
+
+    /* A game without X,Y coordinates, a start position, a game without a
+     * board: refused, and nothing is written. */
+    const struct {
+        const banyan_game *g;
+        const char *start;
+    } refused[] = {{&banyan_game_connect4, NULL}, {g, "h8 i9"}, {&record_test_game, NULL}};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        T_EQ(record_init(&r, refused[i].g, NULL, refused[i].start, err, sizeof err), BANYAN_OK);
+        text = record_test_save(&r, RECORD_PSQ, &rc);
+        T_EQ(rc, BANYAN_EINVAL);
+        T_STR(text ? text : "(none)", "");
+        free(text);
+        record_free(&r);
+    }
+}
+
+/* Files as Piskvork writes them, and what readers of PSQ must cope with. */
+void test_record_psq_foreign(void)
+{
+    record r;
+    char err[256], moves[256];
+    /* A Gomocup tournament's record: CR LF, the players' levels, the
+     * brains' names after the moves, then the error code and more. */
+    const char *psq = "Piskvorky 20x20, 11:11, 0\r\n"
+                      "10,10,1500\r\n"
+                      "11,11,230\r\n"
+                      "10,11,0\r\n"
+                      "9,12,17\r\n"
+                      "pbrain-embryo21_s.exe\r\n"
+                      "pbrain-rapfi21.exe\r\n"
+                      "-1\r\n"
+                      "12,12,5\r\n";
+    T_EQ(record_load(&r, NULL, psq, err, sizeof err), BANYAN_OK);
+    T_STR(err, "");
+    T_TRUE(r.g == &banyan_game_gomoku);
+    T_STR(r.params, "size=20");
+    T_STR(record_test_moves_text(&r, moves, sizeof moves), "j11 k10 j10 i9");
+    T_NEAR(r.moves[0].seconds, 1.5, 1e-9);
+    T_NEAR(r.moves[1].seconds, 0.23, 1e-9);
+    T_NEAR(r.moves[3].seconds, 0.017, 1e-9);
+    T_STR(r.players[0], "");
+    record_free(&r);
+
+    /* A byte order mark, blank lines, spaces, moves without a time (unknown),
+     * the end of the text without "-1", and the game named by the caller. */
+    psq = "\xef\xbb\xbf\n  Piskvorky 15x15, 0:0, 1  \n\n 8 , 8 \n9,9\n\n7,9,40";
+    T_EQ(record_load(&r, &banyan_game_gomoku, psq, err, sizeof err), BANYAN_OK);
+    T_STR(err, "");
+    T_STR(record_test_moves_text(&r, moves, sizeof moves), "h8 i7 g7");
+    T_NEAR(r.moves[0].seconds, -1, 0);
+    T_NEAR(r.moves[2].seconds, 0.04, 1e-9);
+    record_free(&r);
+
+    /* Only the first line: no moves. */
+    T_EQ(record_load(&r, NULL, "Piskvorky 9x9, 0:0, 0", err, sizeof err), BANYAN_OK);
+    T_STR(r.params, "size=9");
+    T_EQ(r.n_moves, 0);
+    record_free(&r);
+
+    /* A rectangular board sets each parameter of role width or height. */
+    T_EQ(record_load(&r, &banyan_game_tictactoe, "Piskvorky 4x3, 0:0, 0\n4,1,5\n1,3,5\n-1\n", err,
+                     sizeof err),
+         BANYAN_OK);
+    T_STR(err, "");
+    T_STR(r.params, "m=4 n=3");
+    T_STR(record_test_moves_text(&r, moves, sizeof moves), "d3 a1");
+    record_free(&r);
+}
+
 void test_record_sgf_round_trip(void)
 {
     const banyan_game *g = &banyan_game_gomoku;
@@ -574,6 +727,8 @@ void test_record_sgf_round_trip(void)
     T_STR(text, "");
     free(text);
     record_free(&r);
+
+    /* Piskvork's PSQ, the other format other programs write. */
 }
 
 void test_record_sgf_foreign(void)
@@ -634,6 +789,8 @@ void test_record_sgf_foreign(void)
     T_EQ(record_load(&r, NULL, "(;XG[tictactoe]XP[m=4 n=4]SZ[4:3])", err, sizeof err),
          BANYAN_EINVAL);
     T_STR(err, "SGF: SZ[4:3] does not fit tictactoe's 4x4 board");
+
+    /* Piskvork's PSQ, the other format other programs write. */
 }
 
 void test_record_bounds(void)

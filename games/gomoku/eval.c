@@ -1,0 +1,234 @@
+/*
+ * eval.c - Gomoku's static evaluation: the value of a position for the
+ * player to move, from the threats each side can make in one move.
+ *
+ * Every empty cell near the stones is rated for both colours from the four
+ * lines through it, with the line-pattern table the VCT uses (gmk_ls_table:
+ * a five, a four, two five points, an open three per line), and falls into
+ * one class per colour: a five; a winning shape (a straight or double four,
+ * or a four with an open three); a double three; a four; an open three.
+ * Forced moves are followed exactly: a five to make wins, two fives to
+ * stop lose, one five to stop is blocked and the position after the block
+ * is evaluated for the opponent. Otherwise the class counts of both sides
+ * go through a logistic model whose weights are fitted to the results of
+ * self-play games (bench/fit_eval.py, from positions of `banyan match`
+ * records; docs/STRENGTH.md has the data and the fit).
+ */
+#include "gomoku.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Classes of a cell for one colour, strongest first. */
+enum { GMK_C_FIVE, GMK_C_WIN, GMK_C_33, GMK_C_FOUR, GMK_C_THREE, GMK_C_N };
+
+/* Forced blocks followed before the model decides. */
+#define GMK_EVAL_FORCED 8
+
+/* The model's weights, in the order of gmk_eval_features: bias, then per
+ * class from WIN to THREE the mover's and the opponent's terms. Fitted by
+ * bench/fit_eval.py (see the comment at the top). */
+static const double gmk_eval_w[GMK_EVAL_FEATURES] = {
+    -0.05, 3.61, -1.15, 0.65, 0.15, 0.63, -0.41, 0.34, -0.09,
+};
+
+/* The class of one colour's line bytes: ls[i] holds the GMK_LS_ bits of
+ * direction i. GMK_C_N: nothing worth counting. */
+static int gmk_eval_class(const unsigned *ls)
+{
+    int fours = 0, threes = 0;
+    for (int i = 0; i < 4; i++) {
+        if (ls[i] & GMK_LS_FIVE)
+            return GMK_C_FIVE;
+        if (ls[i] & GMK_LS_FOUR)
+            fours += ls[i] & GMK_LS_FOUR2 ? 2 : 1;
+        else if (ls[i] & GMK_LS_THREE)
+            threes++;
+    }
+    if (fours >= 2 || (fours == 1 && threes >= 1))
+        return GMK_C_WIN;
+    if (threes >= 2)
+        return GMK_C_33;
+    return fours ? GMK_C_FOUR : threes ? GMK_C_THREE : GMK_C_N;
+}
+
+/* The board as line words, one bit a cell, offset by 5 so that the
+ * 11 cells around any cell of the board are one shift away: per direction
+ * (as gmk_dirs: across, up, and the two diagonals) and line, the cells of
+ * each colour and the empty cells on the board. */
+typedef struct gmk_eval_lines {
+    uint64_t w[4][2 * GMK_MAX][3]; /* Black, White, empty. */
+    int size;
+    bool exact[2]; /* Per colour: an overline does not win. */
+} gmk_eval_lines;
+
+/* The line and the position on it of cell (r, c) along direction i. */
+static inline int gmk_eval_line(int size, int i, int r, int c, int *pos)
+{
+    *pos = i == 1 ? r : c;
+    return i == 0 ? r : i == 1 ? c : i == 2 ? r - c + size - 1 : r + c;
+}
+
+static void gmk_eval_build(const gmk *t, gmk_eval_lines *L)
+{
+    int size = t->size;
+    memset(L->w, 0, sizeof L->w);
+    L->size = size;
+    L->exact[0] = t->rule != GMK_FREESTYLE; /* As rules.c's gmk_exact. */
+    L->exact[1] = t->rule == GMK_STANDARD;
+    for (int col = 0; col < 2; col++)
+        for (int wi = 0; wi < GMK_WORDS; wi++)
+            for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
+                int cell = wi * 64 + gmk_low_bit(bits), r = cell / GMK_STRIDE,
+                    c = cell % GMK_STRIDE;
+                for (int i = 0; i < 4; i++) {
+                    int pos, k = gmk_eval_line(size, i, r, c, &pos);
+                    L->w[i][k][col] |= (uint64_t)1 << (pos + 5);
+                }
+            }
+    /* Empty: on the board and no stone. A diagonal k holds the cells whose
+     * position (the column) runs from lo to hi. */
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < (i < 2 ? size : 2 * size - 1); k++) {
+            int lo = i < 2    ? 0
+                     : i == 2 ? (size - 1 - k > 0 ? size - 1 - k : 0)
+                              : (k - size + 1 > 0 ? k - size + 1 : 0);
+            int hi = i < 2    ? size - 1
+                     : i == 2 ? (2 * size - 2 - k < size - 1 ? 2 * size - 2 - k : size - 1)
+                              : (k < size - 1 ? k : size - 1);
+            uint64_t on = (((uint64_t)1 << (hi - lo + 1)) - 1) << (lo + 5);
+            L->w[i][k][2] = on & ~(L->w[i][k][0] | L->w[i][k][1]);
+        }
+}
+
+/* The table indices of empty cell (r, c) in each direction, per colour: the
+ * 11 cells c - 5 .. c + 5 of the line less the centre, in base 3. */
+static inline void gmk_eval_index(const gmk_eval_lines *L, int r, int c, unsigned idx[2][4])
+{
+    for (int i = 0; i < 4; i++) {
+        int pos, k = gmk_eval_line(L->size, i, r, c, &pos);
+        const uint64_t *w = L->w[i][k];
+        unsigned m[3];
+        for (int j = 0; j < 3; j++) {
+            unsigned x = (unsigned)(w[j] >> pos) & 0x7ff;
+            m[j] = (x & 0x1f) | ((x >> 6) & 0x1f) << 5;
+        }
+        unsigned emp = 2u * gmk_ls_base3[m[2]];
+        idx[0][i] = gmk_ls_base3[m[0]] + emp;
+        idx[1][i] = gmk_ls_base3[m[1]] + emp;
+    }
+}
+
+/* Counts the classes of every empty cell within distance 2 of a stone, per
+ * colour (n[0] Black's, n[1] White's), and notes one five point of each
+ * colour in five[] (BANYAN_MOVE_NONE: none), as a move. */
+static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2])
+{
+    gmk_eval_lines L;
+    int size = t->size;
+    gmk_eval_build(t, &L);
+    memset(n, 0, sizeof(int) * 2 * GMK_C_N);
+    five[0] = five[1] = BANYAN_MOVE_NONE;
+    for (int wi = 0; wi < GMK_WORDS; wi++)
+        for (uint64_t bits = t->near[wi]; bits; bits &= bits - 1) {
+            int cell = wi * 64 + gmk_low_bit(bits), r = cell / GMK_STRIDE, c = cell % GMK_STRIDE;
+            unsigned idx[2][4], ls[2][4];
+            gmk_eval_index(&L, r, c, idx);
+            for (int col = 0; col < 2; col++)
+                for (int i = 0; i < 4; i++)
+                    ls[col][i] = (gmk_ls_table[idx[col][i]] >> (L.exact[col] ? 4 : 0)) & 15;
+            for (int col = 0; col < 2; col++) {
+                int k = gmk_eval_class(ls[col]);
+                if (k == GMK_C_N)
+                    continue;
+                n[col][k]++;
+                if (k == GMK_C_FIVE)
+                    five[col] = (banyan_move)(r * size + c);
+            }
+        }
+}
+
+void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
+{
+    gmk_eval_lines L;
+    int me = t->ply & 1, size = t->size;
+    float total = 0;
+    gmk_eval_build(t, &L);
+    for (int i = 0; i < n; i++) {
+        unsigned idx[2][4], sh[2][4];
+        float score[2], v;
+        int tier[2];
+        gmk_eval_index(&L, (int)moves[i] / size, (int)moves[i] % size, idx);
+        for (int col = 0; col < 2; col++) {
+            for (int d = 0; d < 4; d++)
+                sh[col][d] = (gmk_sh_table[idx[col][d]] >> (L.exact[col] ? 4 : 0)) & 15;
+            tier[col] = gmk_tier(sh[col], &score[col]);
+        }
+        v = gmk_prior_value(tier[me], tier[!me], score[me], score[!me]);
+        out[i] = v;
+        total += v;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] /= total;
+}
+
+/* The model's inputs for the player to move (me) from the class counts. */
+static void gmk_eval_inputs(int n[2][GMK_C_N], int me, double *f)
+{
+    int op = !me;
+    f[0] = 1;
+    f[1] = n[me][GMK_C_WIN] < 3 ? n[me][GMK_C_WIN] : 3;
+    f[2] = n[op][GMK_C_WIN] < 3 ? n[op][GMK_C_WIN] : 3;
+    f[3] = n[me][GMK_C_33] < 4 ? n[me][GMK_C_33] : 4;
+    f[4] = n[op][GMK_C_33] < 4 ? n[op][GMK_C_33] : 4;
+    f[5] = sqrt(n[me][GMK_C_FOUR]);
+    f[6] = sqrt(n[op][GMK_C_FOUR]);
+    f[7] = sqrt(n[me][GMK_C_THREE]);
+    f[8] = sqrt(n[op][GMK_C_THREE]);
+}
+
+/* The value of t for the player to move. A position decided by fives is
+ * exact (0 or 1); forced blocks are played on a copy, at most depth more. */
+static double gmk_eval_value(const gmk *t, int depth)
+{
+    int n[2][GMK_C_N], me = t->ply & 1;
+    banyan_move five[2];
+    double f[GMK_EVAL_FEATURES], z = 0;
+    gmk_eval_count(t, n, five);
+    if (n[me][GMK_C_FIVE])
+        return 1;
+    if (n[!me][GMK_C_FIVE] >= 2)
+        return 0;
+    if (n[!me][GMK_C_FIVE] == 1 && depth > 0) {
+        gmk copy = *t;
+        banyan_game_gomoku.play(&copy, five[!me]);
+        if (gmk_is_over(&copy)) /* Renju: a forbidden block loses for Black. */
+            return copy.winner == me ? 1 : 0;
+        return 1 - gmk_eval_value(&copy, depth - 1);
+    }
+    gmk_eval_inputs(n, me, f);
+    for (int i = 0; i < GMK_EVAL_FEATURES; i++)
+        z += gmk_eval_w[i] * f[i];
+    return 1 / (1 + exp(-z));
+}
+
+bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int n, float *priors)
+{
+    const gmk *t = s;
+    int me = t->ply & 1;
+    double v = gmk_eval_value(t, GMK_EVAL_FORCED);
+    (void)moves, (void)n, (void)priors;
+    returns[me] = v;
+    returns[!me] = 1 - v;
+    return false; /* The priors are gmk_priors', from the same line shapes. */
+}
+
+int gmk_eval_features(const void *s, double *f)
+{
+    const gmk *t = s;
+    int n[2][GMK_C_N], me = t->ply & 1;
+    banyan_move five[2];
+    gmk_eval_count(t, n, five);
+    gmk_eval_inputs(n, me, f);
+    return n[me][GMK_C_FIVE] ? 1 : n[!me][GMK_C_FIVE] ? -1 - (n[!me][GMK_C_FIVE] >= 2) : 0;
+}
