@@ -57,6 +57,12 @@ typedef struct step {
 #define SEARCH_ROOT_MIN        50000
 #define SEARCH_ROOT_MAX        500000
 
+/* Moves the final check may refute before the search plays one anyway,
+ * and the share of a timed search kept for it. */
+#define SEARCH_VERIFY_TRIES      3
+#define SEARCH_VERIFY_SHARE      0.07
+#define SEARCH_VERIFY_PER_SECOND 3000000.0
+
 /* Simulations a thread takes from the budget at once, when several search. */
 #define SEARCH_CHUNK 32
 
@@ -876,12 +882,16 @@ static uint32_t search_expand_root(banyan_engine *e, int k, int *n)
 /* The game's prover on the root, before any simulation: a proven win needs
  * no search. The root of each tree is expanded (without the prover) and the
  * winning child marked, so the report plays it. */
-static void search_prove_root(banyan_engine *e, const banyan_limits *u)
+static uint32_t search_root_effort(const banyan_limits *u)
 {
     double scaled = u->time > 0 ? u->time * SEARCH_ROOT_PER_SECOND : SEARCH_ROOT_EFFORT;
-    uint32_t effort = scaled < SEARCH_ROOT_MIN   ? SEARCH_ROOT_MIN
-                      : scaled > SEARCH_ROOT_MAX ? SEARCH_ROOT_MAX
-                                                 : (uint32_t)scaled;
+    return scaled < SEARCH_ROOT_MIN   ? SEARCH_ROOT_MIN
+           : scaled > SEARCH_ROOT_MAX ? SEARCH_ROOT_MAX
+                                      : (uint32_t)scaled;
+}
+
+static void search_prove_root(banyan_engine *e, uint32_t effort)
+{
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
     banyan_move win;
@@ -902,6 +912,67 @@ static void search_prove_root(banyan_engine *e, const banyan_limits *u)
                 search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
                              e->root_player);
             }
+    }
+}
+
+/* The effort of the final check: the root's, or under a time limit what
+ * the time left allows at SEARCH_VERIFY_PER_SECOND positions a second
+ * (each try gets a third), never below SEARCH_DEEP_EFFORT. */
+static uint32_t search_verify_effort(const banyan_limits *u, const limits *L)
+{
+    uint32_t effort = search_root_effort(u);
+    if (u->time > 0) {
+        double left = L->start + u->time - util_now();
+        double fit = left * SEARCH_VERIFY_PER_SECOND / SEARCH_VERIFY_TRIES;
+        effort = fit < SEARCH_DEEP_EFFORT ? SEARCH_DEEP_EFFORT
+                 : fit < effort           ? (uint32_t)fit
+                                          : effort;
+    }
+    return effort;
+}
+
+/* The move the search would play, checked before it is played: the
+ * opponent's provers, with the root's effort, on the position after it (a
+ * root child gets SEARCH_DEEP_EFFORT during the search, once). A move they
+ * refute is proven lost in every tree, and the next best is checked, up to
+ * SEARCH_VERIFY_TRIES moves. In Gomoku this catches the quiet move after
+ * which the opponent wins by threats that the smaller effort missed (a lost
+ * game against Rapfi began so); it costs one deep call, about 5% of a
+ * timed move, after the simulations. Two-player games with a deep prover. */
+static void search_verify_best(banyan_engine *e, uint32_t effort)
+{
+    const banyan_game *g = e->game;
+    worker *w0 = &e->workers[0];
+    banyan_report rep;
+    if (!g->prove_win_deep || g->n_players != 2)
+        return;
+    for (int tries = 0; tries < SEARCH_VERIFY_TRIES; tries++) {
+        double ret[BANYAN_MAX_PLAYERS];
+        banyan_move win;
+        search_report(e, &rep);
+        if (rep.proof != BANYAN_UNPROVEN || rep.n_moves == 0 ||
+            rep.moves[0].proof != BANYAN_UNPROVEN || rep.moves[0].visits == 0)
+            return;
+        banyan_move m = rep.moves[0].move;
+        memcpy(w0->state, e->root_state, g->state_size);
+        g->play(w0->state, m);
+        if (g->outcome(w0->state, ret) || !((g->prove_win && g->prove_win(w0->state, &win)) ||
+                                            g->prove_win_deep(w0->state, effort, &win)))
+            return;
+        for (int k = 0; k < e->n_trees; k++) {
+            worker *w = &e->workers[k];
+            tree *t = w->t;
+            node *root = &t->nodes[t->root];
+            int n;
+            uint32_t first = tree_children(t->nodes, root, &n);
+            for (int i = 0; i < n; i++)
+                if (tree_move(&t->nodes[first + (uint32_t)i]) == m) {
+                    tree_set_proof(&t->nodes[first + (uint32_t)i], BANYAN_PROVEN_LOSS);
+                    atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
+                    search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
+                                 e->root_player);
+                }
+        }
     }
 }
 
@@ -955,8 +1026,12 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     int spawned = 0;
 
     L.start = util_now();
-    L.deadline = u->time > 0 ? L.start + u->time : 0;
-    L.hard_deadline = u->time > 0 && u->time_max > u->time ? L.start + u->time_max : L.deadline;
+    /* A game with a deep prover keeps SEARCH_VERIFY_SHARE of a timed
+     * search for the check of the move to play (search_verify_best). */
+    double keep = e->game->prove_win_deep && e->game->n_players == 2 ? SEARCH_VERIFY_SHARE : 0;
+    L.deadline = u->time > 0 ? L.start + u->time * (1 - keep) : 0;
+    L.hard_deadline =
+        u->time > 0 && u->time_max > u->time ? L.start + u->time_max * (1 - keep) : L.deadline;
     L.max_nodes = u->nodes;
     L.user = u;
     L.next_progress = L.start + (u->progress_interval > 0 ? u->progress_interval : 0.25);
@@ -990,7 +1065,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
                 tree_reset(&e->trees[k]);
     uint64_t start_nodes = search_nodes(e);
     if (playing) {
-        search_prove_root(e, u);
+        search_prove_root(e, search_root_effort(u));
         search_defend_root(e);
         for (int i = 1; i < e->cfg.threads && i < BANYAN_MAX_THREADS; i++) {
             args[i] = (search_thread){&e->workers[i], &L};
@@ -1005,6 +1080,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         for (int i = spawned + 1; i < e->n_trees; i++)
             search_work(&e->workers[i], &L);
     }
+    if (playing)
+        search_verify_best(e, search_verify_effort(u, &L));
     atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
 
     search_report(e, out);

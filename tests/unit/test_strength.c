@@ -452,3 +452,32 @@ void test_strength_gomoku_rapfi_positions(void)
         fprintf(stderr, "gomoku attack: %d of %d\n", good, total);
     T_TRUE(good >= STRENGTH_ATTACK_FLOOR);
 }
+
+/* The move to play is checked by the opponent's provers before it is
+ * played. From a game lost to Rapfi (White to move): the search prefers i8
+ * at 5000 playouts, after which Black wins by threats (g5 ...) in a line
+ * the root children's smaller effort misses; the check proves i8 lost and
+ * another move is played. */
+void test_strength_gomoku_verify_best(void)
+{
+    banyan_engine *e;
+    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
+    banyan_limits lim = {.playouts = 5000};
+    banyan_report r;
+    banyan_move i8;
+    T_EQ(banyan_engine_new(&banyan_game_gomoku, NULL, &cfg, &e), BANYAN_OK);
+    T_EQ(banyan_engine_load(e, "h5 i7 m5 m6 e7 l7 h4 k8 j9"), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "i8", &i8), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.best != i8);
+    bool refuted = false;
+    for (int i = 0; i < r.n_moves; i++)
+        refuted |= r.moves[i].move == i8 && r.moves[i].proof == BANYAN_PROVEN_LOSS &&
+                   r.moves[i].visits > 1000; /* The search's favourite until the check. */
+    T_TRUE(refuted);
+    /* The refutation is real: Black, to move after i8, has a proven win. */
+    T_EQ(banyan_engine_play(e, i8), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    banyan_engine_free(e);
+}
