@@ -74,6 +74,7 @@ typedef struct step {
 /* Deadline and limits of the running search, shared read-only by workers. */
 typedef struct limits {
     double start;         /* util_now() when the search began. */
+    double sims_start;    /* util_now() when the simulations began, after the root's provers. */
     double deadline;      /* Absolute stop time; 0 = none. */
     double hard_deadline; /* Absolute end of the extension for unclear positions. */
     uint64_t max_nodes;   /* Tree size limit; 0 = none. */
@@ -724,15 +725,21 @@ static bool search_should_stop(worker *w, limits *L)
         L->next_progress =
             now + (L->user->progress_interval > 0 ? L->user->progress_interval : 0.25);
     }
-    if (w->index == 0 && L->user->stop_early && w->playouts % (16 * SEARCH_CHECK_EVERY) == 0) {
+    if (w->index == 0 && L->user->stop_early && w->playouts > 0 &&
+        w->playouts % (16 * SEARCH_CHECK_EVERY) == 0) {
         /* Simulations still to come: by the budget, and by the rate so far
-         * over the time left (to the hard limit: the stop must be safe). */
+         * over the time left (to the hard limit: the stop must be safe).
+         * The rate is measured from the first simulation, once there has
+         * been one: the root's provers before it are no measure of it, and
+         * with none yet a kept tree's leader looked unbeatable at once (a
+         * Gomocup brain then answered every move after its first with no
+         * simulation at all). */
         uint64_t started = atomic_load_explicit(&e->started, memory_order_relaxed);
         double left = e->budget > started ? (double)(e->budget - started) : 0;
         /* Other threads run their claimed chunks too. */
         left += e->cfg.threads > 1 ? (double)SEARCH_CHUNK * e->cfg.threads : 0;
         if (L->deadline > 0) {
-            double t = now > 0 ? now : util_now(), elapsed = t - L->start;
+            double t = now > 0 ? now : util_now(), elapsed = t - L->sims_start;
             double end = L->hard_deadline > L->deadline ? L->hard_deadline : L->deadline;
             double by_time = elapsed > 0 ? (double)started / elapsed * (end - t) : left;
             left = by_time < left ? by_time : left;
@@ -1025,7 +1032,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     search_thread args[BANYAN_MAX_THREADS];
     int spawned = 0;
 
-    L.start = util_now();
+    L.start = L.sims_start = util_now();
     /* A game with a deep prover keeps SEARCH_VERIFY_SHARE of a timed
      * search for the check of the move to play (search_verify_best). */
     double keep = e->game->prove_win_deep && e->game->n_players == 2 ? SEARCH_VERIFY_SHARE : 0;
@@ -1067,6 +1074,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     if (playing) {
         search_prove_root(e, search_root_effort(u));
         search_defend_root(e);
+        L.sims_start = util_now();
         for (int i = 1; i < e->cfg.threads && i < BANYAN_MAX_THREADS; i++) {
             args[i] = (search_thread){&e->workers[i], &L};
             if (pthread_create(&threads[i], NULL, search_thread_main, &args[i]) != 0)

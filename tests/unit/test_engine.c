@@ -796,3 +796,26 @@ void test_engine_pv_cut(void)
     T_TRUE(twice > 0);
     banyan_engine_free(e);
 }
+
+/* A timed search that may stop early, from a kept tree whose leader looks
+ * far ahead: it still simulates (the rate of simulations is measured from
+ * the first one, and the root's provers before it do not count). Once it
+ * stopped before its first simulation, so that a Gomocup brain answered
+ * every move after its first from the kept tree alone. */
+void test_engine_stop_early_kept_tree(void)
+{
+    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
+    banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, &cfg);
+    banyan_limits lim = {.playouts = 20000};
+    banyan_report r;
+    T_EQ(banyan_engine_load(e, "h8 i9 h10 g9 j9"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+    banyan_limits timed = {.time = 0.3, .stop_early = true};
+    T_EQ(banyan_engine_search(e, &timed, &r), BANYAN_OK);
+    T_TRUE(r.start_nodes > 1000); /* The kept tree. */
+    T_TRUE(r.playouts > 0);
+    banyan_engine_free(e);
+}
