@@ -816,6 +816,8 @@ void test_engine_stop_early_kept_tree(void)
     banyan_limits timed = {.time = 0.3, .stop_early = true};
     T_EQ(banyan_engine_search(e, &timed, &r), BANYAN_OK);
     T_TRUE(r.start_nodes > 1000); /* The kept tree. */
-    T_TRUE(r.playouts > 0);
+    /* It simulates, unless the root's provers alone took the time (a slow
+     * sanitizer build): stopping at once was the fault. */
+    T_TRUE(r.playouts > 0 || r.seconds >= 0.9 * timed.time);
     banyan_engine_free(e);
 }
