@@ -274,6 +274,8 @@ typedef struct banyan_game {
      * returns[0 .. n_players-1]. When priors is not NULL the function may
      * also write a prior for each of moves[0 .. n-1] and return true; it
      * returns false when it wrote no priors (the engine then uses priors()).
+     * returns is NULL when the engine asks for the priors alone (at an
+     * expansion), so that no value need be worked out for nothing.
      * The search uses it at its leaves instead of a rollout, or after a
      * rollout cut short, as banyan_config.leaf says. NULL: rollouts only. */
     bool (*evaluate)(const void *s, double *returns, const banyan_move *moves, int n,

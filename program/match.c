@@ -216,11 +216,16 @@ static void match_record(match *M, int index, record *rec, const match_game *r)
 /* The per-move limits of a player: its own, else the match's; and for an
  * internal player with a clock, a share of what is left (external players
  * manage their own clocks). */
+/* The player's own limits, or else the match's: a move's limits as given. */
+static banyan_limits match_given_limits(const match *M, const player_spec *spec)
+{
+    const banyan_limits *own = &spec->eng.lim;
+    return own->playouts || own->time > 0 ? *own : M->o.lim;
+}
+
 static banyan_limits match_limits(const match *M, const player_spec *spec, double clock)
 {
-    banyan_limits lim = spec->eng.lim;
-    if (!lim.playouts && lim.time <= 0)
-        lim = M->o.lim;
+    banyan_limits lim = match_given_limits(M, spec);
     if (spec->kind != PLAYER_INTERNAL)
         return lim;
     if (clock >= 0) {
@@ -349,9 +354,7 @@ static void match_play(match *M, int index, match_game *r)
         }
         banyan_limits lim = match_limits(M, spec[side], clock[side]);
         /* The per-move time as given, before any clock plan or margin. */
-        double turn = spec[side]->eng.lim.playouts || spec[side]->eng.lim.time > 0
-                          ? spec[side]->eng.lim.time
-                          : M->o.lim.time;
+        double turn = match_given_limits(M, spec[side]).time;
         double t0 = match_now();
         double wait = clock[side] >= 0 ? clock[side] + timeout : timeout + lim.time;
         player_status st = player_genmove(&p[side], s, &lim, clock[side], wait, &m, &value);

@@ -653,10 +653,11 @@ static int record_text_move(record *r, char *t, int line_no, char *err, size_t e
 }
 
 /* The next line of the text at *p, trimmed (CR LF ends lines too), in a
- * buffer *line of *cap bytes grown as needed: returns 1 with *out set, 0 at
- * the end of the text, or BANYAN_ENOMEM with a message in err. */
-static int record_line(const char **p, char **line, size_t *cap, char **out, char *err,
-                       size_t errlen)
+ * buffer *line of *cap bytes grown as needed, counted in *line_no: returns
+ * 1 with *out set, 0 at the end of the text, or BANYAN_ENOMEM with a
+ * message in err. */
+static int record_line(const char **p, char **line, size_t *cap, int *line_no, char **out,
+                       char *err, size_t errlen)
 {
     size_t n = strcspn(*p, "\n"), len;
     if (!**p)
@@ -671,6 +672,7 @@ static int record_line(const char **p, char **line, size_t *cap, char **out, cha
     memcpy(*line, *p, n);
     (*line)[n] = 0;
     *p += n + ((*p)[n] == '\n');
+    (*line_no)++;
     char *t = (char *)record_trim(*line, &len);
     t[len] = 0;
     *out = t;
@@ -688,14 +690,10 @@ static int record_load_text(record *r, const banyan_game *g, const char *text, c
     bool started = false;
     memset(&h, 0, sizeof h);
     h.g = g;
-    for (const char *p = text; rc == BANYAN_OK;) {
-        char *t;
-        int got = record_line(&p, &line, &cap, &t, err, errlen);
-        if (got <= 0) {
-            rc = got < 0 ? got : rc;
-            break;
-        }
-        line_no++;
+    const char *p = text;
+    char *t;
+    int got = 0;
+    while (rc == BANYAN_OK && (got = record_line(&p, &line, &cap, &line_no, &t, err, errlen)) > 0) {
         if (!*t)
             continue;
         if (*t == '#') {
@@ -711,6 +709,8 @@ static int record_load_text(record *r, const banyan_game *g, const char *text, c
         }
         rc = record_text_move(r, t, line_no, err, errlen);
     }
+    if (got < 0)
+        rc = got;
     if (rc == BANYAN_OK && !started)
         rc = record_text_begin(r, &h, 0, err, errlen);
     free(line);
@@ -799,14 +799,10 @@ static int record_load_psq(record *r, const banyan_game *g, const char *text, ch
     size_t cap = 0;
     int line_no = 0, rc = BANYAN_OK;
     bool started = false;
-    for (const char *p = text; rc == BANYAN_OK;) {
-        char *t;
-        int got = record_line(&p, &line, &cap, &t, err, errlen);
-        if (got <= 0) {
-            rc = got < 0 ? got : rc;
-            break;
-        }
-        line_no++;
+    const char *p = text;
+    char *t;
+    int got = 0;
+    while (rc == BANYAN_OK && (got = record_line(&p, &line, &cap, &line_no, &t, err, errlen)) > 0) {
         if (!*t)
             continue;
         if (!started) {
@@ -833,6 +829,8 @@ static int record_load_psq(record *r, const banyan_game *g, const char *text, ch
         if (rc != BANYAN_OK)
             record_fail(err, errlen, rc, "PSQ: line %d: \"" RECORD_QUOTE "\" %s", line_no, t, why);
     }
+    if (got < 0)
+        rc = got;
     free(line);
     if (rc != BANYAN_OK)
         record_free(r);

@@ -257,8 +257,7 @@ static bool search_priors(const banyan_engine *e, const void *s, const banyan_mo
                           float *priors)
 {
     const banyan_game *g = e->game;
-    double ret[BANYAN_MAX_PLAYERS];
-    if (e->cfg.leaf != BANYAN_LEAF_ROLLOUT && g->evaluate(s, ret, moves, n, priors))
+    if (e->cfg.leaf != BANYAN_LEAF_ROLLOUT && g->evaluate(s, NULL, moves, n, priors))
         return true;
     if (!g->priors)
         return false;
@@ -886,6 +885,31 @@ static uint32_t search_expand_root(banyan_engine *e, int k, int *n)
     return tree_children(t->nodes, root, n);
 }
 
+/* Gives child (a node index) of tree k's root the proof, which the
+ * game's provers found outside the simulations, and lets it climb. */
+static void search_prove_root_child(banyan_engine *e, int k, uint32_t child, banyan_proof proof)
+{
+    worker *w = &e->workers[k]; /* The owner of tree k. */
+    tree *t = w->t;
+    tree_set_proof(&t->nodes[child], proof);
+    atomic_fetch_or_explicit(&t->nodes[t->root].flags, NODE_PROVEN_CHILD, memory_order_release);
+    search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
+                 e->root_player);
+}
+
+/* Gives the root's child for move m the proof in every tree, each root
+ * expanded first if it is not. */
+static void search_prove_root_move(banyan_engine *e, banyan_move m, banyan_proof proof)
+{
+    for (int k = 0; k < e->n_trees; k++) {
+        int n;
+        uint32_t first = search_expand_root(e, k, &n);
+        for (int i = 0; i < n; i++)
+            if (tree_move(&e->trees[k].nodes[first + (uint32_t)i]) == m)
+                search_prove_root_child(e, k, first + (uint32_t)i, proof);
+    }
+}
+
 /* The game's prover on the root, before any simulation: a proven win needs
  * no search. The root of each tree is expanded (without the prover) and the
  * winning child marked, so the report plays it. */
@@ -906,20 +930,7 @@ static void search_prove_root(banyan_engine *e, uint32_t effort)
         !(g->prove_win(e->root_state, &win) ||
           (g->prove_win_deep && g->prove_win_deep(e->root_state, effort, &win))))
         return;
-    for (int k = 0; k < e->n_trees; k++) {
-        worker *w = &e->workers[k];
-        tree *t = w->t;
-        node *root = &t->nodes[t->root];
-        int n;
-        uint32_t first = search_expand_root(e, k, &n);
-        for (int i = 0; i < n; i++)
-            if (tree_move(&t->nodes[first + (uint32_t)i]) == win) {
-                tree_set_proof(&t->nodes[first + i], BANYAN_PROVEN_WIN);
-                atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
-                search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
-                             e->root_player);
-            }
-    }
+    search_prove_root_move(e, win, BANYAN_PROVEN_WIN);
 }
 
 /* The effort of the final check: the root's, or under a time limit what
@@ -966,20 +977,7 @@ static void search_verify_best(banyan_engine *e, uint32_t effort)
         if (g->outcome(w0->state, ret) || !((g->prove_win && g->prove_win(w0->state, &win)) ||
                                             g->prove_win_deep(w0->state, effort, &win)))
             return;
-        for (int k = 0; k < e->n_trees; k++) {
-            worker *w = &e->workers[k];
-            tree *t = w->t;
-            node *root = &t->nodes[t->root];
-            int n;
-            uint32_t first = tree_children(t->nodes, root, &n);
-            for (int i = 0; i < n; i++)
-                if (tree_move(&t->nodes[first + (uint32_t)i]) == m) {
-                    tree_set_proof(&t->nodes[first + (uint32_t)i], BANYAN_PROVEN_LOSS);
-                    atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
-                    search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
-                                 e->root_player);
-                }
-        }
+        search_prove_root_move(e, m, BANYAN_PROVEN_LOSS);
     }
 }
 
@@ -999,26 +997,14 @@ static void search_defend_root(banyan_engine *e)
     if (nk <= 0 || nk > BANYAN_MAX_MOVES)
         return;
     for (int k = 0; k < e->n_trees; k++) {
-        worker *w = &e->workers[k];
-        tree *t = w->t;
-        node *root = &t->nodes[t->root];
         int n;
-        bool dropped = false;
         uint32_t first = search_expand_root(e, k, &n);
-        for (int i = 0; i < n; i++) {
-            node *c = &t->nodes[first + (uint32_t)i];
+        for (uint32_t c = first; c < first + (uint32_t)n; c++) {
             int j = 0;
-            while (j < nk && keep[j] != tree_move(c))
+            while (j < nk && keep[j] != tree_move(&e->trees[k].nodes[c]))
                 j++;
-            if (j == nk && tree_proof(c) == BANYAN_UNPROVEN) {
-                tree_set_proof(c, BANYAN_PROVEN_LOSS);
-                dropped = true;
-            }
-        }
-        if (dropped) {
-            atomic_fetch_or_explicit(&root->flags, NODE_PROVEN_CHILD, memory_order_release);
-            search_prove(w, &(step){t->root, search_root_mover(e)}, 0, search_root_mover(e),
-                         e->root_player);
+            if (j == nk && tree_proof(&e->trees[k].nodes[c]) == BANYAN_UNPROVEN)
+                search_prove_root_child(e, k, c, BANYAN_PROVEN_LOSS);
         }
     }
 }

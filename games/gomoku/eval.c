@@ -216,8 +216,10 @@ bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int 
 {
     const gmk *t = s;
     int me = t->ply & 1;
-    double v = gmk_eval_value(t, GMK_EVAL_FORCED);
     (void)moves, (void)n, (void)priors;
+    if (!returns)
+        return false; /* The priors are gmk_priors', from the same line shapes. */
+    double v = gmk_eval_value(t, GMK_EVAL_FORCED);
     returns[me] = v;
     returns[!me] = 1 - v;
     return false; /* The priors are gmk_priors', from the same line shapes. */

@@ -109,9 +109,8 @@ static bool puzzle_evaluate(const void *s, double *returns, const banyan_move *m
         span /= 2;
         lo += d->choices[i] * span;
     }
-    returns[0] = reward[lo];
-    for (int i = lo; i < lo + span; i++)
-        returns[0] = reward[i] > returns[0] ? reward[i] : returns[0];
+    for (int i = lo; returns && i < lo + span; i++)
+        returns[0] = i == lo || reward[i] > returns[0] ? reward[i] : returns[0];
     if (!priors) {
         puzzle_evals++;
         return false;
