@@ -257,8 +257,11 @@ typedef struct banyan_game {
      * the root's children: where a proof changes the move played, or shows
      * the opponent's win after it. effort bounds the work (in Gomoku, the
      * positions visited): the engine gives the root more than a child.
-     * NULL means none. */
-    bool (*prove_win_deep)(const void *s, uint32_t effort, banyan_move *out);
+     * mem is deep_size bytes of working memory that belong to the calling
+     * thread: zeroed before its first call and left as the last call left
+     * it, so the game may keep a table there across calls (NULL when
+     * deep_size is 0). NULL means none. */
+    bool (*prove_win_deep)(const void *s, uint32_t effort, void *mem, banyan_move *out);
 
     /* Optional. The candidates of s less the moves that a deeper analysis
      * proves lost (in Gomoku: moves after which the opponent still wins by
@@ -266,8 +269,13 @@ typedef struct banyan_game {
      * engine calls it on the root only, before the search, and marks the
      * moves it drops proven lost. It must drop only moves it proves lost,
      * and returns all the candidates when it would drop every one. NULL
-     * means none. */
-    int (*candidates_deep)(const void *s, banyan_move *out);
+     * means none. mem as for prove_win_deep. */
+    int (*candidates_deep)(const void *s, void *mem, banyan_move *out);
+
+    /* Bytes of working memory prove_win_deep and candidates_deep need (see
+     * prove_win_deep); the engine gives each search thread its own block,
+     * outside the node arena. 0: none. */
+    size_t deep_size;
 
     /* Optional. A static evaluation of s, a game that goes on: writes each
      * player's expected return (inside [reward_min, reward_max]) to

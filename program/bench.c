@@ -149,6 +149,7 @@ static int bench_reuse(const cli_opts *o)
 static void bench_provers(const banyan_game *g)
 {
     unsigned char *s = malloc(g->state_size), *t = malloc(g->state_size);
+    void *deep = g->deep_size ? calloc(1, g->deep_size) : NULL;
     banyan_move moves[BANYAN_MAX_MOVES], m;
     float priors[BANYAN_MAX_MOVES];
     double ret[BANYAN_MAX_PLAYERS], fast_s = 0, deep_s = 0, deep_max = 0;
@@ -179,7 +180,7 @@ static void bench_provers(const banyan_game *g)
         double t0 = bench_now();
         fast_won += g->prove_win(s, &m);
         double t1 = bench_now();
-        deep_won += g->prove_win_deep && g->prove_win_deep(s, BENCH_DEEP_EFFORT, &m);
+        deep_won += g->prove_win_deep && g->prove_win_deep(s, BENCH_DEEP_EFFORT, deep, &m);
         double t2 = bench_now();
         fast_s += t1 - t0;
         deep_s += t2 - t1;
@@ -193,6 +194,7 @@ static void bench_provers(const banyan_game *g)
     printf("\n");
     free(s);
     free(t);
+    free(deep);
 }
 
 #define BENCH_MAX_GAMES 64

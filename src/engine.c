@@ -105,6 +105,8 @@ static void engine_release(banyan_engine *e)
                 a(ud, e->workers[i].state, 0);
             if (e->workers[i].scratch)
                 a(ud, e->workers[i].scratch, 0);
+            if (e->workers[i].deep)
+                a(ud, e->workers[i].deep, 0);
         }
         a(ud, e->workers, 0);
     }
@@ -201,7 +203,9 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         banyan_rng_seed(&w->rng, c.seed, (uint64_t)i);
         w->state = c.alloc(c.alloc_ud, NULL, g->state_size);
         w->scratch = c.alloc(c.alloc_ud, NULL, g->state_size);
-        if (!w->state || !w->scratch) {
+        if (g->deep_size > 0 && (w->deep = c.alloc(c.alloc_ud, NULL, g->deep_size)) != NULL)
+            memset(w->deep, 0, g->deep_size);
+        if (!w->state || !w->scratch || (g->deep_size > 0 && !w->deep)) {
             engine_release(e);
             return BANYAN_ENOMEM;
         }

@@ -34,6 +34,7 @@ typedef struct worker {
     banyan_rng rng;          /* Seeded from (config.seed, index). */
     unsigned char *state;    /* Scratch position, state_size bytes. */
     unsigned char *scratch;  /* A second one, for re-playing a path. */
+    void *deep;              /* The game's deep_size bytes for its deep provers, or NULL. */
     uint64_t playouts;       /* Simulations this worker ran in the current search. */
     int max_depth;           /* Deepest ply it reached. */
     uint32_t root_top;       /* Most visits it has seen a root child reach in this search. */

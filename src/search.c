@@ -302,7 +302,7 @@ static bool search_prove_deep(worker *w, uint32_t xi, int mover, uint32_t n)
         (atomic_fetch_or_explicit(&x->flags, NODE_MARK, memory_order_relaxed) & NODE_MARK))
         return false;
     if (g->n_players != 2 || tree_proof(x) != BANYAN_UNPROVEN || g->outcome(w->state, ret) ||
-        !g->prove_win_deep(w->state, SEARCH_DEEP_EFFORT, &win))
+        !g->prove_win_deep(w->state, SEARCH_DEEP_EFFORT, w->deep, &win))
         return false;
     tree_set_proof(x, g->to_move(w->state) == mover ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
     return true; /* The backup marks the root as having a proven child. */
@@ -928,7 +928,8 @@ static void search_prove_root(banyan_engine *e, uint32_t effort)
     banyan_move win;
     if (!g->prove_win || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
         !(g->prove_win(e->root_state, &win) ||
-          (g->prove_win_deep && g->prove_win_deep(e->root_state, effort, &win))))
+          (g->prove_win_deep &&
+           g->prove_win_deep(e->root_state, effort, e->workers[0].deep, &win))))
         return;
     search_prove_root_move(e, win, BANYAN_PROVEN_WIN);
 }
@@ -975,7 +976,7 @@ static void search_verify_best(banyan_engine *e, uint32_t effort)
         memcpy(w0->state, e->root_state, g->state_size);
         g->play(w0->state, m);
         if (g->outcome(w0->state, ret) || !((g->prove_win && g->prove_win(w0->state, &win)) ||
-                                            g->prove_win_deep(w0->state, effort, &win)))
+                                            g->prove_win_deep(w0->state, effort, w0->deep, &win)))
             return;
         search_prove_root_move(e, m, BANYAN_PROVEN_LOSS);
     }
@@ -993,7 +994,7 @@ static void search_defend_root(banyan_engine *e)
     if (!g->candidates_deep || g->n_players != 2 ||
         tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
-    int nk = g->candidates_deep(e->root_state, keep);
+    int nk = g->candidates_deep(e->root_state, e->workers[0].deep, keep);
     if (nk <= 0 || nk > BANYAN_MAX_MOVES)
         return;
     for (int k = 0; k < e->n_trees; k++) {

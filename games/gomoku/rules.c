@@ -541,6 +541,7 @@ const banyan_game banyan_game_gomoku = {
     .candidates = gmk_candidates,
     .prove_win_deep = gmk_prove_win_deep,
     .candidates_deep = gmk_candidates_deep,
+    .deep_size = GMK_DEEP_SIZE,
     .title = "Gomoku",
     .params = gmk_params,
     .bench = gmk_bench,

@@ -250,6 +250,9 @@ void test_domain_no_notation(void)
     T_TRUE(e == NULL);
     T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "moves()"));
     T_TRUE(banyan_game_check(&three) == NULL);
+    broken = three;
+    broken.deep_size = 64; /* Memory for deep provers it does not have. */
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "deep_size"));
 
     T_EQ(banyan_engine_new(&three, NULL, NULL, &e), BANYAN_OK);
     if (!e)

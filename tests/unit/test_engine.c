@@ -7,6 +7,8 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -715,10 +717,6 @@ void test_engine_reuse(void)
     banyan_engine_free(e);
 }
 
-/* A whole game, each side searching and playing in turn on one engine, in
- * a tiny arena: reuse keeps it going move after move, the tree never holds
- * more than the arena, and the game ends normally. With fresh_tree the
- * same game is played without reuse. */
 /* A kept tree whose new root was proven by the game's prover when it was
  * expanded (so it has no children): the search must still play the win,
  * not stop at once and play the first legal move. In this Gomoku opening,
@@ -753,6 +751,10 @@ void test_engine_reuse_proven_root(void)
     banyan_engine_free(e);
 }
 
+/* A whole game, each side searching and playing in turn on one engine, in
+ * a tiny arena: reuse keeps it going move after move, the tree never holds
+ * more than the arena, and the game ends normally. With fresh_tree the
+ * same game is played without reuse. */
 void test_engine_reuse_long_game(void)
 {
     for (int fresh = 0; fresh <= 1; fresh++) {
@@ -773,6 +775,60 @@ void test_engine_reuse_long_game(void)
         T_TRUE(fresh ? kept == 0 : kept > plies / 2);
         banyan_engine_free(e);
     }
+}
+
+/* The deep provers' memory (deep_size): every call gets a block, each
+ * block is zeroed when first seen, each search thread has its own, and the
+ * same blocks come back in the next search. deep_probe wraps Gomoku's VCT
+ * and records the blocks it is given. */
+#define DEEP_SLOTS 4
+static _Atomic uintptr_t deep_seen[DEEP_SLOTS];
+static atomic_int deep_bad, deep_calls;
+
+static bool deep_probe(const void *s, uint32_t effort, void *mem, banyan_move *out)
+{
+    uintptr_t p = (uintptr_t)mem;
+    int i = 0;
+    atomic_fetch_add(&deep_calls, 1);
+    for (; mem && i < DEEP_SLOTS; i++) {
+        uintptr_t cur = 0;
+        if (atomic_compare_exchange_strong(&deep_seen[i], &cur, p)) {
+            const unsigned char *b = mem; /* First seen: must be zeroed. */
+            for (size_t k = 0; k < banyan_game_gomoku.deep_size; k++)
+                if (b[k]) {
+                    atomic_store(&deep_bad, 1);
+                    break;
+                }
+            break;
+        }
+        if (cur == p)
+            break;
+    }
+    if (!mem || i == DEEP_SLOTS)
+        atomic_store(&deep_bad, 1);
+    return banyan_game_gomoku.prove_win_deep(s, effort, mem, out);
+}
+
+void test_engine_deep_memory(void)
+{
+    banyan_config cfg = {.seed = 3, .memory = 16 << 20, .threads = 2};
+    banyan_game g = banyan_game_gomoku;
+    g.prove_win_deep = deep_probe;
+    T_TRUE(g.deep_size > 0);
+    banyan_engine *e = test_engine(&g, NULL, &cfg);
+    banyan_limits lim = {.playouts = 4000};
+    banyan_report r;
+    T_EQ(banyan_engine_load(e, "h8 i9 h10 h9 g9 j9"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    int used = 0;
+    for (int i = 0; i < DEEP_SLOTS; i++)
+        used += atomic_load(&deep_seen[i]) != 0;
+    T_TRUE(atomic_load(&deep_calls) >= 2); /* The roots, at least. */
+    T_EQ(atomic_load(&deep_bad), 0);
+    T_TRUE(used >= 1 && used <= 2); /* One block per thread, kept across searches. */
+    banyan_engine_free(e);
 }
 
 /* A principal variation ends where visits become too few to mean

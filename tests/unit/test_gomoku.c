@@ -24,6 +24,17 @@ typedef struct gmk_test_state {
     uint64_t words[64]; /* 512 bytes, checked against state_size. */
 } gmk_test_state;
 
+/* The deep provers' working memory (deep_size bytes): one block for the
+ * whole run, the tests being single-threaded. */
+static void *gmk_test_deep(void)
+{
+    static void *mem;
+    if (!mem)
+        mem = calloc(1, G->deep_size);
+    T_TRUE(mem != NULL);
+    return mem;
+}
+
 static void gmk_test_setup(gmk_test_state *s, const char *params)
 {
     T_TRUE(G->state_size <= sizeof *s);
@@ -891,7 +902,7 @@ void test_gmk_vcf_none(void)
 static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
 {
     banyan_move m, replies[BANYAN_MAX_MOVES];
-    if (!G->prove_win_deep(s, 10000, &m) || !gmk_test_in_moves(s, m))
+    if (!G->prove_win_deep(s, 10000, gmk_test_deep(), &m) || !gmk_test_in_moves(s, m))
         return false;
     gmk_test_state a = *s;
     G->play(&a, m);
@@ -905,7 +916,7 @@ static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
         if (gmk_test_result(&d) >= 0)
             return false; /* The defender made five. */
         if (depth > 1 ? !gmk_test_vct_holds(&d, depth - 1)
-                      : !G->prove_win(&d, &w) && !G->prove_win_deep(&d, 10000, &w))
+                      : !G->prove_win(&d, &w) && !G->prove_win_deep(&d, 10000, gmk_test_deep(), &w))
             return false;
     }
     return true;
@@ -933,7 +944,7 @@ void test_gmk_vct(void)
         T_EQ(G->load(&s, wins[i]), BANYAN_OK);
         if (i == 0 && G->prove_win(&s, &m))
             T_FAIL_AT("case %zu: a VCF where there is none", i);
-        if (!G->prove_win_deep(&s, 10000, &m))
+        if (!G->prove_win_deep(&s, 10000, gmk_test_deep(), &m))
             T_FAIL_AT("VCT case %zu not found", i);
         else if (!gmk_test_vct_holds(&s, i == 0 ? 2 : 1))
             T_FAIL_AT("VCT case %zu: a defence the solver missed", i);
@@ -956,7 +967,7 @@ void test_gmk_vct(void)
         banyan_move m;
         gmk_test_setup(&s, none[i].params);
         T_EQ(G->load(&s, none[i].moves), BANYAN_OK);
-        if (G->prove_win_deep(&s, 10000, &m))
+        if (G->prove_win_deep(&s, 10000, gmk_test_deep(), &m))
             T_FAIL_AT("case %zu: a VCT claimed", i);
     }
     /* Random positions: every claim holds against every defence. */
@@ -968,7 +979,7 @@ void test_gmk_vct(void)
         banyan_move m;
         gmk_test_random(&s, it % 2 ? "rule=standard" : "", &rng,
                         16 + (int)banyan_rng_below(&rng, 24), G->candidates);
-        if (!G->prove_win_deep(&s, 10000, &m))
+        if (!G->prove_win_deep(&s, 10000, gmk_test_deep(), &m))
             continue;
         claims++;
         if (!gmk_test_vct_holds(&s, 1))
@@ -1009,7 +1020,7 @@ static bool gmk_test_proof_attack(gmk_test_win *p, const gmk_test_state *s, int 
         p->plies = ply + 1 > p->plies ? ply + 1 : p->plies;
         return true;
     }
-    if (!G->prove_win(s, &m) && !G->prove_win_deep(s, p->effort, &m))
+    if (!G->prove_win(s, &m) && !G->prove_win_deep(s, p->effort, gmk_test_deep(), &m))
         return false;
     if (!gmk_test_in_moves(s, m))
         return false;
@@ -1273,7 +1284,7 @@ void test_gmk_candidates_deep(void)
         char answers[64];
         if (!gmk_test_load(&s, "", cases[i].moves))
             continue;
-        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, d), dropped = 0;
+        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, gmk_test_deep(), d), dropped = 0;
         T_TRUE(nd > 0 && nd < nc && gmk_test_subsequence(d, nd, c, nc));
         snprintf(answers, sizeof answers, "%s", cases[i].answers);
         for (char *save = NULL, *tok = strtok_r(answers, " ", &save); tok;
@@ -1311,13 +1322,13 @@ void test_gmk_candidates_deep(void)
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         if (!gmk_test_load(&s, same[i].params, same[i].moves))
             continue;
-        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, d);
+        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, gmk_test_deep(), d);
         T_EQ(nd, nc);
         T_TRUE(memcmp(c, d, (size_t)nc * sizeof *c) == 0);
     }
     /* The same under renju but freestyle: White's two twos win. */
     gmk_test_load(&s, "", "b2 h5 m3 h6 l12 e8 n14 f8");
-    T_TRUE(G->candidates_deep(&s, d) < G->candidates(&s, c));
+    T_TRUE(G->candidates_deep(&s, gmk_test_deep(), d) < G->candidates(&s, c));
 }
 
 /* The deep prover at the root's effort (200,000 positions) finds wins that
@@ -1338,7 +1349,7 @@ void test_gmk_vct_long(void)
         if (!gmk_test_load(&s, "", cases[i].moves))
             continue;
         T_TRUE(!G->prove_win(&s, &m));
-        T_TRUE(G->prove_win_deep(&s, 200000, &m));
+        T_TRUE(G->prove_win_deep(&s, 200000, gmk_test_deep(), &m));
         T_EQ(m, gmk_test_move(&s, cases[i].win));
         if (!gmk_test_proof(&s, 200000, 100000, &p))
             T_FAIL_AT("case %zu: the win does not hold", i);
