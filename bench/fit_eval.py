@@ -2,7 +2,7 @@
 """bench/fit_eval.py - fits the weights of Gomoku's evaluation model
 (games/gomoku/eval.c, gmk_eval_w) to the results of games.
 
-    bench/fit_eval.py RECORDS_DIR [--play N] [--player SPEC] [--skip K]
+    bench/fit_eval.py RECORDS_DIR[,DIR...] [--play N] [--player SPEC] [--skip K]
 
 With --play N, first plays N self-play games of SPEC (default
 banyan:playouts=1500 against banyan:playouts=1500,seed=7, two random plies
@@ -11,9 +11,11 @@ after each opening of tests/data/gomoku_openings15.txt) into RECORDS_DIR with
 each position from ply K on (default 6) into the model's inputs with
 build/release/eval-features, and fits a logistic regression of the mover's
 result on them (Newton's method, a small L2 penalty on all but the bias).
-Prints the log-loss of the weights now in eval.c and of the fit, and the
-fitted weights as a C initialiser. Deterministic: the same records give the
-same weights.
+Prints the log-loss of the weights now in eval.c and of the fit, the same
+for a fit on four games in five judged on the fifth (held out: positions of
+one game are alike, so the split is by game), and the weights fitted on all
+the games as a C initialiser. Deterministic: the same records give the same
+weights. With --play the records go to the first folder.
 """
 import math
 import os
@@ -120,7 +122,8 @@ def main(argv):
     if not args:
         print(__doc__)
         return 2
-    folder, play, skip = args[0], 0, 6
+    folders, play, skip = args[0].split(","), 0, 6
+    folder = folders[0]
     spec = ["banyan:playouts=1500", "banyan:playouts=1500,seed=7"]
     i = 1
     while i < len(args):
@@ -139,13 +142,20 @@ def main(argv):
                        ["--openings", os.path.join(ROOT, "tests", "data", "gomoku_openings15.txt"),
                         "--random-plies", "2", "--games", str(play), "--records", folder],
                        check=True)
-    lines = list(sgf_games(folder))
+    lines = [l for f in folders for l in sgf_games(f)]
     X, y = features(lines, skip)
     print("games %d, positions %d" % (len(lines), len(y)))
     now = current_weights()
-    print("log-loss of eval.c's weights: %.4f" % logloss(now, X, y))
+    held_lines = [l for i, l in enumerate(lines) if i % 5 == 4]
+    Xh, yh = features(held_lines, skip)
+    Xt, yt = features([l for i, l in enumerate(lines) if i % 5 != 4], skip)
+    wt = fit(Xt, yt)
+    print("log-loss of eval.c's weights: %.4f (held-out games: %.4f)" %
+          (logloss(now, X, y), logloss(now, Xh, yh)))
+    print("fit on 4/5 of the games:      %.4f (held-out games: %.4f)" %
+          (logloss(wt, Xt, yt), logloss(wt, Xh, yh)))
     w = fit(X, y)
-    print("log-loss of the fit:          %.4f" % logloss(w, X, y))
+    print("log-loss of the fit on all:   %.4f" % logloss(w, X, y))
     print("    " + ", ".join("%.2f" % v for v in w) + ",")
     return 0
 

@@ -7,12 +7,14 @@
  * a five, a four, two five points, an open three per line), and falls into
  * one class per colour: a five; a winning shape (a straight or double four,
  * or a four with an open three); a double three; a four; an open three.
- * Forced moves are followed exactly: a five to make wins, two fives to
- * stop lose, one five to stop is blocked and the position after the block
- * is evaluated for the opponent. Otherwise the class counts of both sides
- * go through a logistic model whose weights are fitted to the results of
- * self-play games (bench/fit_eval.py, from positions of `banyan match`
- * records; docs/STRENGTH.md has the data and the fit).
+ * Below those classes the line shapes (gmk_sh_table, as the priors read
+ * them) give four quieter counts per colour: a three (open or not) with
+ * another three or two in a second line; two twos in two lines; a three
+ * that is not open (a four next); a single two. Forced moves are followed exactly: a five to make
+ * wins, two fives to stop lose, one five to stop is blocked and the position after the block is
+ * evaluated for the opponent. Otherwise the class counts of both sides go through a logistic model
+ * whose weights are fitted to the results of self-play games (bench/fit_eval.py, from positions of
+ * `banyan match` records; docs/STRENGTH.md has the data and the fit).
  */
 #include "gomoku.h"
 
@@ -26,10 +28,12 @@ enum { GMK_C_FIVE, GMK_C_WIN, GMK_C_33, GMK_C_FOUR, GMK_C_THREE, GMK_C_N };
 #define GMK_EVAL_FORCED 8
 
 /* The model's weights, in the order of gmk_eval_features: bias, then per
- * class from WIN to THREE the mover's and the opponent's terms. Fitted by
- * bench/fit_eval.py (see the comment at the top). */
+ * class from WIN to THREE and per quiet count (GMK_Q_) the mover's and the
+ * opponent's terms. Fitted by bench/fit_eval.py (see the comment at the
+ * top). */
 static const double gmk_eval_w[GMK_EVAL_FEATURES] = {
-    -0.05, 3.61, -1.15, 0.65, 0.15, 0.63, -0.41, 0.34, -0.09,
+    -0.02, 3.44,  -0.75, 0.67,  -0.16, 0.39, -0.44, 0.25,  -0.19,
+    0.52,  -0.38, 0.18,  -0.09, -0.14, 0.11, 0.12,  -0.12,
 };
 
 /* The class of one colour's line bytes: ls[i] holds the GMK_LS_ bits of
@@ -119,15 +123,39 @@ static inline void gmk_eval_index(const gmk_eval_lines *L, int r, int c, unsigne
     }
 }
 
+/* The quieter shapes of a cell for one colour, below the classes: counted
+ * for the cells of class GMK_C_THREE or none (sh[]: GMK_SH_ per line). */
+enum { GMK_Q_32, GMK_Q_22, GMK_Q_3, GMK_Q_2, GMK_Q_N };
+
+static void gmk_eval_quiet(const unsigned *sh, int k, int *q)
+{
+    int n3 = 0, n2 = 0;
+    for (int i = 0; i < 4; i++) {
+        n3 += sh[i] == GMK_SH_THREE || sh[i] == GMK_SH_OPEN3;
+        n2 += sh[i] == GMK_SH_TWO;
+    }
+    if (n3 && n3 + n2 >= 2)
+        q[GMK_Q_32]++; /* A three (open or not) and another line. */
+    if (k == GMK_C_THREE)
+        return;
+    if (!n3 && n2 >= 2)
+        q[GMK_Q_22]++; /* Two twos: a double three next. */
+    if (n3)
+        q[GMK_Q_3]++; /* A three that is not open: a four next. */
+    else if (n2 == 1)
+        q[GMK_Q_2]++;
+}
+
 /* Counts the classes of every empty cell within distance 2 of a stone, per
  * colour (n[0] Black's, n[1] White's), and notes one five point of each
  * colour in five[] (BANYAN_MOVE_NONE: none), as a move. */
-static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2])
+static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2], int q[2][GMK_Q_N])
 {
     gmk_eval_lines L;
     int size = t->size;
     gmk_eval_build(t, &L);
     memset(n, 0, sizeof(int) * 2 * GMK_C_N);
+    memset(q, 0, sizeof(int) * 2 * GMK_Q_N);
     five[0] = five[1] = BANYAN_MOVE_NONE;
     for (int wi = 0; wi < GMK_WORDS; wi++)
         for (uint64_t bits = t->near[wi]; bits; bits &= bits - 1) {
@@ -144,6 +172,15 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2])
                 n[col][k]++;
                 if (k == GMK_C_FIVE)
                     five[col] = (banyan_move)(r * size + c);
+            }
+            for (int col = 0; col < 2; col++) {
+                int k = gmk_eval_class(ls[col]);
+                if (k != GMK_C_N && k != GMK_C_THREE)
+                    continue;
+                unsigned sh[4];
+                for (int i = 0; i < 4; i++)
+                    sh[i] = (gmk_sh_table[idx[col][i]] >> (L.exact[col] ? 4 : 0)) & 15;
+                gmk_eval_quiet(sh, k, q[col]);
             }
         }
 }
@@ -173,7 +210,7 @@ void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
 }
 
 /* The model's inputs for the player to move (me) from the class counts. */
-static void gmk_eval_inputs(int n[2][GMK_C_N], int me, double *f)
+static void gmk_eval_inputs(int n[2][GMK_C_N], int q[2][GMK_Q_N], int me, double *f)
 {
     int op = !me;
     f[0] = 1;
@@ -185,16 +222,20 @@ static void gmk_eval_inputs(int n[2][GMK_C_N], int me, double *f)
     f[6] = sqrt(n[op][GMK_C_FOUR]);
     f[7] = sqrt(n[me][GMK_C_THREE]);
     f[8] = sqrt(n[op][GMK_C_THREE]);
+    for (int i = 0; i < GMK_Q_N; i++) {
+        f[9 + 2 * i] = sqrt(q[me][i]);
+        f[10 + 2 * i] = sqrt(q[op][i]);
+    }
 }
 
 /* The value of t for the player to move. A position decided by fives is
  * exact (0 or 1); forced blocks are played on a copy, at most depth more. */
 static double gmk_eval_value(const gmk *t, int depth)
 {
-    int n[2][GMK_C_N], me = t->ply & 1;
+    int n[2][GMK_C_N], q[2][GMK_Q_N], me = t->ply & 1;
     banyan_move five[2];
     double f[GMK_EVAL_FEATURES], z = 0;
-    gmk_eval_count(t, n, five);
+    gmk_eval_count(t, n, five, q);
     if (n[me][GMK_C_FIVE])
         return 1;
     if (n[!me][GMK_C_FIVE] >= 2)
@@ -206,7 +247,7 @@ static double gmk_eval_value(const gmk *t, int depth)
             return copy.winner == me ? 1 : 0;
         return 1 - gmk_eval_value(&copy, depth - 1);
     }
-    gmk_eval_inputs(n, me, f);
+    gmk_eval_inputs(n, q, me, f);
     for (int i = 0; i < GMK_EVAL_FEATURES; i++)
         z += gmk_eval_w[i] * f[i];
     return 1 / (1 + exp(-z));
@@ -228,9 +269,9 @@ bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int 
 int gmk_eval_features(const void *s, double *f)
 {
     const gmk *t = s;
-    int n[2][GMK_C_N], me = t->ply & 1;
+    int n[2][GMK_C_N], q[2][GMK_Q_N], me = t->ply & 1;
     banyan_move five[2];
-    gmk_eval_count(t, n, five);
-    gmk_eval_inputs(n, me, f);
+    gmk_eval_count(t, n, five, q);
+    gmk_eval_inputs(n, q, me, f);
     return n[me][GMK_C_FIVE] ? 1 : n[!me][GMK_C_FIVE] ? -1 - (n[!me][GMK_C_FIVE] >= 2) : 0;
 }

@@ -275,7 +275,7 @@ bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int 
  * f[GMK_EVAL_FEATURES] (f[0] is 1); returns 1 when the mover has a five
  * to make, -1 when it must stop one five, -2 for two or more, else 0. For
  * bench/fit_eval.py, through bench/eval_features.c. */
-#define GMK_EVAL_FEATURES 9
+#define GMK_EVAL_FEATURES 17
 int gmk_eval_features(const void *s, double *f);
 
 /* What a colour makes in one line by playing an empty cell. */

@@ -454,29 +454,29 @@ void test_strength_gomoku_rapfi_positions(void)
 }
 
 /* The move to play is checked by the opponent's provers before it is
- * played. From a game lost to Rapfi (White to move): the search prefers i8
- * at 5000 playouts, after which Black wins by threats (g5 ...) in a line
- * the root children's smaller effort misses; the check proves i8 lost and
- * another move is played. */
+ * played. From a game lost to Rapfi (White to move): the search prefers g9
+ * at 5000 playouts, after which Black wins by threats (f5 ...) in a line
+ * that the root children's effort (10,000 positions) misses and 30,000
+ * find; the check proves g9 lost and another move is played. */
 void test_strength_gomoku_verify_best(void)
 {
     banyan_engine *e;
     banyan_config cfg = {.seed = 1, .memory = 64 << 20};
     banyan_limits lim = {.playouts = 5000};
     banyan_report r;
-    banyan_move i8;
+    banyan_move g9;
     T_EQ(banyan_engine_new(&banyan_game_gomoku, NULL, &cfg, &e), BANYAN_OK);
-    T_EQ(banyan_engine_load(e, "h5 i7 m5 m6 e7 l7 h4 k8 j9"), BANYAN_OK);
-    T_EQ(banyan_engine_parse_move(e, "i8", &i8), BANYAN_OK);
+    T_EQ(banyan_engine_load(e, "e7 e8 d7 f10 f9 c10 f11 d8 e9 d9 f7 g7 f8"), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "g9", &g9), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-    T_TRUE(r.best != i8);
+    T_TRUE(r.best != g9);
     bool refuted = false;
     for (int i = 0; i < r.n_moves; i++)
-        refuted |= r.moves[i].move == i8 && r.moves[i].proof == BANYAN_PROVEN_LOSS &&
+        refuted |= r.moves[i].move == g9 && r.moves[i].proof == BANYAN_PROVEN_LOSS &&
                    r.moves[i].visits > 1000; /* The search's favourite until the check. */
     T_TRUE(refuted);
-    /* The refutation is real: Black, to move after i8, has a proven win. */
-    T_EQ(banyan_engine_play(e, i8), BANYAN_OK);
+    /* The refutation is real: Black, to move after g9, has a proven win. */
+    T_EQ(banyan_engine_play(e, g9), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(r.proof, BANYAN_PROVEN_WIN);
     banyan_engine_free(e);
