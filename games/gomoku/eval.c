@@ -10,11 +10,13 @@
  * Below those classes the line shapes (gmk_sh_table, as the priors read
  * them) give four quieter counts per colour: a three (open or not) with
  * another three or two in a second line; two twos in two lines; a three
- * that is not open (a four next); a single two. Forced moves are followed exactly: a five to make
- * wins, two fives to stop lose, one five to stop is blocked and the position after the block is
- * evaluated for the opponent. Otherwise the class counts of both sides go through a logistic model
- * whose weights are fitted to the results of self-play games (bench/fit_eval.py, from positions of
- * `banyan match` records; docs/STRENGTH.md has the data and the fit).
+ * that is not open (a four next); a single two.
+ * Forced moves are followed exactly: a five to make wins, two fives to
+ * stop lose, one five to stop is blocked and the position after the block
+ * is evaluated for the opponent. Otherwise the counts of both sides go
+ * through a logistic model whose weights are fitted to the results of
+ * self-play games (bench/fit_eval.py, from positions of `banyan match`
+ * records; docs/STRENGTH.md has the data and the fit).
  */
 #include "gomoku.h"
 
@@ -167,14 +169,10 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
                     ls[col][i] = (gmk_ls_table[idx[col][i]] >> (L.exact[col] ? 4 : 0)) & 15;
             for (int col = 0; col < 2; col++) {
                 int k = gmk_eval_class(ls[col]);
-                if (k == GMK_C_N)
-                    continue;
-                n[col][k]++;
+                if (k != GMK_C_N)
+                    n[col][k]++;
                 if (k == GMK_C_FIVE)
                     five[col] = (banyan_move)(r * size + c);
-            }
-            for (int col = 0; col < 2; col++) {
-                int k = gmk_eval_class(ls[col]);
                 if (k != GMK_C_N && k != GMK_C_THREE)
                     continue;
                 unsigned sh[4];
