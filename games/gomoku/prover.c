@@ -362,13 +362,16 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  *   - attacker to move: a five wins; the defender's five point, if any,
  *     must be blocked (two lose); a move making two five points (a
  *     straight or double four) wins; otherwise each move making a four or
- *     an open three is tried;
+ *     an open three is tried, and on the first move also the quiet
+ *     threats: moves that make neither but leave a four-three point
+ *     (gmk_vct_quiet);
  *   - defender to move: a five of his fails the line; two five points of
  *     the attacker win; one must be blocked; otherwise the attacker must
  *     threaten a winning four, and every answer is tried: each point that
  *     leaves the attacker no winning four (on the lines through those
  *     moves, found by trying them) and each move making a four of the
- *     defender's own, which the attacker must then block.
+ *     defender's own, which the attacker must then block; failing that he
+ *     must threaten a four-three, whose answers gmk_vct_defend_43 lists.
  * Sound by construction: threats are recognised by playing them out rather
  * than by shape, every defence is tried, and "no threat" fails. Moves are
  * looked for only among cells within distance 2 of a stone, the region in
@@ -376,8 +379,17 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  * attacker's choices can only hide wins. Not used under renju, whose
  * forbidden points would have to enter every threat.
  *
+ * Quiet threats enter only as the first move (a line's other quiet moves
+ * would widen every failing branch): wins that begin with one, as many of
+ * those Rapfi found against Banyan did, are found, and the positions where
+ * threes and fours alone win cost about as much as before (on 15,936
+ * positions of self-play games at 30,000 positions a call, 53 wins more
+ * and 49 fewer, the table being shared; with quiet threats at every
+ * depth, 76 more and 114 fewer).
+ *
  * Iterative deepening on the number of threes allowed (up to
- * GMK_VCT_THREES) finds the wins with fewest threes first, the cheapest to
+ * GMK_VCT_THREES; a quiet threat counts as one) finds the wins with fewest
+ * threes first, the cheapest to
  * find and the shortest as a rule; each round costs some ten times the one
  * before. A table of solved positions (GMK_VCT_TT) saves the transpositions
  * of threat sequences, the most promising threats are tried first
@@ -600,6 +612,58 @@ static void gmk_vct_order(const gmk_vct *v, uint16_t *moves, int n)
     }
 }
 
+/* The GMK_LS_ bits of both colours (as gmk_lines_rate) of empty cell c
+ * along gmk_dirs[d], were value val (1 or 2) put at the empty cell k
+ * steps away on that line. */
+static unsigned gmk_vct_rate_with(gmk_vct *v, int c, int d, int k, int val)
+{
+    int pos;
+    const uint32_t *w = gmk_lines_at(&v->L, c, d, &pos);
+    uint32_t t[3] = {w[0], w[1], w[2]}, bit = 1u << (pos + k);
+    t[val - 1] |= bit;
+    t[2] &= ~bit;
+    return gmk_lines_rate(t, pos, v->g.exact);
+}
+
+/* Appends to moves[0 .. n - 1] (the attacker's fours and threes) his quiet
+ * threats: the empty region cells after which some cell c would make him
+ * a four and, in another line, an open three or a second four, which it
+ * did not before. Such a threat wins unless answered (gmk_vct_defend_43).
+ * Only cells within 4 of c on the line that changes are looked at: the
+ * line words with the stone put in, no move played. Returns the new n. */
+static int gmk_vct_quiet(gmk_vct *v, uint16_t *moves, int n)
+{
+    int col = v->att + 1, sh = 4 * v->att;
+    uint32_t fours = GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col));
+    uint32_t threes = GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col));
+    uint32_t id = ++v->stamp_id;
+    for (int i = 0; i < n; i++)
+        v->stamp[moves[i]] = id;
+    for (int i = 0; i < v->n_cells; i++) {
+        int c = v->cells[i];
+        uint32_t st = v->st[c];
+        if (v->g.b[c] != 0 || !(st & (fours | threes)))
+            continue;
+        for (int d = 0; d < 4; d++) {
+            uint32_t others = st & ~(0xffu << (8 * d));
+            unsigned need = (others & fours)    ? GMK_LS_FOUR | GMK_LS_THREE
+                            : (others & threes) ? GMK_LS_FOUR
+                                                : 0;
+            if (!need || ((st >> (8 * d + sh)) & need))
+                continue;
+            for (int k = -4; k <= 4; k++) {
+                int m = c + k * gmk_dirs[d];
+                if (k == 0 || v->g.b[m] != 0 || !v->in_region[m] || v->stamp[m] == id ||
+                    !((gmk_vct_rate_with(v, c, d, k, col) >> sh) & need))
+                    continue;
+                v->stamp[m] = id;
+                moves[n++] = (uint16_t)m;
+            }
+        }
+    }
+    return n;
+}
+
 static bool gmk_vct_defend(gmk_vct *v, int depth, int threes);
 static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block);
 
@@ -672,6 +736,8 @@ static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block)
         if (!four && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
             moves[n++] = (uint16_t)p;
     }
+    if (depth == 0 && threes < v->max_threes)
+        n = gmk_vct_quiet(v, moves, n);
     gmk_vct_order(v, moves, n);
     for (int i = 0; i < n; i++) {
         bool three = !(v->st[moves[i]] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col)));
@@ -719,6 +785,135 @@ static bool gmk_vct_stops(gmk_vct *v, int r, const int *w, int n)
     return stops;
 }
 
+/* Appends to cand[0 .. n - 1] the defender's moves that make a four, the
+ * counters to any threat, less those stamped id (and stamps them); returns
+ * the new n. */
+static int gmk_vct_counters(gmk_vct *v, uint16_t *cand, int n, uint32_t id)
+{
+    for (int i = 0; i < v->n_cells; i++) {
+        int q = v->cells[i];
+        if (v->g.b[q] == 0 && v->stamp[q] != id &&
+            (v->st[q] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, 2 - v->att)))) {
+            v->stamp[q] = id;
+            cand[n++] = (uint16_t)q;
+        }
+    }
+    return n;
+}
+
+/* A four-three point of the attacker's that blocking its four does not
+ * answer: an empty region cell c where he makes a four along gmk_dirs[*d1]
+ * and an open three along gmk_dirs[*d2], the four's five points (into
+ * f[], *nf of them, at most 2) being none where the defender would make a
+ * four or a five himself. Returns c, or -1 when there is none. */
+static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f, int *nf)
+{
+    int col = v->att + 1, dcol = 2 - v->att, sh = 4 * v->att;
+    const uint32_t counter = GMK_VS_ANY(GMK_VS(GMK_LS_FOUR | GMK_LS_FIVE, dcol));
+    for (int i = 0; i < v->n_cells; i++) {
+        int c = v->cells[i];
+        uint32_t st = v->st[c];
+        if (v->g.b[c] != 0 || !(st & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))) ||
+            !(st & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
+            continue;
+        for (int a = 0; a < 4; a++) {
+            int b = 0;
+            while (b < 4 && (b == a || !((st >> (8 * b + sh)) & GMK_LS_THREE)))
+                b++;
+            if (!((st >> (8 * a + sh)) & GMK_LS_FOUR) || b == 4)
+                continue;
+            unsigned own, emp, fp;
+            gmk_lines_masks(&v->L, c, a, col, &own, &emp);
+            fp = gmk_fp(own, emp, v->g.exact[col - 1]);
+            int n = 0;
+            bool ok = fp != 0;
+            for (int k = 0; k < 11 && ok; k++) {
+                if (!((fp >> k) & 1))
+                    continue;
+                int q = c + (k - 5) * gmk_dirs[a];
+                uint32_t sq = v->in_region[q] ? v->st[q] : gmk_vct_rate_cell(v, q);
+                ok = n < 2 && !(sq & counter);
+                f[n++] = q;
+            }
+            if (ok) {
+                *d1 = a;
+                *d2 = b;
+                *nf = n;
+                return c;
+            }
+        }
+    }
+    return -1;
+}
+
+/* The defender to move, the attacker having no five point and no double
+ * but a four-three point c (gmk_vct_find_43): he threatens c, a four
+ * whose one forced block f leaves him the open three, and then a straight
+ * four. A move can stop that only by one of:
+ *   - taking c or f (another cell of the four's line leaves the window of
+ *     c, its three stones and f as it is);
+ *   - taking a cell of the three's line that leaves c no open three there
+ *     (found by rating c's line with the stone put in);
+ *   - making a four of the defender's own, which must be answered first;
+ *   - making f a four for the defender: a cell in a window of five
+ *     through f, off the four's line, holding two of his stones and none
+ *     of the attacker's, so that the forced block gains him the tempo
+ *     (f already such a point is excluded by gmk_vct_find_43).
+ * After any other move c, f and the straight four follow, the defender
+ * having no five and no four on the way: the move loses. Each of these is
+ * played and the attacker must win after it. Returns whether every answer
+ * loses; false when there is no such threat. */
+static bool gmk_vct_defend_43(gmk_vct *v, int depth, int threes)
+{
+    int dcol = 2 - v->att, d1, d2, f[2], nf, n = 0;
+    int c = gmk_vct_find_43(v, &d1, &d2, f, &nf);
+    if (c < 0)
+        return false;
+    uint16_t cand[GMK_MAX * GMK_MAX];
+    uint32_t id = ++v->stamp_id;
+    v->stamp[c] = id;
+    cand[n++] = (uint16_t)c;
+    for (int i = 0; i < nf; i++) {
+        v->stamp[f[i]] = id;
+        cand[n++] = (uint16_t)f[i];
+        for (int d = 0; d < 4; d++) {
+            unsigned own, emp;
+            if (d == d1)
+                continue;
+            gmk_lines_masks(&v->L, f[i], d, dcol, &own, &emp);
+            for (int s = 1; s <= 5; s++) {
+                unsigned w = 0x1fu << s;
+                if ((w & ~(own | emp)) || gmk_pop5[(own >> s) & 31] < 3)
+                    continue;
+                for (int k = s; k < s + 5; k++) {
+                    int q = f[i] + (k - 5) * gmk_dirs[d];
+                    if (((emp >> k) & 1) && v->stamp[q] != id) {
+                        v->stamp[q] = id;
+                        cand[n++] = (uint16_t)q;
+                    }
+                }
+            }
+        }
+    }
+    n = gmk_vct_counters(v, cand, n, id);
+    for (int k = -5; k <= 5; k++) {
+        int q = c + k * gmk_dirs[d2];
+        if (v->g.b[q] == 0 && v->stamp[q] != id &&
+            !((gmk_vct_rate_with(v, c, d2, k, dcol) >> (4 * v->att)) & GMK_LS_THREE)) {
+            v->stamp[q] = id;
+            cand[n++] = (uint16_t)q;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        gmk_vct_mark old = gmk_vct_place(v, cand[i], dcol);
+        bool lost = gmk_vct_attack(v, depth, threes);
+        gmk_vct_unplace(v, cand[i], old);
+        if (!lost)
+            return false;
+    }
+    return true;
+}
+
 /* The defender to move. Returns whether every answer loses. */
 static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
 {
@@ -737,8 +932,10 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
         return won;
     }
     int nw = gmk_vct_doubles(v, w, 64);
-    if (nw == 0 || nw == 64)
-        return false; /* No threat (or too many to list: give up, soundly). */
+    if (nw == 64)
+        return false; /* Too many threats to list: give up, soundly. */
+    if (nw == 0)
+        return gmk_vct_defend_43(v, depth, threes);
     /* Answers: points on the lines through the winning fours, and the
      * defender's own fours anywhere. */
     uint16_t cand[GMK_MAX * GMK_MAX];
@@ -754,14 +951,7 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
                 }
             }
     int n_line = n; /* The rest are fours of the defender's. */
-    for (int i = 0; i < v->n_cells; i++) {
-        int q = v->cells[i];
-        if (v->g.b[q] == 0 && v->stamp[q] != id &&
-            (v->st[q] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, dcol)))) {
-            v->stamp[q] = id;
-            cand[n++] = (uint16_t)q;
-        }
-    }
+    n = gmk_vct_counters(v, cand, n, id);
     for (int i = 0; i < n; i++) {
         int r = cand[i];
         bool counter =

@@ -1358,6 +1358,71 @@ void test_gmk_vct_long(void)
     }
 }
 
+/* Wins whose first move is a quiet threat, neither a four nor an open
+ * three: a stone after which the attacker has a four-three point the
+ * defender must answer (gmk_vct_quiet, gmk_vct_defend_43). The first is
+ * att-d05 of tests/data/gomoku_attack.txt (Rapfi: h6 alone wins, in 11
+ * plies): White's h6 makes h8 a four (h6 h7 h8 . h10) and an open three
+ * (h8 i8 j8). Each is refereed in full against every defence; the others
+ * come from self-play games, where the VCT with threes alone found no
+ * win within 30,000 positions, and are refereed two attacker moves deep. */
+void test_gmk_vct_quiet(void)
+{
+    gmk_test_state s;
+    banyan_move m;
+    gmk_test_win p;
+    if (gmk_test_load(&s, "", "j7 h10 g7 i6 l10 h7 j5 j8 j3 i8 i5")) {
+        T_TRUE(!G->prove_win(&s, &m));
+        T_TRUE(G->prove_win_deep(&s, 200000, gmk_test_deep(), &m));
+        T_EQ(m, gmk_test_move(&s, "h6"));
+        if (!gmk_test_proof(&s, 200000, 100000, &p))
+            T_FAIL_AT("att-d05: the win does not hold");
+        T_TRUE(p.plies >= 11 && p.quiet >= 1);
+    }
+    static const char *const games[] = {
+        "j15 e15 n15 d13 l6 n4 l5 l4 k5 m5 k4 m6 m4 k6 k3 l7 j5 n5 k8 n7 n3 m8",
+        "g9 g5 g10 g8 d4 n12 m2 f6 e7 f8 f9 e9 g7 f7 e8 d7 e6 d8 f10 d9 d6 e10 f11 e11 f4 e12 e13 "
+        "d10 d11 c11",
+        "h8 l5 l6 h7 k5 j8 o3 h6 h13 i11 j4 i3 m7 n8 j6 i7 k9 g5 f4 j7 k7 k6 m5 n4 m4 i8 h9 i9 i10 "
+        "i5 i6 m6 f7",
+        "h12 g9 k7 e14 d9 h11 k5 g12 f13 g10 g11 f9 i12 d7 e8 h9 e9 f10 k8 k6 f7 i8 j7",
+        "i5 k5 l5 j4 k6 k1 o7 j7 m11 n2 g3 l4 j6 h4 k4 o1 m3 m7 i3 l6 n8 k7 l7 m5 j8 o3 n4 k3",
+        "f4 e4 c3 e3 g5 d5 e5 d6 d4 f6 c6 e7 g6 g7 f8 e8 h5 h8 i5 f5 i4 f7 h7 d7 c7 e6 c4 c5 c8 c9 "
+        "d8 e9 e10 a3 b4 f9 j5 k5 j3 k2 g9 g8 h9 h10 i9 d9 b9 g10 h11 b11 c10 h3",
+        "l6 k6 o6 n5 n3 k2 k5 i5 l4 l3 m5 k3 k7 j8 j4 m4 j1 i3 j3 j7 l5 l8 k4 i2 i4 h4 o5 o4 j2 j5 "
+        "j6 i7 k1 m3 l1 i1 m7 n8 n7 m6 k8 g5 o7 l7 o9 o8 h6 f5 h5 f6 e7 f7 f8 i8 m1",
+        "d10 d12 h14 f12 c13 c12 e12 e10 d11 f13 f11 g11 h10 e13 g9 d13 h9 c11 f14 e14 b11 h11 g10 "
+        "i8 i10 g13 h13 g12 d15 j10 e9 f9 g7 g14 g15 c15 d14 b10",
+        "c14 e12 f14 f15 g10 e15 g11 d15 g15 g12 h11 f11 f9 i12 e10 c15 b15 h13 e9 i14 j15 j11 g14 "
+        "l9 k10 h12",
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        if (!gmk_test_load(&s, "", games[i]))
+            continue;
+        T_TRUE(G->prove_win_deep(&s, 30000, gmk_test_deep(), &m));
+        if (!gmk_test_vct_holds(&s, 2))
+            T_FAIL_AT("game position %zu: a defence the solver missed", i);
+    }
+    /* Positions from self-play games where a solver without one kind of
+     * answer to a four-three point (a cell making its forced block a four
+     * of the defender's; the point itself; the cells of its three) claims a
+     * win that a defence of that kind refutes: any claim here must hold. */
+    static const char *const refuted[] = {
+        "i11 i10 f10 g12 j13 k12 b12 j11 l13 h9 g8 j9 k8 f13 h11 k9 i9 j10 j8 h10 k10 f11",
+        "k7 k8 m10 l6 l7 k15 a9 m7 l8 j6 k6 j5 j7 k5 j4 m4 i5 h7 i7",
+        "j13 k10 l12 l10 k13 m11 h1 f1 j10 k11 k12 i12 i11 m8 l13 j11 l9 h13 g14",
+        "b1 d5 f5 b3 e1 d2 b5 e8 l12 n12 d1 c1 g3 c4 e6 d7 e9 f9 g10 d4 d6",
+        "j15 e15 n15 d13 l6 n4 l5 l4 k5 m5 k4 m6 m4 k6 k3 l7",
+        "i5 j5 j2 j6 i2 i4 e8 b6 j4 h6 k6 h5",
+        "k11 l12 i10 n12 n15 k8 g8 o12 h3 l9 l10 m9 m10 n10",
+        "d6 e6 f3 i6 f7 i7 e1 a8 m9 b4 f9 i8 i5 i9 i10 f8 i3 h8 g8",
+    };
+    for (size_t i = 0; i < sizeof refuted / sizeof refuted[0]; i++)
+        if (gmk_test_load(&s, "", refuted[i]) &&
+            G->prove_win_deep(&s, 10000, gmk_test_deep(), &m) && !gmk_test_vct_holds(&s, 2))
+            T_FAIL_AT("refuted position %zu: an unsound VCT", i);
+}
+
 /* Every line of tests/positions/gomoku.txt parses: params, a legal move
  * list, expected answers that are legal moves there. */
 void test_gmk_positions_file(void)
