@@ -389,12 +389,13 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  *
  * Iterative deepening on the number of threes allowed (up to
  * GMK_VCT_THREES; a quiet threat counts as one) finds the wins with fewest
- * threes first, the cheapest to
- * find and the shortest as a rule; each round costs some ten times the one
- * before. A table of solved positions (GMK_VCT_TT) saves the transpositions
- * of threat sequences, the most promising threats are tried first
- * (gmk_vct_order), and the five points are kept in a list rather than
- * looked for across the region at every position.
+ * threes first, the cheapest to find; each round costs some ten times the
+ * one before. The first win found need not be the shortest (a long run of
+ * fours may come before a short line with a three), so prove_win_deep then
+ * looks for a shorter one (gmk_vct_shorten). A table of solved positions (GMK_VCT_TT) saves the
+ * transpositions of threat sequences, the most promising threats are tried first (gmk_vct_order),
+ * and the five points are kept in a list rather than looked for across the region at every
+ * position.
  */
 
 /* What an empty cell makes, one byte per direction (byte i for gmk_dirs[i])
@@ -450,6 +451,7 @@ typedef struct gmk_vct {
     int att;        /* Attacker: 0 or 1. */
     int first;      /* The winning first move, a byte board cell. */
     int max_threes; /* Open threes allowed on a line of play. */
+    int max_depth;  /* Attacker moves allowed on a line, at most GMK_VCT_DEPTH. */
 } gmk_vct;
 
 /* The Zobrist key of byte board cell x holding val: 0 for an empty cell. */
@@ -679,10 +681,10 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
         return true;
     }
     int nd = gmk_vct_fives(v, dcol, x, 2);
-    if (nd >= 2 || depth >= GMK_VCT_DEPTH)
+    if (nd >= 2 || depth >= v->max_depth)
         return false;
     /* A position solved before: a win, or a failure with as much left. */
-    uint32_t left = (uint32_t)(GMK_VCT_DEPTH - depth) << 8 | (uint32_t)(v->max_threes - threes);
+    uint32_t left = (uint32_t)(v->max_depth - depth) << 8 | (uint32_t)(v->max_threes - threes);
     gmk_vct_entry *e = &v->tt[v->hash % GMK_VCT_TT];
     if (e->hash == v->hash && e->gen == v->gen && depth > 0 &&
         (e->left == GMK_VCT_WON ||
@@ -967,11 +969,46 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
     return true;
 }
 
+/* Starts a new generation of v's table: the entries written before are
+ * void (cleared outright once every 2^32 generations). */
+static void gmk_vct_new_gen(gmk_vct *v)
+{
+    if (++v->gen == 0) {
+        memset(v->tt, 0, sizeof v->tt);
+        v->gen = 1;
+    }
+}
+
+/* After a win is found (v->first), looks for one in fewer attacker moves:
+ * rounds allowed 1, 2, ... attacker moves and every three, each with a
+ * table of its own (a win that a longer round stored may not fit), until
+ * one wins, or as many positions again as the first win took are spent
+ * (within effort). v->first ends as the shortest win found. So of the
+ * wins within the VCT's threats the shortest is played, when it is found
+ * as cheaply as the first (a long win usually is not shortened). */
+static void gmk_vct_shorten(gmk_vct *v, uint32_t effort)
+{
+    int first = v->first;
+    uint32_t stop = v->nodes > effort - v->nodes ? effort : 2 * v->nodes;
+    v->max_threes = GMK_VCT_THREES;
+    for (v->max_depth = 1; v->max_depth < GMK_VCT_DEPTH && v->nodes < stop; v->max_depth++) {
+        gmk_vct_new_gen(v);
+        v->budget = stop;
+        v->first = -1;
+        if (gmk_vct_attack(v, 0, 0) && v->first >= 0) {
+            first = v->first;
+            break;
+        }
+    }
+    v->first = first;
+}
+
 /* A VCT within effort positions for player att (the other player, when to
  * move, taken to pass), with the positions visited in *used; freestyle
- * and standard rules only. v is the thread's deep memory (deep_size). */
-static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, gmk_vct *v, uint32_t *used,
-                        banyan_move *out)
+ * and standard rules only. v is the thread's deep memory (deep_size).
+ * With shortest, a win found is shortened (gmk_vct_shorten). */
+static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, bool shortest, gmk_vct *v,
+                        uint32_t *used, banyan_move *out)
 {
     int size = t->size;
     *used = 0;
@@ -988,10 +1025,8 @@ static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, gmk_vct *v, uint
     v->first = -1;
     v->n_undo = 0;
     v->hash = 0x9e3779b97f4a7c15ull; /* Not 0, which marks an empty entry. */
-    if (++v->gen == 0) {             /* After 2^32 calls: clear the table once. */
-        memset(v->tt, 0, sizeof v->tt);
-        v->gen = 1;
-    }
+    v->max_depth = GMK_VCT_DEPTH;
+    gmk_vct_new_gen(v);
     gmk_lines_load(&v->L, &v->g);
     for (int r = 0; r < size; r++)
         for (int c = 0; c < size; c++)
@@ -1007,6 +1042,8 @@ static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, gmk_vct *v, uint
     for (v->max_threes = 0; !found && v->max_threes <= GMK_VCT_THREES && v->nodes < v->budget;
          v->max_threes++)
         found = gmk_vct_attack(v, 0, 0) && v->first >= 0;
+    if (found && shortest)
+        gmk_vct_shorten(v, effort);
     *used = v->nodes;
     if (found)
         *out = gmk_b2move(size, v->first);
@@ -1018,7 +1055,7 @@ bool gmk_prove_win_deep(const void *s, uint32_t effort, void *mem, banyan_move *
 {
     const gmk *t = s;
     uint32_t used;
-    return t->prover == GMK_PROVER_VCT && gmk_vct_for(t, t->ply & 1, effort, mem, &used, out);
+    return t->prover == GMK_PROVER_VCT && gmk_vct_for(t, t->ply & 1, effort, true, mem, &used, out);
 }
 
 _Static_assert(sizeof(gmk_vct) <= GMK_DEEP_SIZE, "GMK_DEEP_SIZE holds the VCT's memory");
@@ -1164,7 +1201,7 @@ int gmk_candidates_deep(const void *s, void *mem, banyan_move *out)
 
     if (n <= 1 || t->rule == GMK_RENJU || t->prover != GMK_PROVER_VCT)
         return n;
-    if (!gmk_vcf_for(t, !me, &w) && !gmk_vct_for(t, !me, GMK_DEEP_THREAT, mem, &used, &w))
+    if (!gmk_vcf_for(t, !me, &w) && !gmk_vct_for(t, !me, GMK_DEEP_THREAT, false, mem, &used, &w))
         return n;
     uint32_t effort = 2 * used < GMK_DEEP_CHECK    ? GMK_DEEP_CHECK
                       : 2 * used > GMK_DEEP_CHECK2 ? GMK_DEEP_CHECK2
@@ -1183,7 +1220,8 @@ int gmk_candidates_deep(const void *s, void *mem, banyan_move *out)
         int i = far[k];
         used = 0;
         banyan_game_gomoku.play(&child, out[i]);
-        lost[i] = gmk_vcf_for(&child, !me, &w) || gmk_vct_for(&child, !me, effort, mem, &used, &w);
+        lost[i] =
+            gmk_vcf_for(&child, !me, &w) || gmk_vct_for(&child, !me, effort, false, mem, &used, &w);
         total += used;
     }
     for (int i = 0; i < n; i++)

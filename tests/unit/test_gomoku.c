@@ -1423,6 +1423,27 @@ void test_gmk_vct_quiet(void)
             T_FAIL_AT("refuted position %zu: an unsound VCT", i);
 }
 
+/* The shortest win: in this position of a self-play game the VCT's first
+ * win (in the round without threes: continuous fours from d7) is not its
+ * shortest, which begins with b5 (gmk_vct_shorten). Both are refereed as
+ * wins against every defence. */
+void test_gmk_vct_shortest(void)
+{
+    gmk_test_state s;
+    banyan_move m;
+    gmk_test_win p;
+    if (!gmk_test_load(&s, "", "f4 e4 c3 e3 g5 d5 j9 e2 e5 d4 c5 c6 f3 d6 d3"))
+        return;
+    T_TRUE(!G->prove_win(&s, &m));
+    T_TRUE(G->prove_win_deep(&s, 30000, gmk_test_deep(), &m));
+    T_EQ(m, gmk_test_move(&s, "b5"));
+    T_TRUE(gmk_test_proof(&s, 30000, 10000, &p));
+    gmk_test_state a = s;
+    G->play(&a, gmk_test_move(&s, "d7"));
+    p = (gmk_test_win){G->to_move(&s), 30000, 0, 0, 0, 10000};
+    T_TRUE(gmk_test_proof_defend(&p, &a, 1));
+}
+
 /* Every line of tests/positions/gomoku.txt parses: params, a legal move
  * list, expected answers that are legal moves there. */
 void test_gmk_positions_file(void)
