@@ -99,6 +99,21 @@ static inline unsigned gmk_lines_rate(const uint32_t *w, int pos, const uint8_t 
     return ((c1 >> (exact[0] ? 4 : 0)) & 15) | ((c2 >> (exact[1] ? 4 : 0)) & 15) << 4;
 }
 
+/* The empty cells (bits of the 11-cell masks own and emp, centre bit 5
+ * counted as own) that would complete a four through the centre: those of
+ * each window of five holding the centre, three or more own stones and no
+ * other. A stone there makes the centre's stone a four. */
+static inline unsigned gmk_four_cells(unsigned own, unsigned emp)
+{
+    unsigned cells = 0;
+    for (int s = 1; s <= 5; s++) {
+        unsigned w = 0x1fu << s;
+        if (!(w & ~(own | emp)) && gmk_pop5[(own >> s) & 31] >= 3)
+            cells |= w & emp;
+    }
+    return cells;
+}
+
 /*
  * The VCF solver: victory by continuous fours for the player to move. The
  * attacker plays only moves that make a four; the defender's answer is then
@@ -392,9 +407,10 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  * threes first, the cheapest to find; each round costs some ten times the
  * one before. The first win found need not be the shortest (a long run of
  * fours may come before a short line with a three), so prove_win_deep then
- * looks for a shorter one (gmk_vct_shorten). A table of solved positions (GMK_VCT_TT) saves the
- * transpositions of threat sequences, the most promising threats are tried first (gmk_vct_order),
- * and the five points are kept in a list rather than looked for across the region at every
+ * looks for a shorter one (gmk_vct_shorten). A table of solved positions
+ * (GMK_VCT_TT) saves the transpositions of threat sequences, the most
+ * promising threats are tried first (gmk_vct_order), and the five points
+ * are kept in a list rather than looked for across the region at every
  * position.
  */
 
@@ -805,10 +821,10 @@ static int gmk_vct_counters(gmk_vct *v, uint16_t *cand, int n, uint32_t id)
 
 /* A four-three point of the attacker's that blocking its four does not
  * answer: an empty region cell c where he makes a four along gmk_dirs[*d1]
- * and an open three along gmk_dirs[*d2], the four's five points (into
- * f[], *nf of them, at most 2) being none where the defender would make a
- * four or a five himself. Returns c, or -1 when there is none. */
-static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f, int *nf)
+ * and an open three along gmk_dirs[*d2], the four's one five point *f
+ * being no cell where the defender would make a four or a five himself.
+ * Returns c, or -1 when there is none. */
+static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f)
 {
     int col = v->att + 1, dcol = 2 - v->att, sh = 4 * v->att;
     const uint32_t counter = GMK_VS_ANY(GMK_VS(GMK_LS_FOUR | GMK_LS_FIVE, dcol));
@@ -827,22 +843,15 @@ static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f, int *nf)
             unsigned own, emp, fp;
             gmk_lines_masks(&v->L, c, a, col, &own, &emp);
             fp = gmk_fp(own, emp, v->g.exact[col - 1]);
-            int n = 0;
-            bool ok = fp != 0;
-            for (int k = 0; k < 11 && ok; k++) {
-                if (!((fp >> k) & 1))
-                    continue;
-                int q = c + (k - 5) * gmk_dirs[a];
-                uint32_t sq = v->in_region[q] ? v->st[q] : gmk_vct_rate_cell(v, q);
-                ok = n < 2 && !(sq & counter);
-                f[n++] = q;
-            }
-            if (ok) {
-                *d1 = a;
-                *d2 = b;
-                *nf = n;
-                return c;
-            }
+            if (!fp || (fp & (fp - 1)))
+                continue; /* (Two five points would make c a double.) */
+            int q = c + (gmk_low_bit(fp) - 5) * gmk_dirs[a];
+            if ((v->in_region[q] ? v->st[q] : gmk_vct_rate_cell(v, q)) & counter)
+                continue;
+            *d1 = a;
+            *d2 = b;
+            *f = q;
+            return c;
         }
     }
     return -1;
@@ -867,33 +876,26 @@ static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f, int *nf)
  * loses; false when there is no such threat. */
 static bool gmk_vct_defend_43(gmk_vct *v, int depth, int threes)
 {
-    int dcol = 2 - v->att, d1, d2, f[2], nf, n = 0;
-    int c = gmk_vct_find_43(v, &d1, &d2, f, &nf);
+    int dcol = 2 - v->att, d1, d2, f, n = 0;
+    int c = gmk_vct_find_43(v, &d1, &d2, &f);
     if (c < 0)
         return false;
     uint16_t cand[GMK_MAX * GMK_MAX];
     uint32_t id = ++v->stamp_id;
-    v->stamp[c] = id;
+    v->stamp[c] = v->stamp[f] = id;
     cand[n++] = (uint16_t)c;
-    for (int i = 0; i < nf; i++) {
-        v->stamp[f[i]] = id;
-        cand[n++] = (uint16_t)f[i];
-        for (int d = 0; d < 4; d++) {
-            unsigned own, emp;
-            if (d == d1)
-                continue;
-            gmk_lines_masks(&v->L, f[i], d, dcol, &own, &emp);
-            for (int s = 1; s <= 5; s++) {
-                unsigned w = 0x1fu << s;
-                if ((w & ~(own | emp)) || gmk_pop5[(own >> s) & 31] < 3)
-                    continue;
-                for (int k = s; k < s + 5; k++) {
-                    int q = f[i] + (k - 5) * gmk_dirs[d];
-                    if (((emp >> k) & 1) && v->stamp[q] != id) {
-                        v->stamp[q] = id;
-                        cand[n++] = (uint16_t)q;
-                    }
-                }
+    cand[n++] = (uint16_t)f;
+    for (int d = 0; d < 4; d++) {
+        unsigned own, emp;
+        if (d == d1)
+            continue;
+        gmk_lines_masks(&v->L, f, d, dcol, &own, &emp);
+        unsigned cells = gmk_four_cells(own, emp);
+        for (int k = 0; k < 11; k++) {
+            int q = f + (k - 5) * gmk_dirs[d];
+            if (((cells >> k) & 1) && v->stamp[q] != id) {
+                v->stamp[q] = id;
+                cand[n++] = (uint16_t)q;
             }
         }
     }
@@ -989,7 +991,7 @@ static void gmk_vct_new_gen(gmk_vct *v)
 static void gmk_vct_shorten(gmk_vct *v, uint32_t effort)
 {
     int first = v->first;
-    uint32_t stop = v->nodes > effort - v->nodes ? effort : 2 * v->nodes;
+    uint32_t stop = (uint64_t)2 * v->nodes < effort ? 2 * v->nodes : effort;
     v->max_threes = GMK_VCT_THREES;
     for (v->max_depth = 1; v->max_depth < GMK_VCT_DEPTH && v->nodes < stop; v->max_depth++) {
         gmk_vct_new_gen(v);
@@ -1103,14 +1105,10 @@ static void gmk_defend_mark(gmk_board *g, const gmk_vcf_line *l, int col, uint8_
         for (int d = 0; d < 4; d++) {
             unsigned own, emp;
             gmk_line(g->b, q, gmk_dirs[d], col, &own, &emp);
-            for (int s = 1; s <= 5; s++) {
-                unsigned w = 0x1fu << s;
-                if ((w & ~(own | emp)) || gmk_pop5[(own >> s) & 31] < 3)
-                    continue;
-                for (int k = s; k < s + 5; k++)
-                    if ((emp >> k) & 1)
-                        keep[q + (k - 5) * gmk_dirs[d]] = 1;
-            }
+            unsigned cells = gmk_four_cells(own, emp);
+            for (int k = 0; k < 11; k++)
+                if ((cells >> k) & 1)
+                    keep[q + (k - 5) * gmk_dirs[d]] = 1;
         }
     }
     for (int i = 0; i < l->n; i++)
