@@ -56,8 +56,10 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         if (out->select == BANYAN_SELECT_PUCT && out->fpu_value == 0)
             out->fpu_value = 0.25;
     }
+    /* The lower confidence bound: 54.7% of the points in Gomoku against
+     * the most visited child, 53% in Connect Four (docs/STRENGTH.md). */
     if (out->final == BANYAN_FINAL_DEFAULT)
-        out->final = BANYAN_FINAL_VISITS;
+        out->final = BANYAN_FINAL_LCB;
     if (out->parallel == BANYAN_PARALLEL_DEFAULT)
         out->parallel = BANYAN_PARALLEL_TREE;
     if (out->expand_visits == 0)

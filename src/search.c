@@ -1127,7 +1127,13 @@ static double search_lcb(const banyan_move_stats *s)
     return m - 2.0 * sqrt(m * (1 - m) / s->visits);
 }
 
-static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b, banyan_final rule)
+/* The lower confidence bound ranks only the children with at least
+ * 1/SEARCH_LCB_SHARE of the most visited one's visits: a bound of a few
+ * visits says little (a child seen once at 95% would be played). */
+#define SEARCH_LCB_SHARE 10
+
+static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b, banyan_final rule,
+                          uint32_t lcb_floor)
 {
     int ra = search_rank(a), rb = search_rank(b);
     if (ra != rb)
@@ -1151,9 +1157,12 @@ static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b
     } else if (rule == BANYAN_FINAL_VALUE) {
         ka = a->visits ? a->value : -1;
         kb = b->visits ? b->value : -1;
-    } else {
+    } else if (a->visits >= lcb_floor && b->visits >= lcb_floor) {
         ka = search_lcb(a);
         kb = search_lcb(b);
+    } else {
+        ka = a->visits >= lcb_floor ? UINT32_MAX : a->visits;
+        kb = b->visits >= lcb_floor ? UINT32_MAX : b->visits;
     }
     return ka == kb ? 0 : ka > kb ? -1 : 1;
 }
@@ -1242,10 +1251,15 @@ void search_report(banyan_engine *e, banyan_report *out)
     }
     /* Insertion sort by the final-move rule: stable, so the game's move order
      * breaks every remaining tie. */
+    uint32_t most = 0;
+    for (int i = 0; i < n; i++)
+        if (search_rank(&st[i]) == 1 && st[i].visits > most)
+            most = st[i].visits;
+    uint32_t lcb_floor = most / SEARCH_LCB_SHARE > 1 ? most / SEARCH_LCB_SHARE : 1;
     for (int i = 1; i < n; i++) {
         banyan_move_stats s = st[i];
         int j = i;
-        for (; j > 0 && search_compare(&st[j - 1], &s, e->cfg.final) > 0; j--)
+        for (; j > 0 && search_compare(&st[j - 1], &s, e->cfg.final, lcb_floor) > 0; j--)
             st[j] = st[j - 1];
         st[j] = s;
     }

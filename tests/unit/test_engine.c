@@ -534,6 +534,47 @@ void test_engine_final_rules(void)
         }
 }
 
+/* The lower confidence bound ranks only the children with a tenth of the
+ * most visited one's visits: in these Gomoku searches (PUCT, rollouts at
+ * the leaves), a child of low prior seen once or twice, its rollouts all
+ * won, has a bound of 1 (no variance seen) and would otherwise be played.
+ * Each child with fewer visits comes after every one with enough, and
+ * those with enough come in the order of their bounds. */
+void test_engine_final_lcb_floor(void)
+{
+    static const struct {
+        const char *moves;
+        uint64_t playouts;
+    } cases[] = {
+        {"h8", 100}, {"h8 i9", 50}, {"h8 i9 g7", 50}, {"h8 i9 g7", 400}, {"h8 i8 g8", 200}};
+    banyan_config cfg = {
+        .final = BANYAN_FINAL_LCB, .select = BANYAN_SELECT_PUCT, .leaf = BANYAN_LEAF_ROLLOUT};
+    banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, &cfg);
+    for (size_t p = 0; p < sizeof cases / sizeof *cases; p++) {
+        banyan_report r;
+        T_EQ(banyan_engine_load(e, cases[p].moves), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = cases[p].playouts}, &r),
+             BANYAN_OK);
+        uint32_t most = 0;
+        for (int k = 0; k < r.n_moves; k++)
+            if (!r.moves[k].proof && r.moves[k].visits > most)
+                most = r.moves[k].visits;
+        double last = 2;
+        bool few = false;
+        for (int k = 0; k < r.n_moves && !r.moves[k].proof && r.moves[k].visits; k++) {
+            const banyan_move_stats *m = &r.moves[k];
+            double lcb = m->value - 2 * sqrt(m->value * (1 - m->value) / m->visits);
+            if (m->visits < most / 10)
+                few = true;
+            else {
+                T_TRUE(!few && lcb <= last + 1e-12);
+                last = lcb;
+            }
+        }
+    }
+    banyan_engine_free(e);
+}
+
 /* Visits of the root's children in r, summed. */
 static uint64_t test_children_visits(const banyan_report *r)
 {
