@@ -76,7 +76,7 @@ static const struct options_row {
     {"no-ponder", NULL, OPTIONS_CLI, false, OPT_NO_PONDER, "",
      "do not think on the opponent's time"},
     {"policy", "textbook", OPTIONS_CLI | OPTIONS_PLAYER, true, OPT_POLICY, "the engine's own",
-     "textbook: plain UCT, c = 1.4, every move a candidate, uniform rollouts, no solvers, "
+     "textbook: plain UCT, c = 1.4, every move a candidate, the most visited played, uniform rollouts, no solvers, "
      "2000 playouts unless told"},
     {"params", "k=v;k=v", OPTIONS_PLAYER, true, OPT_PARAMS, "none",
      "game parameters added to the match's"},
@@ -259,10 +259,12 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         if (w != 0)
             return false;
         /* The seed articles' player: UCB1 with c = 1.4 over every move in
-         * order (no priors, no widening); the game side (uniform rollouts,
-         * no solvers) comes from the game's parameter table. */
+         * order (no priors, no widening), the most visited child played;
+         * the game side (uniform rollouts, no solvers) comes from the
+         * game's parameter table. */
         o->cfg.c = 1.4;
         o->cfg.select = BANYAN_SELECT_UCT;
+        o->cfg.final = BANYAN_FINAL_VISITS;
         o->cfg.widening = -1;
         o->cfg.leaf = BANYAN_LEAF_ROLLOUT;
         if (!o->lim.playouts && o->lim.time <= 0)
