@@ -77,8 +77,7 @@ static const struct options_row {
      "do not think on the opponent's time"},
     {"policy", "textbook", OPTIONS_CLI | OPTIONS_PLAYER, true, OPT_POLICY, "the engine's own",
      "textbook: plain UCT, c = 1.4, every move a candidate, the most visited played, uniform "
-     "rollouts, no solvers, "
-     "2000 playouts unless told"},
+     "rollouts, no solvers, 2000 playouts unless told"},
     {"params", "k=v;k=v", OPTIONS_PLAYER, true, OPT_PARAMS, "none",
      "game parameters added to the match's"},
 };
