@@ -82,6 +82,13 @@ static inline uint64_t banyan_mix64(uint64_t x)
  * same seed and different stream numbers draw independent sequences. */
 void banyan_rng_seed(banyan_rng *r, uint64_t seed, uint64_t stream);
 
+/* Results of banyan_game.solve for the player to move; the values of the
+ * matching banyan_proof (banyan.h). */
+#define BANYAN_SOLVE_UNKNOWN 0 /* Not solved: out of reach, or the budget ran out. */
+#define BANYAN_SOLVE_WIN     1
+#define BANYAN_SOLVE_LOSS    2
+#define BANYAN_SOLVE_DRAW    3
+
 /* Kinds of place a move has on a board (banyan_game.place). */
 #define BANYAN_PLACE_NONE   0 /* Not a move of this board. */
 #define BANYAN_PLACE_CELL   1 /* A cell: a stone, a disc or a mark is put there. */
@@ -272,9 +279,27 @@ typedef struct banyan_game {
      * means none. mem as for prove_win_deep. */
     int (*candidates_deep)(const void *s, void *mem, banyan_move *out);
 
-    /* Bytes of working memory prove_win_deep and candidates_deep need (see
-     * prove_win_deep); the engine gives each search thread its own block,
-     * outside the node arena. 0: none. */
+    /* Optional. An exact solver (in Connect Four and Othello, alpha-beta
+     * to the end of the game) for s, a game that goes on, from the point of
+     * view of the player to move. budget bounds the work (positions
+     * visited); the game returns BANYAN_SOLVE_UNKNOWN at once for a
+     * position it judges beyond the budget's reach (in Othello, too many
+     * empty squares), and when the budget runs out. Otherwise it returns
+     * BANYAN_SOLVE_WIN, _DRAW or _LOSS, with *score the exact score for the
+     * player to move (a game with a score: Othello's final disc difference;
+     * a game without one: positive for a win, larger for a quicker win, and
+     * negative for a loss, larger for a longer one; 0 for a draw) and *best
+     * a legal move that reaches it (among equal scores, the first in the
+     * order of moves()). mem as for prove_win_deep. The engine calls it on
+     * the root before the search, then on each root child, so that the move
+     * played is the exact best (the largest margin among wins), and on the
+     * nodes it expands with a smaller budget, turning each answer into an
+     * MCTS-Solver proof. Two-player zero-sum games only. NULL means none. */
+    int (*solve)(const void *s, uint64_t budget, void *mem, banyan_move *best, int *score);
+
+    /* Bytes of working memory prove_win_deep, candidates_deep and solve
+     * need (see prove_win_deep); the engine gives each search thread its
+     * own block, outside the node arena. 0: none. */
     size_t deep_size;
 
     /* Optional. A static evaluation of s, a game that goes on: writes each
@@ -288,6 +313,13 @@ typedef struct banyan_game {
      * rollout cut short, as banyan_config.leaf says. NULL: rollouts only. */
     bool (*evaluate)(const void *s, double *returns, const banyan_move *moves, int n,
                      float *priors);
+
+    /* Optional. For a game with a score (Othello's discs, Go's area): the
+     * score of s for player 0 (positive when player 0 is ahead, negative
+     * when behind), final once the game is over, as it stands while it goes
+     * on. Front-ends report it (GTP final_score). NULL: the game has no
+     * score beyond its outcome. */
+    double (*score)(const void *s);
 
     /* ---- The description, for front-ends (all optional) ---- */
 
@@ -337,6 +369,7 @@ typedef struct banyan_game {
 extern const banyan_game banyan_game_tictactoe; /* m,n,k-games; 3,3,3 by default. */
 extern const banyan_game banyan_game_connect4;  /* Connect Four, 7 wide, 6 high. */
 extern const banyan_game banyan_game_gomoku;    /* Gomoku, 15x15 freestyle by default. */
+extern const banyan_game banyan_game_othello;   /* Othello (Reversi), 8x8. */
 
 /* Says what a game table lacks: NULL when the engine can use it, else a
  * static sentence naming the first missing or inconsistent part ("moves()

@@ -46,8 +46,11 @@ BANYAN_API const char *banyan_game_check(const banyan_game *g)
         return "to_move() is missing: the search needs it";
     if (g->board_size && (!g->place || !g->place_move || !g->piece))
         return "a game with board_size() needs place(), place_move() and piece() too";
-    if (g->deep_size && !g->prove_win_deep && !g->candidates_deep)
-        return "deep_size is memory for prove_win_deep() or candidates_deep(): neither is there";
+    if (g->deep_size && !g->prove_win_deep && !g->candidates_deep && !g->solve)
+        return "deep_size is memory for prove_win_deep(), candidates_deep() or solve(): none is "
+               "there";
+    if (g->solve && g->n_players != 2)
+        return "solve() is for two-player games";
     if (g->coords && !g->board_size)
         return "coordinate systems need a board: board_size() is missing";
     for (const banyan_param *p = g->params; p && p->name; p++) {
