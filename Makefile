@@ -161,6 +161,11 @@ $(B)/eval-features: bench/eval_features.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
+# Connect Four's solver on the reference sets (bench/connect4_solve.sh).
+$(B)/connect4-solve: bench/connect4_solve.c $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)

@@ -25,6 +25,7 @@ typedef struct c4 {
     uint64_t discs[2]; /* Discs of player 0 (X, moves first) and player 1 (O). */
     uint8_t ply;       /* Discs on the board; its parity is the player to move. */
     uint8_t winner;    /* 0 or 1 once a player has four in a row, else C4_NOBODY. */
+    uint8_t solver;    /* Whether the exact solver (c4_solve) answers: parameter solver. */
 } c4;
 
 static inline uint64_t c4_column(int c)
@@ -41,16 +42,23 @@ static inline bool c4_won(uint64_t b)
     return ((v & (v >> 2)) | (h & (h >> 14)) | (d1 & (d1 >> 12)) | (d2 & (d2 >> 16))) != 0;
 }
 
-/* No parameters: only NULL, "" or separators alone are accepted. */
+/* One parameter: solver=on|off. */
 static int c4_setup(void *s, const char *params)
 {
     c4 *t = s;
     const char *cursor = params;
     char key[16], val[16];
-    if (banyan_params_next(&cursor, key, sizeof key, val, sizeof val) != 0)
+    int rc, solver = 1;
+    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
+        if (strcmp(key, "solver") != 0 || (strcmp(val, "on") != 0 && strcmp(val, "off") != 0))
+            return BANYAN_EINVAL;
+        solver = !strcmp(val, "on");
+    }
+    if (rc != 0)
         return BANYAN_EINVAL;
     memset(t, 0, sizeof *t);
     t->winner = C4_NOBODY;
+    t->solver = (uint8_t)solver;
     return BANYAN_OK;
 }
 
@@ -197,6 +205,7 @@ static int c4_load(void *s, const char *text)
     if (!text)
         return BANYAN_EINVAL;
     c4_setup(&t, NULL); /* Zeroes the padding too, which memcpy then carries. */
+    t.solver = ((const c4 *)s)->solver;
     for (const char *p = text; *p; p++) {
         if (c4_is_space(*p))
             continue;
@@ -265,7 +274,8 @@ static int c4_print(const void *s, banyan_move last, char *buf, size_t len)
 static uint64_t c4_hash(const void *s)
 {
     const c4 *t = s;
-    return banyan_mix64(banyan_mix64(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0]);
+    return banyan_mix64(banyan_mix64(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0]) +
+           t->solver;
 }
 
 static int c4_popcount(uint64_t x)
@@ -291,7 +301,7 @@ static bool c4_is_valid(const void *s)
         if (col & (col + 1))
             return false;
     }
-    if ((n0 != n1 && n0 != n1 + 1) || t->ply != n0 + n1)
+    if ((n0 != n1 && n0 != n1 + 1) || t->ply != n0 + n1 || t->solver > 1)
         return false;
     bool line[2] = {c4_won(t->discs[0]), c4_won(t->discs[1])};
     if (t->winner == C4_NOBODY)
@@ -300,10 +310,261 @@ static bool c4_is_valid(const void *s)
     return t->ply > 0 && t->winner == mover && line[mover] && !line[!mover];
 }
 
+/* ---- The exact solver ----
+ *
+ * Negamax with alpha-beta over the same bitboards, seen from the player to
+ * move: `own` holds the mover's discs and `all` every disc. Scores follow
+ * the reference data: a win with one's k-th from last disc scores k (the
+ * quicker the win, the higher), a loss the opposite, a draw 0. The search
+ * keeps the invariant that the player to move cannot win at once (the root
+ * checks it, and every move searched leaves the opponent no immediate win),
+ * tries the moves that make the most new threats first, centre first among
+ * equals, and narrows the window with null-window probes, as Pascal Pons'
+ * solver does. A transposition table of bounds, in the caller's memory,
+ * keeps what earlier calls learnt: its bounds are exact facts about a
+ * position, so they hold in any later search.
+ */
+
+#define C4_MIN_SCORE (-(C4_CELLS / 2) + 3) /* Lowest score below a first move. */
+#define C4_TT_BITS   20
+#define C4_TT_SIZE   ((size_t)1 << C4_TT_BITS)
+#define C4_TT_USED   ((uint64_t)1 << 63) /* Marks an entry in use (zeroed memory is empty). */
+#define C4_SCORE_OFF 64                  /* Scores are stored as score + 64, in 7 bits. */
+
+/* A table entry: C4_TT_USED, the key (49 bits: own + all is unique, the
+ * layout's sentinel row taking the carries), the upper bound and the lower
+ * bound, 7 bits each. */
+typedef struct c4_solver {
+    uint64_t *tt;    /* C4_TT_SIZE entries in the caller's memory. */
+    uint64_t nodes;  /* Positions visited. */
+    uint64_t budget; /* Most positions to visit. */
+    bool out;        /* The budget ran out: every value since is void. */
+} c4_solver;
+
+/* Empty squares where `own` would complete four in a row: for each
+ * direction d, three discs in line with the square (at -3d..-d, -2d..d,
+ * -d..2d or d..3d). */
+static uint64_t c4_threats(uint64_t own, uint64_t all)
+{
+    uint64_t r = (own << 1) & (own << 2) & (own << 3); /* Vertical: discs below only. */
+    static const int step[3] = {7, 6, 8};
+    for (int i = 0; i < 3; i++) {
+        int d = step[i];
+        uint64_t pair = (own << d) & (own << 2 * d);
+        r |= pair & (own << 3 * d);
+        r |= pair & (own >> d);
+        pair = (own >> d) & (own >> 2 * d);
+        r |= pair & (own << d);
+        r |= pair & (own >> 3 * d);
+    }
+    return r & (C4_BOARD ^ all);
+}
+
+/* Landing squares of the columns that are not full. */
+static inline uint64_t c4_landing(uint64_t all)
+{
+    return (all + C4_BOTTOM) & C4_BOARD;
+}
+
+/* The mover's landing squares that do not hand the opponent a win: a
+ * square the opponent must be kept from, if there is one (two of them: 0,
+ * the game is lost), and never the square under an opponent's threat. */
+static uint64_t c4_safe_moves(uint64_t own, uint64_t all)
+{
+    uint64_t land = c4_landing(all), theirs = c4_threats(own ^ all, all);
+    uint64_t forced = land & theirs;
+    if (forced) {
+        if (forced & (forced - 1))
+            return 0;
+        land = forced;
+    }
+    return land & ~(theirs >> 1);
+}
+
+static inline size_t c4_tt_index(uint64_t key)
+{
+    return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - C4_TT_BITS));
+}
+
+/* The stored bounds of the position with key, if any. */
+static bool c4_tt_get(const c4_solver *v, uint64_t key, int *lo, int *hi)
+{
+    uint64_t e = v->tt[c4_tt_index(key)];
+    if (!(e & C4_TT_USED) || ((e >> 14) & (((uint64_t)1 << 49) - 1)) != key)
+        return false;
+    *hi = (int)((e >> 7) & 0x7f) - C4_SCORE_OFF;
+    *lo = (int)(e & 0x7f) - C4_SCORE_OFF;
+    return true;
+}
+
+/* Narrows the stored bounds of key to [lo, hi] (a new key replaces the
+ * entry). Never called with void values. */
+static void c4_tt_put(c4_solver *v, uint64_t key, int lo, int hi)
+{
+    int old_lo, old_hi;
+    if (c4_tt_get(v, key, &old_lo, &old_hi)) {
+        lo = lo > old_lo ? lo : old_lo;
+        hi = hi < old_hi ? hi : old_hi;
+    }
+    v->tt[c4_tt_index(key)] =
+        C4_TT_USED | key << 14 | (uint64_t)(hi + C4_SCORE_OFF) << 7 | (uint64_t)(lo + C4_SCORE_OFF);
+}
+
+static const int c4_order[C4_WIDTH] = {3, 2, 4, 1, 5, 0, 6}; /* Centre first. */
+
+/* The value of the position for the mover, who cannot win at once, with
+ * ply discs on the board, inside the window (alpha, beta): exact when
+ * inside, else a bound on the side it falls. Void once v->out is set. */
+static int c4_negamax(c4_solver *v, uint64_t own, uint64_t all, int ply, int alpha, int beta)
+{
+    if (++v->nodes > v->budget) {
+        v->out = true;
+        return 0;
+    }
+    uint64_t safe = c4_safe_moves(own, all);
+    if (!safe)
+        return -(C4_CELLS - ply) / 2; /* The opponent wins with its next disc. */
+    if (ply >= C4_CELLS - 2)
+        return 0; /* Neither side can make four any more. */
+    int lo = -(C4_CELLS - 2 - ply) / 2, hi = (C4_CELLS - 1 - ply) / 2;
+    uint64_t key = own + all;
+    int tlo, thi;
+    if (c4_tt_get(v, key, &tlo, &thi)) {
+        lo = tlo > lo ? tlo : lo;
+        hi = thi < hi ? thi : hi;
+    }
+    if (alpha < lo && (alpha = lo) >= beta)
+        return alpha;
+    if (beta > hi && alpha >= (beta = hi))
+        return beta;
+
+    /* Moves by the threats they make, most first, centre first among
+     * equals (insertion keeps the order of c4_order for ties). */
+    uint64_t moves[C4_WIDTH];
+    int rank[C4_WIDTH], n = 0;
+    for (int i = 0; i < C4_WIDTH; i++) {
+        uint64_t m = safe & c4_column(c4_order[i]);
+        if (!m)
+            continue;
+        uint64_t t = c4_threats(own | m, all);
+        int r = 0;
+        for (; t; t &= t - 1)
+            r++;
+        int j = n++;
+        for (; j > 0 && rank[j - 1] < r; j--) {
+            moves[j] = moves[j - 1];
+            rank[j] = rank[j - 1];
+        }
+        moves[j] = m;
+        rank[j] = r;
+    }
+    int a0 = alpha;
+    for (int i = 0; i < n; i++) {
+        int score = -c4_negamax(v, own ^ all, all | moves[i], ply + 1, -beta, -alpha);
+        if (v->out)
+            return 0;
+        if (score >= beta) {
+            c4_tt_put(v, key, score, C4_CELLS);
+            return score;
+        }
+        if (score > alpha)
+            alpha = score;
+    }
+    c4_tt_put(v, key, a0 < alpha ? alpha : -C4_CELLS, alpha);
+    return alpha;
+}
+
+/* The value of a position for the mover, who cannot win at once, by
+ * null-window probes that halve the range of possible scores, leaning
+ * towards 0 where quick results are likelier (void once v->out is set). */
+static int c4_value(c4_solver *v, uint64_t own, uint64_t all, int ply)
+{
+    int lo = -(C4_CELLS - ply) / 2, hi = (C4_CELLS + 1 - ply) / 2;
+    while (lo < hi && !v->out) {
+        int med = lo + (hi - lo) / 2;
+        if (med <= 0 && lo / 2 < med)
+            med = lo / 2;
+        else if (med >= 0 && hi / 2 > med)
+            med = hi / 2;
+        int r = c4_negamax(v, own, all, ply, med, med + 1);
+        if (r <= med)
+            hi = r;
+        else
+            lo = r;
+    }
+    return lo;
+}
+
+/* The value for the mover of the position after the mover drops into
+ * landing square m: minus the opponent's value there. */
+static int c4_value_after(c4_solver *v, uint64_t own, uint64_t all, int ply, uint64_t m)
+{
+    uint64_t mine = own | m, both = all | m;
+    if (c4_won(mine))
+        return (C4_CELLS + 1 - ply) / 2;
+    if (ply + 1 == C4_CELLS)
+        return 0;
+    if (c4_threats(both ^ mine, both) & c4_landing(both))
+        return -(C4_CELLS - ply) / 2; /* The opponent wins at once. */
+    return -c4_value(v, both ^ mine, both, ply + 1);
+}
+
+/* The largest number of empty squares the solver tries with a budget of
+ * positions. Measured on the reference sets (docs/BENCHMARKS.md), the
+ * hardest solve with e empty squares visits about 10^((e + 3) / 5)
+ * positions (3,200 at 14, 31,000 at 20, a million at 27): beyond that the
+ * budget would likely run out. */
+static int c4_reach(uint64_t budget)
+{
+    int e = -3;
+    for (double n = 1.5849; n <= (double)budget && e < C4_CELLS; n *= 1.5849) /* 10^(1/5) */
+        e++;
+    return e;
+}
+
+static int c4_solve(const void *s, uint64_t budget, void *mem, banyan_move *best, int *score)
+{
+    const c4 *t = s;
+    if (!t->solver || c4_is_over(t) || C4_CELLS - t->ply > c4_reach(budget))
+        return BANYAN_SOLVE_UNKNOWN;
+    c4_solver v = {mem, 0, budget, false};
+    uint64_t own = t->discs[t->ply & 1], all = t->discs[0] | t->discs[1];
+    uint64_t land = c4_landing(all);
+    int ply = t->ply, value, found = -1;
+
+    if (c4_threats(own, all) & land) {
+        value = (C4_CELLS + 1 - ply) / 2;
+    } else {
+        value = c4_value(&v, own, all, ply);
+    }
+    /* The first column (moves() order) whose move keeps the value: each is
+     * tested with one null-window probe, cheap once the table is warm. */
+    for (int c = 0; c < C4_WIDTH && !v.out && found < 0; c++) {
+        uint64_t m = land & c4_column(c);
+        if (!m)
+            continue;
+        uint64_t mine = own | m, both = all | m;
+        bool keeps;
+        if (c4_won(mine) || ply + 1 == C4_CELLS ||
+            (c4_threats(both ^ mine, both) & c4_landing(both)))
+            keeps = c4_value_after(&v, own, all, ply, m) == value;
+        else /* Its value is at most `value`: is the opponent's at most -value? */
+            keeps = c4_negamax(&v, both ^ mine, both, ply + 1, -value, -value + 1) <= -value;
+        if (keeps)
+            found = c;
+    }
+    if (v.out || found < 0)
+        return BANYAN_SOLVE_UNKNOWN;
+    *best = (banyan_move)found;
+    *score = value;
+    return value > 0 ? BANYAN_SOLVE_WIN : value < 0 ? BANYAN_SOLVE_LOSS : BANYAN_SOLVE_DRAW;
+}
+
 /* ---- The description ---- */
 
-/* No parameters: the table is empty, so that front-ends can say so. */
 static const banyan_param c4_params[] = {
+    {"solver", BANYAN_PARAM_CHOICE, 0, 0, "on|off", "on", 0,
+     "the exact solver near the end of the game (alpha-beta), or none", "off"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
 
@@ -397,4 +658,6 @@ const banyan_game banyan_game_connect4 = {
     .piece = c4_piece,
     .explain = c4_explain,
     .win_line = c4_win_line,
+    .solve = c4_solve,
+    .deep_size = C4_TT_SIZE * sizeof(uint64_t),
 };

@@ -95,9 +95,12 @@ int cli_analyze(int argc, char **argv)
         for (int i = 0; i < r.n_moves; i++) {
             const banyan_move_stats *m = &r.moves[i];
             printf("{\"move\":\"%s\",\"visits\":%u,\"value\":%.4f,\"prior\":%.4f,"
-                   "\"proof\":\"%s\",\"plies\":%d,\"pv\":[",
+                   "\"proof\":\"%s\",\"plies\":%d,",
                    cli_move(g, s, m->move), m->visits, m->value, m->prior,
                    analyze_json_proof(m->proof), m->proof_plies);
+            if (m->exact)
+                printf("\"score\":%d,", m->score);
+            printf("\"pv\":[");
             analyze_print_pv(g, s, m, true);
             printf("]}\n");
         }

@@ -307,6 +307,10 @@ const char *cli_player_name(const banyan_game *g, int p)
 const char *cli_proof_plies(const banyan_move_stats *m)
 {
     static char buf[32];
+    if (m->exact && m->proof != BANYAN_UNPROVEN) {
+        snprintf(buf, sizeof buf, "%s %+d", cli_proof(m->proof), m->score);
+        return buf;
+    }
     if (!m->proof_plies || (m->proof != BANYAN_PROVEN_WIN && m->proof != BANYAN_PROVEN_LOSS))
         return cli_proof(m->proof);
     snprintf(buf, sizeof buf, "%s in %d", cli_proof(m->proof), m->proof_plies);

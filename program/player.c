@@ -451,6 +451,13 @@ player_status player_time_control(player *p, double main_time, double timeout)
     return st == PLAYER_ILLEGAL ? PLAYER_OK : st;
 }
 
+/* Whether m is a pass in s. */
+static bool player_is_pass(const banyan_game *g, const void *s, banyan_move m)
+{
+    int x, y;
+    return g->place && g->place(s, m, &x, &y) == BANYAN_PLACE_PASS;
+}
+
 player_status player_play(player *p, const void *s, banyan_move m, double timeout)
 {
     char cmd[128], v[64];
@@ -461,8 +468,18 @@ player_status player_play(player *p, const void *s, banyan_move m, double timeou
     int color = p->g->to_move(s);
     if (banyan_game_format(p->g, s, m, p->coords, v, sizeof v) < 0)
         return PLAYER_ILLEGAL;
+    bool pass = player_is_pass(p->g, s, m);
+    if (pass && p->silent_pass)
+        return PLAYER_OK;
     snprintf(cmd, sizeof cmd, "play %s %s", color == 0 ? "b" : "w", v);
-    return player_command(p, cmd, timeout);
+    player_status st = player_command(p, cmd, timeout);
+    /* A program that refuses a pass keeps the turn itself (Othello
+     * programs such as GRhino): from now on it is not told of passes. */
+    if (st == PLAYER_ILLEGAL && pass) {
+        p->silent_pass = true;
+        return PLAYER_OK;
+    }
+    return st;
 }
 
 player_status player_genmove(player *p, const void *s, const banyan_limits *lim, double clock,
@@ -482,6 +499,14 @@ player_status player_genmove(player *p, const void *s, const banyan_limits *lim,
     }
     if (p->spec->kind == PLAYER_GOMOCUP)
         return player_brain_move(p, s, lim, clock, timeout, m);
+    /* A pass that is the only legal move is played for the program, told
+     * to it as any move (where it takes passes): there is nothing to
+     * choose, and a program that passes implicitly would not answer. */
+    banyan_move legal[BANYAN_MAX_MOVES];
+    if (p->g->moves(s, legal) == 1 && player_is_pass(p->g, s, legal[0])) {
+        *m = legal[0];
+        return player_play(p, s, legal[0], timeout);
+    }
     int color = p->g->to_move(s);
     player_status st;
     if (clock >= 0) {

@@ -57,6 +57,8 @@ typedef struct player {
     line_reader from;  /* Its stdout. */
     bool banyan_game;  /* It understands banyan-game. */
     unsigned coords;   /* GTP: the coordinates its vertices use (gtp_coords). */
+    bool silent_pass;  /* GTP: it refused a pass, so passes are not told to it (GRhino
+                          passes implicitly). */
     int n_known;       /* Gomocup: moves of the game the brain has seen. */
     int errors;        /* Gomocup: ERROR lines the brain printed (skipped). */
     double answered;   /* Gomocup: when its last answer came (monotonic s). */

@@ -302,6 +302,23 @@ static int gtp_clear_board(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
+/* The game's score (banyan_game.score), player 0 being Black: "B+12",
+ * "W+2", or "0"; final once the game is over, as it stands before. */
+static int gtp_final_score(gtp *ctx, int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 0)
+        return gtp_fail(ctx, "syntax error");
+    if (!ctx->g->score)
+        return gtp_fail(ctx, "cannot score");
+    double v = ctx->g->score(gtp_state_of(ctx));
+    if (v == 0)
+        gtp_append(ctx, "0");
+    else
+        gtp_append(ctx, "%c+%g", v > 0 ? 'B' : 'W', fabs(v));
+    return 0;
+}
+
 static int gtp_komi(gtp *ctx, int argc, char **argv)
 {
     char *end;
@@ -310,6 +327,26 @@ static int gtp_komi(gtp *ctx, int argc, char **argv)
         return gtp_fail(ctx, "syntax error");
     ctx->komi = k;
     return 0;
+}
+
+/* Passes the game forces: while the colour named is not the one to move
+ * and the player to move has no move but a pass, the pass is played, as
+ * controllers of programs that pass implicitly (GRhino, in Othello)
+ * expect. Returns BANYAN_OK or record_push()'s error. */
+static int gtp_forced_passes(gtp *ctx, int color)
+{
+    const banyan_game *g = ctx->g;
+    banyan_move legal[BANYAN_MAX_MOVES];
+    int x, y;
+    while (color != g->to_move(gtp_state_of(ctx)) && g->place &&
+           g->moves(gtp_state_of(ctx), legal) == 1 &&
+           g->place(gtp_state_of(ctx), legal[0], &x, &y) == BANYAN_PLACE_PASS) {
+        int rc = record_push(&ctx->rec, legal[0], -1, NULL);
+        if (rc != BANYAN_OK)
+            return rc;
+        banyan_engine_play(ctx->e, legal[0]);
+    }
+    return BANYAN_OK;
 }
 
 static int gtp_play(gtp *ctx, int argc, char **argv)
@@ -323,6 +360,8 @@ static int gtp_play(gtp *ctx, int argc, char **argv)
     int rc = gtp_parse_vertex(ctx, argv[1], &m);
     if (rc == BANYAN_EINVAL && strcasecmp(argv[1], "pass") != 0)
         return gtp_fail(ctx, "syntax error");
+    if (rc == BANYAN_OK && gtp_forced_passes(ctx, color) != BANYAN_OK)
+        return gtp_fail(ctx, "out of memory");
     if (rc != BANYAN_OK || color != ctx->g->to_move(gtp_state_of(ctx)))
         return gtp_fail(ctx, "illegal move");
     rc = record_push(&ctx->rec, m, -1, NULL);
@@ -343,6 +382,8 @@ static int gtp_genmove(gtp *ctx, int argc, char **argv)
         return gtp_fail(ctx, "syntax error");
     if (gtp_over(ctx))
         return gtp_fail(ctx, "game is over");
+    if (gtp_forced_passes(ctx, color) != BANYAN_OK)
+        return gtp_fail(ctx, "out of memory");
     if (color != ctx->g->to_move(gtp_state_of(ctx)))
         return gtp_fail(ctx, "it is the other colour's turn");
     banyan_limits lim = gtp_move_limits(ctx);
@@ -616,6 +657,7 @@ static const struct gtp_command {
     {"banyan-tree", gtp_banyan_tree},
     {"boardsize", gtp_boardsize},
     {"clear_board", gtp_clear_board},
+    {"final_score", gtp_final_score},
     {"genmove", gtp_genmove},
     {"kgs-time_settings", gtp_kgs_time_settings},
     {"known_command", gtp_known_command},

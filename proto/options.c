@@ -29,6 +29,7 @@ typedef enum options_kind {
     OPT_EXPAND,
     OPT_LEAF,
     OPT_CUTOFF,
+    OPT_SOLVE,
     OPT_REUSE,
     OPT_RECYCLE,
     OPT_PONDER,
@@ -67,6 +68,8 @@ static const struct options_row {
      "evaluation"},
     {"cutoff", "N", OPTIONS_ALL, true, OPT_CUTOFF, "8",
      "plies of the short rollout of leaf=cutoff"},
+    {"solve", "N", OPTIONS_ALL, true, OPT_SOLVE, "4000000, or 2500000 a second of a timed move",
+     "positions the game's exact solver may visit on the root (games with one)"},
     {"reuse", "on|off", OPTIONS_ALL, true, OPT_REUSE, "on",
      "keep the subtree of the move played for the next search"},
     {"recycle", "on|off", OPTIONS_ALL, true, OPT_RECYCLE, "on",
@@ -242,6 +245,8 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             return false;
         o->cfg.cutoff = (int)u;
         return true;
+    case OPT_SOLVE:
+        return options_count(v, 1, UINT64_MAX, &o->cfg.solve_budget);
     case OPT_REUSE:
     case OPT_RECYCLE:
         if (w < 0)

@@ -65,8 +65,19 @@ struct banyan_engine {
     _Atomic uint64_t started;       /* Simulations started in the current search. */
     uint64_t budget;                /* Simulations allowed in the current search. */
     int root_player;                /* Player to move at the root. */
-    bool shared;                    /* More than one thread: statistics need atomic RMW. */
-    char errmsg[256];               /* banyan_errmsg() text. */
+    /* The root as the game's exact solver found it before the last search
+     * (search_solve_root): for the position whose hash is exact_hash, the
+     * result for the player to move (BANYAN_SOLVE_*, UNKNOWN when not
+     * solved), its best move, and the exact scores of exact_n root moves
+     * for the player making each. */
+    int exact_result;
+    banyan_move exact_best;
+    uint64_t exact_hash;
+    int exact_n;
+    banyan_move exact_move[BANYAN_MAX_MOVES];
+    int exact_score[BANYAN_MAX_MOVES];
+    bool shared;      /* More than one thread: statistics need atomic RMW. */
+    char errmsg[256]; /* banyan_errmsg() text. */
 };
 
 /* Runs one search with limits already checked; fills *out. */

@@ -57,6 +57,24 @@ typedef struct step {
 #define SEARCH_ROOT_MIN        50000
 #define SEARCH_ROOT_MAX        500000
 
+/* The game's exact solver (banyan_game.solve): the positions it may visit
+ * on a node being expanded, and on the root before the search: a search
+ * limited in time gives it SEARCH_SOLVE_PER_SECOND positions per second of
+ * its limit (Connect Four's solver visits about 10 million a second, so a
+ * quarter of the time), within SEARCH_SOLVE_ROOT_MIN .. SEARCH_SOLVE_ROOT_MAX
+ * (a ponder search's time is endless); one limited otherwise,
+ * SEARCH_SOLVE_ROOT. Each root child then gets the same, which the
+ * solver's table makes cheap after the root. The root's budget is spent in
+ * calls of growing size, from SEARCH_SOLVE_SLICE positions and doubling,
+ * so that banyan_engine_stop() ends it within one call (the table keeps
+ * what each call learnt, so the next one does not start over). */
+#define SEARCH_SOLVE_NODE       2000
+#define SEARCH_SOLVE_ROOT       4000000
+#define SEARCH_SOLVE_ROOT_MIN   100000
+#define SEARCH_SOLVE_ROOT_MAX   40000000
+#define SEARCH_SOLVE_PER_SECOND 2500000.0
+#define SEARCH_SOLVE_SLICE      250000
+
 /* Moves the final check may refute before the search plays one anyway,
  * and the share of a timed search kept for it. */
 #define SEARCH_VERIFY_TRIES      3
@@ -373,6 +391,16 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
         if (g->prove_win(w->state, &win)) {
             int p = g->to_move(w->state);
             tree_set_proof(x, mover == p ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
+            return EXPAND_PROVEN;
+        }
+    }
+    if (depth > 0 && g->solve && g->n_players == 2) {
+        banyan_move best;
+        int score, r = g->solve(w->state, SEARCH_SOLVE_NODE, w->deep, &best, &score);
+        if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW) {
+            /* r is for the player to move, the proof for the mover. */
+            banyan_proof proof = (banyan_proof)r;
+            tree_set_proof(x, mover == g->to_move(w->state) ? proof : tree_proof_flip(proof));
             return EXPAND_PROVEN;
         }
     }
@@ -934,6 +962,99 @@ static void search_prove_root(banyan_engine *e, uint32_t effort)
     search_prove_root_move(e, win, BANYAN_PROVEN_WIN);
 }
 
+/* The positions the game's exact solver may visit on the root (and on each
+ * root child) before the search: the config's, or by the limits. */
+static uint64_t search_solve_budget(const banyan_engine *e, const banyan_limits *u)
+{
+    if (e->cfg.solve_budget)
+        return e->cfg.solve_budget;
+    double scaled = u->time > 0 ? u->time * SEARCH_SOLVE_PER_SECOND : SEARCH_SOLVE_ROOT;
+    return scaled < SEARCH_SOLVE_ROOT_MIN   ? SEARCH_SOLVE_ROOT_MIN
+           : scaled > SEARCH_SOLVE_ROOT_MAX ? SEARCH_SOLVE_ROOT_MAX
+                                            : (uint64_t)scaled;
+}
+
+/* Whether the game's exact solver solved the current root: e->exact_* hold
+ * its answer for this position. */
+static bool search_exact(const banyan_engine *e)
+{
+    return e->exact_result != BANYAN_SOLVE_UNKNOWN &&
+           e->exact_hash == banyan_game_hash(e->game, e->root_state);
+}
+
+/* The game's solver on s with up to budget positions, in calls of
+ * SEARCH_SOLVE_SLICE positions and doubling, until it answers, the budget
+ * is spent or banyan_engine_stop() is called. */
+static int search_solve_sliced(banyan_engine *e, const void *s, uint64_t budget, banyan_move *best,
+                               int *score)
+{
+    const banyan_game *g = e->game;
+    uint64_t b = budget < SEARCH_SOLVE_SLICE ? budget : SEARCH_SOLVE_SLICE;
+    for (;;) {
+        int r = g->solve(s, b, e->workers[0].deep, best, score);
+        if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW)
+            return r;
+        if (b >= budget || atomic_load_explicit(&e->stop, memory_order_relaxed))
+            return BANYAN_SOLVE_UNKNOWN;
+        b = b > budget / 2 ? budget : 2 * b;
+    }
+}
+
+/*
+ * The game's exact solver on the root, before any simulation. When it
+ * solves the root, each root child is solved too (the solver's table makes
+ * that cheap) and proven in every tree, with its exact score kept for the
+ * report, and the root itself is proven: the search stops at once, and the
+ * report plays the solver's best move, the largest margin among wins. A
+ * child the solver could not finish keeps no proof; a child where the game
+ * ends is proven by its outcome, and scored only when it is the best move.
+ */
+static void search_solve_root(banyan_engine *e, uint64_t budget)
+{
+    const banyan_game *g = e->game;
+    worker *w0 = &e->workers[0];
+    tree *t0 = &e->trees[0];
+    banyan_move best;
+    int score, n;
+    e->exact_result = BANYAN_SOLVE_UNKNOWN;
+    e->exact_n = 0;
+    if (!g->solve || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
+        return;
+    int r = search_solve_sliced(e, e->root_state, budget, &best, &score);
+    if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best))
+        return;
+    e->exact_result = r;
+    e->exact_best = best;
+    e->exact_hash = banyan_game_hash(g, e->root_state);
+    e->exact_move[e->exact_n] = best;
+    e->exact_score[e->exact_n++] = score;
+
+    uint32_t first = search_expand_root(e, 0, &n);
+    for (int i = 0; i < n; i++) {
+        banyan_move m = tree_move(&t0->nodes[first + (uint32_t)i]), reply;
+        double ret[BANYAN_MAX_PLAYERS];
+        int child_score;
+        banyan_proof proof;
+        memcpy(w0->state, e->root_state, g->state_size);
+        g->play(w0->state, m);
+        if (g->outcome(w0->state, ret)) {
+            proof = tree_proof_of(search_norm(e, ret[e->root_player]));
+        } else {
+            int cr = search_solve_sliced(e, w0->state, budget, &reply, &child_score);
+            if (cr == BANYAN_SOLVE_UNKNOWN)
+                continue;
+            proof = tree_proof_flip((banyan_proof)cr); /* For the player making m. */
+            if (m != best) {
+                e->exact_move[e->exact_n] = m;
+                e->exact_score[e->exact_n++] = -child_score;
+            }
+        }
+        search_prove_root_move(e, m, proof);
+    }
+    for (int k = 0; k < e->n_trees; k++)
+        tree_set_proof(&e->trees[k].nodes[e->trees[k].root], tree_proof_flip((banyan_proof)r));
+}
+
 /* The effort of the final check: the root's, or under a time limit what
  * the time left allows at SEARCH_VERIFY_PER_SECOND positions a second
  * (each try gets a third), never below SEARCH_DEEP_EFFORT. */
@@ -1059,6 +1180,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
                 tree_reset(&e->trees[k]);
     uint64_t start_nodes = search_nodes(e);
     if (playing) {
+        search_solve_root(e, search_solve_budget(e, u));
         search_prove_root(e, search_root_effort(u));
         search_defend_root(e);
         L.sims_start = util_now();
@@ -1138,6 +1260,13 @@ static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b
     int ra = search_rank(a), rb = search_rank(b);
     if (ra != rb)
         return ra - rb;
+    /* Among moves the game's solver scored, the higher score (the larger
+     * margin, or the quicker win and the longer loss); a scored win before
+     * one that is not. */
+    if (ra == 0 && a->exact != b->exact)
+        return a->exact ? -1 : 1;
+    if (ra != 1 && a->exact && b->exact && a->score != b->score)
+        return a->score > b->score ? -1 : 1;
     /* Among proven wins the quickest, among proven losses the longest, where
      * the tree knows how far (an unknown distance counts as far). */
     int pa = a->proof_plies ? a->proof_plies : INT_MAX,
@@ -1228,6 +1357,7 @@ void search_report(banyan_engine *e, banyan_report *out)
     banyan_move_stats *st = e->stats;
     banyan_move moves[BANYAN_MAX_MOVES];
     float priors[BANYAN_MAX_MOVES];
+    bool exact = search_exact(e);
 
     /* The game's priors as it gives them (the tree keeps them to 4.5%). */
     for (int i = 0; i < n; i++) {
@@ -1248,9 +1378,17 @@ void search_report(banyan_engine *e, banyan_report *out)
                         ? search_plies(c[i].pv_tree->nodes, c[i].pv_node)
                         : -1;
         st[i].proof_plies = plies < 0 ? 0 : plies + 1;
+        st[i].exact = false;
+        st[i].score = 0;
+        for (int j = 0; exact && j < e->exact_n; j++)
+            if (e->exact_move[j] == st[i].move) {
+                st[i].exact = true;
+                st[i].score = e->exact_score[j];
+            }
     }
     /* Insertion sort by the final-move rule: stable, so the game's move order
-     * breaks every remaining tie. */
+     * breaks every remaining tie. On a root the game's solver solved, its
+     * best move goes first (the solver's order, where scores tie). */
     uint32_t most = 0;
     for (int i = 0; i < n; i++)
         if (search_rank(&st[i]) == 1 && st[i].visits > most)
@@ -1263,6 +1401,12 @@ void search_report(banyan_engine *e, banyan_report *out)
             st[j] = st[j - 1];
         st[j] = s;
     }
+    for (int i = 1; exact && i < n; i++)
+        if (st[i].move == e->exact_best) {
+            banyan_move_stats s = st[i];
+            memmove(&st[1], &st[0], (size_t)i * sizeof *st);
+            st[0] = s;
+        }
 
     out->n_moves = n;
     out->moves = st;
@@ -1283,6 +1427,8 @@ void search_report(banyan_engine *e, banyan_report *out)
             all = all && st[i].proof != BANYAN_UNPROVEN;
         if (st[0].proof == BANYAN_PROVEN_WIN || all)
             out->proof = st[0].proof;
+        if (exact)
+            out->proof = (banyan_proof)e->exact_result;
     } else {
         if (e->game->moves(e->root_state, moves) > 0) {
             out->best = moves[0]; /* Never searched: any legal move. */

@@ -449,3 +449,114 @@ void test_c4_win_line(void)
     T_EQ(banyan_game_print(G, &a, 0, 0, buf, sizeof buf), strlen(want));
     T_STR(buf, want);
 }
+
+/* ---- The exact solver ---- */
+
+/* One solve of s with the given budget in mem; *best and *score as solve()
+ * gives them. */
+static int c4_test_solve(const c4_test_state *s, uint64_t budget, void *mem, banyan_move *best,
+                         int *score)
+{
+    *best = BANYAN_MOVE_NONE;
+    *score = 99;
+    return G->solve(s, budget, mem, best, score);
+}
+
+/* Every position of one reference file (tests/data/connect4_NAME.txt),
+ * or every step-th: the solver's score is the reference's, its result says
+ * the same, and its best move keeps the score (the position after it is
+ * over with that result, or solves to minus that score for the opponent). */
+static void c4_test_solve_file(const char *name, int step)
+{
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/connect4_%s.txt", t_data_dir, name);
+    FILE *f = fopen(path, "r");
+    void *mem = calloc(1, G->deep_size);
+    T_TRUE(f != NULL && mem != NULL);
+    int n = 0, checked = 0, wrong = 0;
+    while (f && mem && fgets(line, sizeof line, f)) {
+        char moves[128];
+        int want, score, after;
+        banyan_move best, reply;
+        c4_test_state s, t;
+        if (n++ % step != 0 || sscanf(line, "%127s %d", moves, &want) != 2)
+            continue;
+        c4_test_setup(&s);
+        T_EQ(G->load(&s, moves), BANYAN_OK);
+        int r = c4_test_solve(&s, UINT64_MAX, mem, &best, &score);
+        int want_r = want > 0 ? BANYAN_SOLVE_WIN : want < 0 ? BANYAN_SOLVE_LOSS : BANYAN_SOLVE_DRAW;
+        bool ok = r == want_r && score == want && banyan_game_is_legal(G, &s, best);
+        if (ok) {
+            double ret[2];
+            memcpy(&t, &s, sizeof t);
+            G->play(&t, best);
+            if (G->outcome(&t, ret))
+                ok = ret[G->to_move(&s)] == (want > 0 ? 1.0 : 0.5);
+            else
+                ok = c4_test_solve(&t, UINT64_MAX, mem, &reply, &after) != BANYAN_SOLVE_UNKNOWN &&
+                     after == -want;
+        }
+        if (!ok && wrong++ < 5)
+            T_FAIL_AT("%s %s: want %d, solve gave %d (result %d, move %u)", name, moves, want,
+                      score, r, best);
+        checked++;
+    }
+    if (f)
+        fclose(f);
+    free(mem);
+    T_EQ(checked, (1000 + step - 1) / step);
+    T_EQ(wrong, 0);
+}
+
+/* The three reference sets: all 1,000 positions of each in a release build,
+ * every fifth of the hardest (L2_R2, 14 to 27 moves left) where the build
+ * checks (debug and sanitizer builds run it five to ten times slower). */
+void test_c4_solve_reference(void)
+{
+#ifdef BANYAN_DEBUG
+    int hard_step = 5;
+#else
+    int hard_step = 1;
+#endif
+    c4_test_solve_file("L3_R1", 1);
+    c4_test_solve_file("L2_R1", 1);
+    c4_test_solve_file("L2_R2", hard_step);
+}
+
+/* The budget: a position beyond the reach of a budget is refused at once,
+ * a budget that runs out gives UNKNOWN, and the table that an aborted solve
+ * leaves behind misleads no later one. A game that is over is not solved. */
+void test_c4_solve_budget(void)
+{
+    void *mem = calloc(1, G->deep_size);
+    c4_test_state s;
+    banyan_move best;
+    int score;
+    T_TRUE(mem != NULL);
+    if (!mem)
+        return;
+    c4_test_setup(&s);
+    T_EQ(c4_test_solve(&s, 1000000, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(best, BANYAN_MOVE_NONE);
+    /* 23 empty squares, about 150,000 positions for a first solve. */
+    T_EQ(G->load(&s, "4444443222222115"), BANYAN_OK);
+    int tries = 0;
+    for (uint64_t budget = 1000; budget <= 64000; budget *= 2)
+        tries += c4_test_solve(&s, budget, mem, &best, &score) == BANYAN_SOLVE_UNKNOWN;
+    T_TRUE(tries > 0);
+    int r = c4_test_solve(&s, UINT64_MAX, mem, &best, &score);
+    void *fresh = calloc(1, G->deep_size);
+    banyan_move best2;
+    int score2;
+    T_TRUE(fresh != NULL);
+    if (fresh) {
+        T_EQ(c4_test_solve(&s, UINT64_MAX, fresh, &best2, &score2), r);
+        T_EQ(score2, score);
+        T_EQ(best2, best);
+        free(fresh);
+    }
+    T_TRUE(r != BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->load(&s, "1212121"), BANYAN_OK);
+    T_EQ(c4_test_solve(&s, UINT64_MAX, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    free(mem);
+}

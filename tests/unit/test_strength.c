@@ -277,7 +277,8 @@ void test_strength_connect4_sample(void)
     banyan_engine *e;
     banyan_config cfg = {.seed = 1, .memory = 64 << 20};
     banyan_limits lim = {.playouts = 20000};
-    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+    /* The search alone: the game's exact solver would answer every one. */
+    T_EQ(banyan_engine_new(&banyan_game_connect4, "solver=off", &cfg, &e), BANYAN_OK);
     int tested = 0, wrong = 0, n = 0;
     while (fgets(line, sizeof line, f)) {
         char moves[128];
@@ -315,6 +316,70 @@ void test_strength_connect4_sample(void)
     T_EQ(tested, 50);
     T_EQ(wrong, 0);
     banyan_engine_free(e);
+}
+
+/* With the game's exact solver, at 200,000 playouts: on every tenth of
+ * the hardest reference positions (tests/data/connect4_L2_R2.txt, 14 to 27
+ * moves left) the engine proves the root with the reference's score, plays
+ * a move the solver scores the same, and the report's exact scores are the
+ * solver's (test_c4_solve_reference checks the solver against all 3,000
+ * reference scores). */
+void test_strength_connect4_exact(void)
+{
+    const banyan_game *g = &banyan_game_connect4;
+    char path[1024], line[256];
+    snprintf(path, sizeof path, "%s/connect4_L2_R2.txt", t_data_dir);
+    FILE *f = fopen(path, "r");
+    void *mem = calloc(1, g->deep_size);
+    banyan_engine *e = NULL;
+    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
+    banyan_limits lim = {.playouts = 200000};
+    T_TRUE(f != NULL && mem != NULL);
+    T_EQ(banyan_engine_new(g, NULL, &cfg, &e), BANYAN_OK);
+    int tested = 0, wrong = 0, n = 0;
+    while (f && mem && e && fgets(line, sizeof line, f)) {
+        char moves[128];
+        int want;
+        if (n++ % 10 != 0 || sscanf(line, "%127s %d", moves, &want) != 2)
+            continue;
+        banyan_report r;
+        T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        banyan_proof want_p = want > 0   ? BANYAN_PROVEN_WIN
+                              : want < 0 ? BANYAN_PROVEN_LOSS
+                                         : BANYAN_PROVEN_DRAW;
+        bool ok = r.proof == want_p && r.n_moves > 0 && r.moves[0].move == r.best &&
+                  r.moves[0].exact && r.moves[0].score == want;
+        /* Each scored move, replayed: the solver gives the score again. */
+        for (int i = 0; ok && i < r.n_moves; i++) {
+            const banyan_move_stats *m = &r.moves[i];
+            unsigned char s[64];
+            double ret[2];
+            banyan_move best;
+            int score;
+            if (!m->exact)
+                continue;
+            memcpy(s, banyan_engine_state(e), g->state_size);
+            int mover = g->to_move(s);
+            g->play(s, m->move);
+            if (g->outcome(s, ret))
+                ok =
+                    (ret[mover] == 1.0) == (m->score > 0) && (ret[mover] == 0.5) == (m->score == 0);
+            else
+                ok = g->solve(s, UINT64_MAX, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN &&
+                     -score == m->score;
+        }
+        if (!ok && wrong++ < 5)
+            fprintf(stderr, "connect4 exact: %s (score %d): best %u, proof %d, score %d\n", moves,
+                    want, r.best, (int)r.proof, r.n_moves > 0 ? r.moves[0].score : 0);
+        tested++;
+    }
+    if (f)
+        fclose(f);
+    free(mem);
+    banyan_engine_free(e);
+    T_EQ(tested, 100);
+    T_EQ(wrong, 0);
 }
 
 /* Win in one, and a forced block, from several positions. */
