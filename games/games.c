@@ -10,6 +10,7 @@ static const banyan_game *const games_all[] = {
     &banyan_game_tictactoe,
     &banyan_game_connect4,
     &banyan_game_gomoku,
+    &banyan_game_othello,
 };
 
 static const struct {
@@ -20,6 +21,8 @@ static const struct {
     {"ttt", &banyan_game_tictactoe},
     {"c4", &banyan_game_connect4},
     {"connectfour", &banyan_game_connect4},
+    /* Othello, under its older name. */
+    {"reversi", &banyan_game_othello},
 };
 
 static int games_same(const char *a, const char *b)
