@@ -24,8 +24,6 @@
 #define OTH_SIDE    8
 #define OTH_CELLS   64
 #define OTH_PASS    64                    /* The move code of a pass. */
-#define OTH_NOT_A   0xfefefefefefefefeULL /* Every column but a. */
-#define OTH_NOT_H   0x7f7f7f7f7f7f7f7fULL /* Every column but h. */
 #define OTH_INNER   0x7e7e7e7e7e7e7e7eULL /* Columns b to g. */
 #define OTH_CORNERS 0x8100000000000081ULL /* a1, h1, a8, h8. */
 #define OTH_CENTRE  0x0000001818000000ULL /* d4, e4, d5, e5. */
@@ -118,32 +116,40 @@ static inline uint64_t oth_mobility(uint64_t p, uint64_t o)
     return m & ~(p | o);
 }
 
-/* One direction of oth_flips: from move bit m, step while on o's discs;
- * the run flips when it ends on one of p's. next is the step, its mask
- * keeping it on the board. */
-#define OTH_WALK(next)                                                                             \
-    do {                                                                                           \
-        uint64_t run = 0, x = m;                                                                   \
-        for (x = (next); x & o; x = (next))                                                        \
-            run |= x;                                                                              \
-        if (x & p)                                                                                 \
-            flips |= run;                                                                          \
-    } while (0)
+/* The run of om's discs (o's, less the edge columns for the directions
+ * that move sideways, so that no run wraps round the board) that starts
+ * next to move bit m in the direction of a left (or right) shift by d,
+ * filled in 6 steps like the moves, kept only when p's disc closes it. */
+static inline uint64_t oth_run_left(uint64_t m, uint64_t p, uint64_t om, int d)
+{
+    uint64_t f = om & (m << d);
+    f |= om & (f << d);
+    f |= om & (f << d);
+    f |= om & (f << d);
+    f |= om & (f << d);
+    f |= om & (f << d);
+    return f & (0 - (uint64_t)((p & (f << d)) != 0));
+}
+
+static inline uint64_t oth_run_right(uint64_t m, uint64_t p, uint64_t om, int d)
+{
+    uint64_t f = om & (m >> d);
+    f |= om & (f >> d);
+    f |= om & (f >> d);
+    f |= om & (f >> d);
+    f |= om & (f >> d);
+    f |= om & (f >> d);
+    return f & (0 - (uint64_t)((p & (f >> d)) != 0));
+}
 
 /* The discs of o that a disc of p on square sq turns over (0: none, so the
- * move is illegal). */
+ * move is illegal): the eight runs, without a branch. */
 static inline uint64_t oth_flips(uint64_t p, uint64_t o, int sq)
 {
-    uint64_t m = (uint64_t)1 << sq, flips = 0;
-    OTH_WALK((x << 1) & OTH_NOT_A);
-    OTH_WALK((x >> 1) & OTH_NOT_H);
-    OTH_WALK(x << 8);
-    OTH_WALK(x >> 8);
-    OTH_WALK((x << 9) & OTH_NOT_A);
-    OTH_WALK((x >> 9) & OTH_NOT_H);
-    OTH_WALK((x << 7) & OTH_NOT_H);
-    OTH_WALK((x >> 7) & OTH_NOT_A);
-    return flips;
+    uint64_t m = (uint64_t)1 << sq, oi = o & OTH_INNER;
+    return oth_run_left(m, p, oi, 1) | oth_run_right(m, p, oi, 1) | oth_run_left(m, p, o, 8) |
+           oth_run_right(m, p, o, 8) | oth_run_left(m, p, oi, 7) | oth_run_right(m, p, oi, 7) |
+           oth_run_left(m, p, oi, 9) | oth_run_right(m, p, oi, 9);
 }
 
 /* The final disc difference for p when neither side can move: the empty
