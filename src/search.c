@@ -1016,10 +1016,12 @@ static void search_solve_root(banyan_engine *e, uint64_t budget)
     tree *t0 = &e->trees[0];
     banyan_move best;
     int score, n;
-    e->exact_result = BANYAN_SOLVE_UNKNOWN;
-    e->exact_n = 0;
+    /* A root proven already keeps what solved it (a second search of the
+     * same position: search_exact() checks that it is the same). */
     if (!g->solve || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
+    e->exact_result = BANYAN_SOLVE_UNKNOWN;
+    e->exact_n = 0;
     int r = search_solve_sliced(e, e->root_state, budget, &best, &score);
     if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best))
         return;
@@ -1228,17 +1230,18 @@ const char *search_check(const banyan_engine *e)
 }
 
 /* Final-move order: proven wins first, then unproven moves by the
- * configured rule, then proven losses by visits (the most visited is the
- * one the search found hardest to refute, the best try against a fallible
- * opponent), and last the moves never visited, about which the search
- * knows nothing (under widening, those the priors rated lowest). The
- * move's index breaks ties, so sorting is deterministic. */
+ * configured rule (proven draws among them), then proven losses by visits
+ * (the most visited is the one the search found hardest to refute, the
+ * best try against a fallible opponent), and last the moves never
+ * visited, about which the search knows nothing (under widening, those the
+ * priors rated lowest). The move's index breaks ties, so sorting is
+ * deterministic. */
 static int search_rank(const banyan_move_stats *s)
 {
-    return s->proof == BANYAN_PROVEN_WIN    ? 0
-           : s->proof == BANYAN_PROVEN_LOSS ? 2
-           : s->visits                      ? 1
-                                            : 3;
+    return s->proof == BANYAN_PROVEN_WIN                 ? 0
+           : s->proof == BANYAN_PROVEN_LOSS              ? 2
+           : s->visits || s->proof == BANYAN_PROVEN_DRAW ? 1
+                                                         : 3;
 }
 
 static double search_lcb(const banyan_move_stats *s)

@@ -382,6 +382,41 @@ void test_strength_connect4_exact(void)
     T_EQ(wrong, 0);
 }
 
+/* A root the solver solved, searched again (a second genmove or analysis of
+ * the same position finds it proven): the report still plays the exact best
+ * move, a draw where the position is drawn and the longest loss where it is
+ * lost, with its score. */
+void test_strength_connect4_exact_again(void)
+{
+    static const struct {
+        const char *moves;
+        int score;
+    } cases[] = {
+        {"23163416124767223154467471272416755633", 0},
+        {"2252576253462244111563365343671351441", -1},
+        {"7422341735647741166133573473242566", 1},
+    };
+    banyan_engine *e = NULL;
+    banyan_config cfg = {.seed = 1, .memory = 1 << 20};
+    banyan_limits lim = {.playouts = 1000};
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+    for (size_t i = 0; e && i < sizeof cases / sizeof cases[0]; i++) {
+        banyan_proof want = cases[i].score > 0   ? BANYAN_PROVEN_WIN
+                            : cases[i].score < 0 ? BANYAN_PROVEN_LOSS
+                                                 : BANYAN_PROVEN_DRAW;
+        T_EQ(banyan_engine_load(e, cases[i].moves), BANYAN_OK);
+        for (int k = 0; k < 2; k++) {
+            banyan_report r;
+            T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+            T_EQ(r.proof, want);
+            T_TRUE(r.n_moves > 0 && r.moves[0].move == r.best);
+            T_TRUE(r.n_moves > 0 && r.moves[0].exact && r.moves[0].score == cases[i].score);
+            T_TRUE(r.n_moves > 0 && r.moves[0].proof == want);
+        }
+    }
+    banyan_engine_free(e);
+}
+
 /* Win in one, and a forced block, from several positions. */
 void test_strength_connect4_tactics(void)
 {
