@@ -58,7 +58,10 @@ typedef struct step {
 #define SEARCH_ROOT_MAX        500000
 
 /* The game's exact solver (banyan_game.solve): the positions it may visit
- * on a node being expanded, and on the root before the search: a search
+ * on a node being expanded (300: about 9 empty squares in Connect Four and
+ * Othello; with 2,000, 11 in Othello, the calls cost more than they proved,
+ * -64 Elo against none at 0.3 s a move, docs/STRENGTH.md), and on the root
+ * before the search: a search
  * limited in time gives it SEARCH_SOLVE_PER_SECOND positions per second of
  * its limit (Connect Four's solver visits about 10 million a second, so a
  * quarter of the time), within SEARCH_SOLVE_ROOT_MIN .. SEARCH_SOLVE_ROOT_MAX
@@ -68,7 +71,7 @@ typedef struct step {
  * calls of growing size, from SEARCH_SOLVE_SLICE positions and doubling,
  * so that banyan_engine_stop() ends it within one call (the table keeps
  * what each call learnt, so the next one does not start over). */
-#define SEARCH_SOLVE_NODE       2000
+#define SEARCH_SOLVE_NODE       300
 #define SEARCH_SOLVE_ROOT       4000000
 #define SEARCH_SOLVE_ROOT_MIN   100000
 #define SEARCH_SOLVE_ROOT_MAX   40000000
