@@ -218,7 +218,7 @@ unit: $(UNIT)
 # tree and on a tree per thread.
 tsan: $(UNIT) $(BANYAN)
 	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop
-	@for p in tree root; do for g in tictactoe connect4 gomoku; do \
+	@for p in tree root; do for g in tictactoe connect4 gomoku othello; do \
 	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --parallel $$p \
 	    --playouts 20000 > /dev/null || exit 1; \
 	  echo "tsan: 4-thread $$g search, $$p parallelism: 1 passed, 0 failed"; done; done
@@ -227,6 +227,14 @@ tsan: $(UNIT) $(BANYAN)
 	    --position "c8 b8 d5 f5 a11 g8 h6 e8 j5 f8 h8 f7 f6 h9 i10 g6" --playouts 10000 \
 	    > /dev/null || exit 1; \
 	  echo "tsan: 4-thread Gomoku middle game (deep prover), $$p parallelism: 1 passed, 0 failed"; \
+	done
+	@for p in tree root; do \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game othello --threads 4 --parallel $$p \
+	    --position "--O--O-----OOOX--X-XOXOO--XXXOOOXXXXOOOOXXXOXXOOXXXXXX--XOXX-O-- O" \
+	    --solve 1 --playouts 20000 > /dev/null || exit 1; \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game connect4 --threads 4 --parallel $$p \
+	    --position 71324677554451437653 --solve 1 --playouts 20000 > /dev/null || exit 1; \
+	  echo "tsan: 4-thread Othello and Connect Four endgames (the solver on nodes), $$p parallelism: 2 passed, 0 failed"; \
 	done
 
 bench: $(BANYAN)
