@@ -495,20 +495,6 @@ static int c4_value(c4_solver *v, uint64_t own, uint64_t all, int ply)
     return lo;
 }
 
-/* The value for the mover of the position after the mover drops into
- * landing square m: minus the opponent's value there. */
-static int c4_value_after(c4_solver *v, uint64_t own, uint64_t all, int ply, uint64_t m)
-{
-    uint64_t mine = own | m, both = all | m;
-    if (c4_won(mine))
-        return (C4_CELLS + 1 - ply) / 2;
-    if (ply + 1 == C4_CELLS)
-        return 0;
-    if (c4_threats(both ^ mine, both) & c4_landing(both))
-        return -(C4_CELLS - ply) / 2; /* The opponent wins at once. */
-    return -c4_value(v, both ^ mine, both, ply + 1);
-}
-
 /* The largest number of empty squares the solver tries with a budget of
  * positions. Measured on the reference sets (docs/BENCHMARKS.md), the
  * hardest solve with e empty squares visits about 10^((e + 3) / 5)
@@ -545,9 +531,12 @@ static int c4_solve(const void *s, uint64_t budget, void *mem, banyan_move *best
             continue;
         uint64_t mine = own | m, both = all | m;
         bool keeps;
-        if (c4_won(mine) || ply + 1 == C4_CELLS ||
-            (c4_threats(both ^ mine, both) & c4_landing(both)))
-            keeps = c4_value_after(&v, own, all, ply, m) == value;
+        if (c4_won(mine))
+            keeps = value == (C4_CELLS + 1 - ply) / 2;
+        else if (ply + 1 == C4_CELLS)
+            keeps = value == 0;
+        else if (c4_threats(both ^ mine, both) & c4_landing(both))
+            keeps = value == -(C4_CELLS - ply) / 2; /* The opponent wins at once. */
         else /* Its value is at most `value`: is the opponent's at most -value? */
             keeps = c4_negamax(&v, both ^ mine, both, ply + 1, -value, -value + 1) <= -value;
         if (keeps)

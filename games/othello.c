@@ -122,24 +122,14 @@ static inline uint64_t oth_mobility(uint64_t p, uint64_t o)
  * filled in 6 steps like the moves, kept only when p's disc closes it. */
 static inline uint64_t oth_run_left(uint64_t m, uint64_t p, uint64_t om, int d)
 {
-    uint64_t f = om & (m << d);
-    f |= om & (f << d);
-    f |= om & (f << d);
-    f |= om & (f << d);
-    f |= om & (f << d);
-    f |= om & (f << d);
-    return f & (0 - (uint64_t)((p & (f << d)) != 0));
+    uint64_t end = oth_fill_left(m, om, d); /* The run moved one step on. */
+    return (end >> d) & (0 - (uint64_t)((p & end) != 0));
 }
 
 static inline uint64_t oth_run_right(uint64_t m, uint64_t p, uint64_t om, int d)
 {
-    uint64_t f = om & (m >> d);
-    f |= om & (f >> d);
-    f |= om & (f >> d);
-    f |= om & (f >> d);
-    f |= om & (f >> d);
-    f |= om & (f >> d);
-    return f & (0 - (uint64_t)((p & (f >> d)) != 0));
+    uint64_t end = oth_fill_right(m, om, d);
+    return (end << d) & (0 - (uint64_t)((p & end) != 0));
 }
 
 /* The discs of o that a disc of p on square sq turns over (0: none, so the

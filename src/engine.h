@@ -68,10 +68,9 @@ struct banyan_engine {
     /* The root as the game's exact solver found it before the last search
      * (search_solve_root): for the position whose hash is exact_hash, the
      * result for the player to move (BANYAN_SOLVE_*, UNKNOWN when not
-     * solved), its best move, and the exact scores of exact_n root moves
-     * for the player making each. */
+     * solved), and the exact scores of exact_n root moves for the player
+     * making each, the solver's best move first. */
     int exact_result;
-    banyan_move exact_best;
     uint64_t exact_hash;
     int exact_n;
     banyan_move exact_move[BANYAN_MAX_MOVES];

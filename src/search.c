@@ -1029,7 +1029,6 @@ static void search_solve_root(banyan_engine *e, uint64_t budget)
     if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best))
         return;
     e->exact_result = r;
-    e->exact_best = best;
     e->exact_hash = banyan_game_hash(g, e->root_state);
     e->exact_move[e->exact_n] = best;
     e->exact_score[e->exact_n++] = score;
@@ -1408,7 +1407,7 @@ void search_report(banyan_engine *e, banyan_report *out)
         st[j] = s;
     }
     for (int i = 1; exact && i < n; i++)
-        if (st[i].move == e->exact_best) {
+        if (st[i].move == e->exact_move[0]) {
             banyan_move_stats s = st[i];
             memmove(&st[1], &st[0], (size_t)i * sizeof *st);
             st[0] = s;
