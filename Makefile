@@ -166,6 +166,12 @@ $(B)/connect4-solve: bench/connect4_solve.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
+# Connect Four's opening book: builds games/connect4_book.h and checks it
+# (bench/connect4_book.sh). It includes the game's source for its solver.
+$(B)/connect4-book: bench/connect4_book.c games/connect4.c games/connect4_book.h $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
 # The Othello solver on the FForum endgame problems (bench/othello_endgame.sh).
 $(B)/othello-endgame: bench/othello_endgame.c $(B)/libbanyan.a
 	$(SAY) LD $@

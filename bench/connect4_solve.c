@@ -34,7 +34,7 @@ static int bench_class(const banyan_game *g, const void *s, void *mem)
 {
     banyan_move best;
     int score;
-    int r = g->solve(s, UINT64_MAX, mem, &best, &score);
+    int r = g->solve(s, UINT64_MAX, NULL, mem, &best, &score);
     return r == BANYAN_SOLVE_WIN ? 1 : r == BANYAN_SOLVE_LOSS ? -1 : r == BANYAN_SOLVE_DRAW ? 0 : 9;
 }
 
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
                 continue;
             }
             double t0 = bench_now();
-            int r = g->solve(s, UINT64_MAX, mem, &best, &score);
+            int r = g->solve(s, UINT64_MAX, NULL, mem, &best, &score);
             times[n++] = bench_now() - t0;
             bool ok = r != BANYAN_SOLVE_UNKNOWN && score == want;
             if (ok) {

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
                 empties += line[i] == '-';
             memset(mem, 0, G->deep_size);
             double t0 = endgame_now();
-            int rc = oth_solve_count(state, UINT64_MAX, mem, &best, &score, &nodes);
+            int rc = oth_solve_count(state, UINT64_MAX, NULL, mem, &best, &score, &nodes);
             double dt = endgame_now() - t0;
             if (rc != BANYAN_SOLVE_UNKNOWN)
                 G->format_move(state, best, move, sizeof move);

@@ -7,6 +7,7 @@
  * one column into the next, so four in a row in any direction is two shifts
  * and two ANDs, and the landing square of a disc is one addition.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ typedef struct c4 {
     uint8_t ply;       /* Discs on the board; its parity is the player to move. */
     uint8_t winner;    /* 0 or 1 once a player has four in a row, else C4_NOBODY. */
     uint8_t solver;    /* Whether the exact solver (c4_solve) answers: parameter solver. */
+    uint8_t book;      /* Whether it answers from the opening book first: parameter book. */
 } c4;
 
 static inline uint64_t c4_column(int c)
@@ -42,23 +44,25 @@ static inline bool c4_won(uint64_t b)
     return ((v & (v >> 2)) | (h & (h >> 14)) | (d1 & (d1 >> 12)) | (d2 & (d2 >> 16))) != 0;
 }
 
-/* One parameter: solver=on|off. */
+/* Two parameters, solver=on|off and book=on|off. */
 static int c4_setup(void *s, const char *params)
 {
     c4 *t = s;
     const char *cursor = params;
     char key[16], val[16];
-    int rc, solver = 1;
+    int rc, solver = 1, book = 1;
     while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        if (strcmp(key, "solver") != 0 || (strcmp(val, "on") != 0 && strcmp(val, "off") != 0))
+        int *flag = !strcmp(key, "solver") ? &solver : !strcmp(key, "book") ? &book : NULL;
+        if (!flag || (strcmp(val, "on") != 0 && strcmp(val, "off") != 0))
             return BANYAN_EINVAL;
-        solver = !strcmp(val, "on");
+        *flag = !strcmp(val, "on");
     }
     if (rc != 0)
         return BANYAN_EINVAL;
     memset(t, 0, sizeof *t);
     t->winner = C4_NOBODY;
     t->solver = (uint8_t)solver;
+    t->book = (uint8_t)book;
     return BANYAN_OK;
 }
 
@@ -206,6 +210,7 @@ static int c4_load(void *s, const char *text)
         return BANYAN_EINVAL;
     c4_setup(&t, NULL); /* Zeroes the padding too, which memcpy then carries. */
     t.solver = ((const c4 *)s)->solver;
+    t.book = ((const c4 *)s)->book;
     for (const char *p = text; *p; p++) {
         if (c4_is_space(*p))
             continue;
@@ -275,7 +280,7 @@ static uint64_t c4_hash(const void *s)
 {
     const c4 *t = s;
     return banyan_mix64(banyan_mix64(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0]) +
-           t->solver;
+           t->solver + 2u * t->book;
 }
 
 static int c4_popcount(uint64_t x)
@@ -301,7 +306,7 @@ static bool c4_is_valid(const void *s)
         if (col & (col + 1))
             return false;
     }
-    if ((n0 != n1 && n0 != n1 + 1) || t->ply != n0 + n1 || t->solver > 1)
+    if ((n0 != n1 && n0 != n1 + 1) || t->ply != n0 + n1 || t->solver > 1 || t->book > 1)
         return false;
     bool line[2] = {c4_won(t->discs[0]), c4_won(t->discs[1])};
     if (t->winner == C4_NOBODY)
@@ -326,19 +331,23 @@ static bool c4_is_valid(const void *s)
  */
 
 #define C4_MIN_SCORE (-(C4_CELLS / 2) + 3) /* Lowest score below a first move. */
-#define C4_TT_BITS   20
-#define C4_TT_SIZE   ((size_t)1 << C4_TT_BITS)
-#define C4_TT_USED   ((uint64_t)1 << 63) /* Marks an entry in use (zeroed memory is empty). */
-#define C4_SCORE_OFF 64                  /* Scores are stored as score + 64, in 7 bits. */
+#ifndef C4_TT_BITS /* Bench tools that include this file may give a larger table. */
+#define C4_TT_BITS 20
+#endif
+#define C4_TT_SIZE    ((size_t)1 << C4_TT_BITS)
+#define C4_TT_USED    ((uint64_t)1 << 63) /* Marks an entry in use (zeroed memory is empty). */
+#define C4_SCORE_OFF  64                  /* Scores are stored as score + 64, in 7 bits. */
+#define C4_STOP_EVERY 4095                /* The stop flag is read once in 4,096 positions. */
 
 /* A table entry: C4_TT_USED, the key (49 bits: own + all is unique, the
  * layout's sentinel row taking the carries), the upper bound and the lower
  * bound, 7 bits each. */
 typedef struct c4_solver {
-    uint64_t *tt;    /* C4_TT_SIZE entries in the caller's memory. */
-    uint64_t nodes;  /* Positions visited. */
-    uint64_t budget; /* Most positions to visit. */
-    bool out;        /* The budget ran out: every value since is void. */
+    uint64_t *tt;            /* C4_TT_SIZE entries in the caller's memory. */
+    uint64_t nodes;          /* Positions visited. */
+    uint64_t budget;         /* Most positions to visit. */
+    bool out;                /* The budget ran out: every value since is void. */
+    const _Atomic int *stop; /* The caller's stop flag, or NULL. */
 } c4_solver;
 
 /* Empty squares where `own` would complete four in a row: for each
@@ -417,7 +426,8 @@ static const int c4_order[C4_WIDTH] = {3, 2, 4, 1, 5, 0, 6}; /* Centre first. */
  * inside, else a bound on the side it falls. Void once v->out is set. */
 static int c4_negamax(c4_solver *v, uint64_t own, uint64_t all, int ply, int alpha, int beta)
 {
-    if (++v->nodes > v->budget) {
+    if (++v->nodes > v->budget || (!(v->nodes & C4_STOP_EVERY) && v->stop &&
+                                   atomic_load_explicit(v->stop, memory_order_relaxed))) {
         v->out = true;
         return 0;
     }
@@ -495,11 +505,16 @@ static int c4_value(c4_solver *v, uint64_t own, uint64_t all, int ply)
     return lo;
 }
 
-/* The largest number of empty squares the solver tries with a budget of
- * positions. Measured on the reference sets (docs/BENCHMARKS.md), the
- * hardest solve with e empty squares visits about 10^((e + 3) / 5)
+/* The largest number of empty squares the solver scores exactly with a
+ * budget of positions. Measured on the reference sets (docs/BENCHMARKS.md),
+ * the hardest solve with e empty squares visits about 10^((e + 3) / 5)
  * positions (3,200 at 14, 31,000 at 20, a million at 27): beyond that the
- * budget would likely run out. */
+ * budget would likely run out. Telling a win from a draw from a loss, with
+ * two null windows around 0, is tried C4_CLASS_REACH squares further: on
+ * random positions its median cost is 65,000 positions at 30 empty
+ * squares, 320,000 at 32 and 1.5 million at 34 (docs/BENCHMARKS.md), about
+ * the budget that reaches 29 squares exactly. */
+#define C4_CLASS_REACH 5
 static int c4_reach(uint64_t budget)
 {
     int e = -3;
@@ -508,45 +523,126 @@ static int c4_reach(uint64_t budget)
     return e;
 }
 
-static int c4_solve(const void *s, uint64_t budget, void *mem, banyan_move *best, int *score)
+/* Whether the move into landing square m scores at least x for the mover
+ * (void once v->out is set). */
+static bool c4_at_least(c4_solver *v, uint64_t own, uint64_t all, int ply, uint64_t m, int x)
+{
+    uint64_t mine = own | m, both = all | m;
+    if (c4_won(mine))
+        return (C4_CELLS + 1 - ply) / 2 >= x;
+    if (ply + 1 == C4_CELLS)
+        return 0 >= x;
+    if (c4_threats(both ^ mine, both) & c4_landing(both))
+        return -(C4_CELLS - ply) / 2 >= x; /* The opponent wins at once. */
+    return c4_negamax(v, both ^ mine, both, ply + 1, -x, -x + 1) <= -x;
+}
+
+/* The first column (moves() order) whose move scores at least x, or -1. */
+static int c4_first_at_least(c4_solver *v, uint64_t own, uint64_t all, int ply, int x)
+{
+    uint64_t land = c4_landing(all);
+    for (int c = 0; c < C4_WIDTH && !v->out; c++)
+        if ((land & c4_column(c)) && c4_at_least(v, own, all, ply, land & c4_column(c), x))
+            return v->out ? -1 : c;
+    return -1;
+}
+
+/* The opening book (connect4_book.h): for each position the first player
+ * reaches by following it, whatever the second player answers, up to
+ * C4_BOOK_PLIES discs, a winning move. An entry is a key (own + all, as in
+ * the table) shifted left by 3 over the column, for the position or its
+ * mirror image, whichever key is smaller; the entries are sorted. */
+#include "connect4_book.h"
+
+static uint64_t c4_mirror(uint64_t b)
+{
+    uint64_t r = 0;
+    for (int c = 0; c < C4_WIDTH; c++)
+        r |= (b >> (7 * c) & 0x7f) << (7 * (C4_WIDTH - 1 - c));
+    return r;
+}
+
+/* The move of book (n sorted entries) for the mover (own) in the position,
+ * if it has one: its index in *at. */
+static bool c4_book_find(const uint64_t *book, size_t n, uint64_t own, uint64_t all,
+                         banyan_move *best, size_t *at)
+{
+    uint64_t key = own + all, mirror = c4_mirror(key);
+    bool flip = mirror < key;
+    key = flip ? mirror : key;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (book[mid] >> 3 < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == n || book[lo] >> 3 != key)
+        return false;
+    int c = (int)(book[lo] & 7);
+    *best = (banyan_move)(flip ? C4_WIDTH - 1 - c : c);
+    *at = lo;
+    return true;
+}
+
+/* The opening book's move for the mover in the position, if it has one. */
+static bool c4_book_move(uint64_t own, uint64_t all, int ply, banyan_move *best)
+{
+    size_t at;
+    return !(ply & 1) && ply <= C4_BOOK_PLIES &&
+           c4_book_find(c4_book, sizeof c4_book / sizeof c4_book[0], own, all, best, &at);
+}
+
+/* The book first; then, within reach, the result (win, draw or loss) and a
+ * move that keeps it; then, within the exact reach and what is left of the
+ * budget, the exact score and the first move that keeps it. A result
+ * without its score answers with BANYAN_SOLVE_NO_SCORE. */
+static int c4_solve(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
+                    banyan_move *best, int *score)
 {
     const c4 *t = s;
-    if (!t->solver || c4_is_over(t) || C4_CELLS - t->ply > c4_reach(budget))
+    int ply = t->ply, empties = C4_CELLS - ply, reach = c4_reach(budget);
+    if (!t->solver || c4_is_over(t))
         return BANYAN_SOLVE_UNKNOWN;
-    c4_solver v = {mem, 0, budget, false};
-    uint64_t own = t->discs[t->ply & 1], all = t->discs[0] | t->discs[1];
-    uint64_t land = c4_landing(all);
-    int ply = t->ply, value, found = -1;
-
-    if (c4_threats(own, all) & land) {
-        value = (C4_CELLS + 1 - ply) / 2;
-    } else {
-        value = c4_value(&v, own, all, ply);
+    uint64_t own = t->discs[ply & 1], all = t->discs[0] | t->discs[1];
+    if (t->book && c4_book_move(own, all, ply, best)) {
+        *score = BANYAN_SOLVE_NO_SCORE;
+        return BANYAN_SOLVE_WIN;
     }
-    /* The first column (moves() order) whose move keeps the value: each is
-     * tested with one null-window probe, cheap once the table is warm. */
-    for (int c = 0; c < C4_WIDTH && !v.out && found < 0; c++) {
-        uint64_t m = land & c4_column(c);
-        if (!m)
-            continue;
-        uint64_t mine = own | m, both = all | m;
-        bool keeps;
-        if (c4_won(mine))
-            keeps = value == (C4_CELLS + 1 - ply) / 2;
-        else if (ply + 1 == C4_CELLS)
-            keeps = value == 0;
-        else if (c4_threats(both ^ mine, both) & c4_landing(both))
-            keeps = value == -(C4_CELLS - ply) / 2; /* The opponent wins at once. */
-        else /* Its value is at most `value`: is the opponent's at most -value? */
-            keeps = c4_negamax(&v, both ^ mine, both, ply + 1, -value, -value + 1) <= -value;
-        if (keeps)
-            found = c;
+    if (empties > reach + C4_CLASS_REACH)
+        return BANYAN_SOLVE_UNKNOWN;
+    c4_solver v = {mem, 0, budget, false, stop};
+    int value = (C4_CELLS + 1 - ply) / 2, found;
+    if (c4_threats(own, all) & c4_landing(all)) { /* The first column that wins at once. */
+        for (found = 0; !c4_won(own | (c4_landing(all) & c4_column(found))); found++)
+            ;
+        *best = (banyan_move)found;
+        *score = value;
+        return BANYAN_SOLVE_WIN;
     }
+    /* The result, then a move that keeps it (in a loss, the first). */
+    value = c4_negamax(&v, own, all, ply, 0, 1) > 0    ? 1
+            : c4_negamax(&v, own, all, ply, -1, 0) < 0 ? -1
+                                                       : 0;
+    found = c4_first_at_least(&v, own, all, ply, value < 0 ? -C4_CELLS : value);
     if (v.out || found < 0)
         return BANYAN_SOLVE_UNKNOWN;
+    int r = value > 0 ? BANYAN_SOLVE_WIN : value < 0 ? BANYAN_SOLVE_LOSS : BANYAN_SOLVE_DRAW;
     *best = (banyan_move)found;
-    *score = value;
-    return value > 0 ? BANYAN_SOLVE_WIN : value < 0 ? BANYAN_SOLVE_LOSS : BANYAN_SOLVE_DRAW;
+    *score = value ? BANYAN_SOLVE_NO_SCORE : 0; /* A draw scores 0: exact already. */
+    if (!value || empties > reach)
+        return r;
+    /* The score, then the first column whose move keeps it: each is tested
+     * with one null-window probe, cheap once the table is warm. */
+    v.budget = budget - v.nodes;
+    value = c4_value(&v, own, all, ply);
+    found = v.out ? -1 : c4_first_at_least(&v, own, all, ply, value);
+    if (found >= 0) {
+        *best = (banyan_move)found;
+        *score = value;
+    }
+    return r;
 }
 
 /* ---- The description ---- */
@@ -554,12 +650,15 @@ static int c4_solve(const void *s, uint64_t budget, void *mem, banyan_move *best
 static const banyan_param c4_params[] = {
     {"solver", BANYAN_PARAM_CHOICE, 0, 0, "on|off", "on", 0,
      "the exact solver near the end of the game (alpha-beta), or none", "off"},
+    {"book", BANYAN_PARAM_CHOICE, 0, 0, "on|off", "on", 0,
+     "the solver's opening book: a winning move for the first player to 10 discs", "off"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
 
-/* Append only: any change to this list changes the bench signature. */
+/* Append only: any change to this list changes the bench signature. The
+ * empty board is searched without the book, which would answer at once. */
 static const banyan_bench c4_bench[] = {
-    {"", "", 50000, 2000000},
+    {"book=off", "", 50000, 2000000},
     {"", "4453", 50000, 0},
     {"", "2252576253462244111563365343671351441", 20000, 0},
     {"", "44444326", 50000, 0},

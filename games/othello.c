@@ -16,6 +16,7 @@
  */
 #include "othello.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -567,11 +568,12 @@ static bool oth_is_valid(const void *s)
  * without move generation for the last OTH_SOLVE_SMALL. Scores are final
  * disc differences for the player to move, empties to the winner. */
 
-#define OTH_SOLVE_SMALL   4  /* Empties solved by the plain loop over the empty squares. */
-#define OTH_SOLVE_TT      7  /* Fewest empties at which the table is used. */
-#define OTH_SOLVE_FASTEST 8  /* Fewest empties ordered fastest first. */
-#define OTH_SOLVE_ETC     12 /* Fewest empties with enhanced transposition cutoffs. */
-#define OTH_TT_BITS       18 /* 2^18 entries of 24 bytes: 6 MiB. */
+#define OTH_SOLVE_SMALL   4    /* Empties solved by the plain loop over the empty squares. */
+#define OTH_SOLVE_TT      7    /* Fewest empties at which the table is used. */
+#define OTH_SOLVE_FASTEST 8    /* Fewest empties ordered fastest first. */
+#define OTH_SOLVE_ETC     12   /* Fewest empties with enhanced transposition cutoffs. */
+#define OTH_TT_BITS       18   /* 2^18 entries of 24 bytes: 6 MiB. */
+#define OTH_STOP_EVERY    4095 /* The stop flag is read once in 4,096 positions. */
 #define OTH_INF           127
 
 /* One position's bounds on its exact score: lo <= score <= hi. The key is
@@ -586,10 +588,11 @@ typedef struct oth_tt_entry {
 } oth_tt_entry;
 
 typedef struct oth_solver {
-    oth_tt_entry *tt; /* 2^OTH_TT_BITS entries, or NULL. */
-    uint64_t nodes;   /* Positions visited. */
-    uint64_t budget;  /* The most nodes allowed. */
-    bool aborted;     /* The budget ran out: every value since is meaningless. */
+    oth_tt_entry *tt;        /* 2^OTH_TT_BITS entries, or NULL. */
+    uint64_t nodes;          /* Positions visited. */
+    uint64_t budget;         /* The most nodes allowed. */
+    bool aborted;            /* The budget ran out: every value since is meaningless. */
+    const _Atomic int *stop; /* The caller's stop flag, or NULL. */
 } oth_solver;
 
 /* The quadrant of each square, for parity: 0 a1-d4, 1 e1-h4, 2 a5-d8, 3 e5-h8. */
@@ -729,7 +732,8 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
         int n = oth_parity_order(~(p | o), sq);
         return oth_solve_small(sv, p, o, alpha, beta, sq, n, false);
     }
-    if (++sv->nodes > sv->budget) {
+    if (++sv->nodes > sv->budget || (!(sv->nodes & OTH_STOP_EVERY) && sv->stop &&
+                                     atomic_load_explicit(sv->stop, memory_order_relaxed))) {
         sv->aborted = true;
         return 0;
     }
@@ -836,13 +840,13 @@ static int oth_solve_at_least(oth_solver *sv, uint64_t p, uint64_t o, int v, con
 /* The solve hook: the exact score, found by bisection with null-window
  * tests of the root's moves (fastest first), and the first move in the
  * order of moves() that reaches it. */
-int oth_solve_count(const void *s, uint64_t budget, void *mem, banyan_move *best, int *score,
-                    uint64_t *nodes)
+int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
+                    banyan_move *best, int *score, uint64_t *nodes)
 {
     const oth *t = s;
     uint64_t p = t->discs[t->turn], o = t->discs[!t->turn];
     int empties = OTH_CELLS - oth_popcount(p | o);
-    oth_solver sv = {mem, 0, budget, false};
+    oth_solver sv = {mem, 0, budget, false, stop};
     *nodes = 0;
     if (t->solver == OTH_SOLVER_OFF || empties > oth_solve_reach(budget))
         return BANYAN_SOLVE_UNKNOWN;
@@ -888,10 +892,11 @@ int oth_solve_count(const void *s, uint64_t budget, void *mem, banyan_move *best
     return v > 0 ? BANYAN_SOLVE_WIN : v < 0 ? BANYAN_SOLVE_LOSS : BANYAN_SOLVE_DRAW;
 }
 
-static int oth_solve(const void *s, uint64_t budget, void *mem, banyan_move *best, int *score)
+static int oth_solve(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
+                     banyan_move *best, int *score)
 {
     uint64_t nodes;
-    return oth_solve_count(s, budget, mem, best, score, &nodes);
+    return oth_solve_count(s, budget, stop, mem, best, score, &nodes);
 }
 
 /* ---- The description ---- */

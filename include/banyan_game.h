@@ -89,6 +89,10 @@ void banyan_rng_seed(banyan_rng *r, uint64_t seed, uint64_t stream);
 #define BANYAN_SOLVE_LOSS    2
 #define BANYAN_SOLVE_DRAW    3
 
+/* *score of banyan_game.solve when the solver proved the result (win or
+ * loss) but not its score. */
+#define BANYAN_SOLVE_NO_SCORE (-0x7fffffff - 1)
+
 /* Kinds of place a move has on a board (banyan_game.place). */
 #define BANYAN_PLACE_NONE   0 /* Not a move of this board. */
 #define BANYAN_PLACE_CELL   1 /* A cell: a stone, a disc or a mark is put there. */
@@ -284,18 +288,26 @@ typedef struct banyan_game {
      * view of the player to move. budget bounds the work (positions
      * visited); the game returns BANYAN_SOLVE_UNKNOWN at once for a
      * position it judges beyond the budget's reach (in Othello, too many
-     * empty squares), and when the budget runs out. Otherwise it returns
+     * empty squares), and when the budget runs out or, stop not being
+     * NULL, *stop becomes non-zero (the engine passes its stop flag on the
+     * root, where budgets are large: the solver reads it every few
+     * thousand positions). Otherwise it returns
      * BANYAN_SOLVE_WIN, _DRAW or _LOSS, with *score the exact score for the
      * player to move (a game with a score: Othello's final disc difference;
      * a game without one: positive for a win, larger for a quicker win, and
      * negative for a loss, larger for a longer one; 0 for a draw) and *best
      * a legal move that reaches it (among equal scores, the first in the
-     * order of moves()). mem as for prove_win_deep. The engine calls it on
-     * the root before the search, then on each root child, so that the move
-     * played is the exact best (the largest margin among wins), and on the
-     * nodes it expands with a smaller budget, turning each answer into an
+     * order of moves()). A solver that proved a win or a loss without its
+     * score (an opening book, or a search that told a win from a loss but
+     * ran out of budget before the margin) sets *score to
+     * BANYAN_SOLVE_NO_SCORE; then *best keeps the result (any move, in a
+     * loss). mem as for prove_win_deep. The engine calls it on the root
+     * before the search, then on each root child, so that the move played
+     * is the exact best (the largest margin among wins), and on the nodes
+     * it expands with a smaller budget, turning each answer into an
      * MCTS-Solver proof. Two-player zero-sum games only. NULL means none. */
-    int (*solve)(const void *s, uint64_t budget, void *mem, banyan_move *best, int *score);
+    int (*solve)(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
+                 banyan_move *best, int *score);
 
     /* Bytes of working memory prove_win_deep, candidates_deep and solve
      * need (see prove_win_deep); the engine gives each search thread its

@@ -67,16 +67,21 @@ typedef struct step {
  * quarter of the time), within SEARCH_SOLVE_ROOT_MIN .. SEARCH_SOLVE_ROOT_MAX
  * (a ponder search's time is endless); one limited otherwise,
  * SEARCH_SOLVE_ROOT. Each root child then gets the same, which the
- * solver's table makes cheap after the root. The root's budget is spent in
- * calls of growing size, from SEARCH_SOLVE_SLICE positions and doubling,
- * so that banyan_engine_stop() ends it within one call (the table keeps
- * what each call learnt, so the next one does not start over). */
+ * solver's table makes cheap after the root. The root's solver gets the
+ * engine's stop flag, so that banyan_engine_stop() ends it at once. Its
+ * budget is spent in calls of growing size, from SEARCH_SOLVE_SLICE
+ * positions and doubling (the table keeps what each call learnt, so the
+ * next one does not start over), and no call starts once
+ * SEARCH_SOLVE_TIME_SHARE of a timed search's time has gone (a budget set
+ * by the user, solve=N, may be more than the time allows; one call can
+ * still overrun it, the position count being all it knows). */
 #define SEARCH_SOLVE_NODE       300
 #define SEARCH_SOLVE_ROOT       4000000
 #define SEARCH_SOLVE_ROOT_MIN   100000
 #define SEARCH_SOLVE_ROOT_MAX   40000000
 #define SEARCH_SOLVE_PER_SECOND 2500000.0
 #define SEARCH_SOLVE_SLICE      250000
+#define SEARCH_SOLVE_TIME_SHARE 0.5
 
 /* Moves the final check may refute before the search plays one anyway,
  * and the share of a timed search kept for it. */
@@ -399,8 +404,13 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
     }
     if (depth > 0 && g->solve && g->n_players == 2) {
         banyan_move best;
-        int score, r = g->solve(w->state, SEARCH_SOLVE_NODE, w->deep, &best, &score);
-        if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW) {
+        int score, r = g->solve(w->state, SEARCH_SOLVE_NODE, NULL, w->deep, &best, &score);
+        /* A result without its score (Connect Four's opening book) proves
+         * nothing here: with every reply proven lost and none known to
+         * resist longer, the player facing them would stop searching and
+         * play any; unproven, the search finds the one that resists best.
+         * The root's solve uses such results. */
+        if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW && score != BANYAN_SOLVE_NO_SCORE) {
             /* r is for the player to move, the proof for the mover. */
             banyan_proof proof = (banyan_proof)r;
             tree_set_proof(x, mover == g->to_move(w->state) ? proof : tree_proof_flip(proof));
@@ -986,20 +996,30 @@ static bool search_exact(const banyan_engine *e)
 }
 
 /* The game's solver on s with up to budget positions, in calls of
- * SEARCH_SOLVE_SLICE positions and doubling, until it answers, the budget
- * is spent or banyan_engine_stop() is called. */
-static int search_solve_sliced(banyan_engine *e, const void *s, uint64_t budget, banyan_move *best,
-                               int *score)
+ * SEARCH_SOLVE_SLICE positions and doubling, until it answers with a score,
+ * the budget is spent or banyan_engine_stop() is called. A result without
+ * its score gets one more call, with the whole budget, for the score (the
+ * sizes between would repeat the result); then the last answer. */
+static int search_solve_sliced(banyan_engine *e, const void *s, uint64_t budget, double deadline,
+                               banyan_move *best, int *score)
 {
     const banyan_game *g = e->game;
     uint64_t b = budget < SEARCH_SOLVE_SLICE ? budget : SEARCH_SOLVE_SLICE;
+    int known = BANYAN_SOLVE_UNKNOWN;
     for (;;) {
-        int r = g->solve(s, b, e->workers[0].deep, best, score);
-        if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW)
-            return r;
-        if (b >= budget || atomic_load_explicit(&e->stop, memory_order_relaxed))
-            return BANYAN_SOLVE_UNKNOWN;
-        b = b > budget / 2 ? budget : 2 * b;
+        banyan_move m;
+        int sc, r = g->solve(s, b, &e->stop, e->workers[0].deep, &m, &sc);
+        if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW) {
+            known = r;
+            *best = m;
+            *score = sc;
+            if (sc != BANYAN_SOLVE_NO_SCORE)
+                return r;
+        }
+        if (b >= budget || atomic_load_explicit(&e->stop, memory_order_relaxed) ||
+            (deadline > 0 && util_now() >= deadline))
+            return known;
+        b = b > budget / 2 || known != BANYAN_SOLVE_UNKNOWN ? budget : 2 * b;
     }
 }
 
@@ -1012,7 +1032,7 @@ static int search_solve_sliced(banyan_engine *e, const void *s, uint64_t budget,
  * child the solver could not finish keeps no proof; a child where the game
  * ends is proven by its outcome, and scored only when it is the best move.
  */
-static void search_solve_root(banyan_engine *e, uint64_t budget)
+static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline)
 {
     const banyan_game *g = e->game;
     worker *w0 = &e->workers[0];
@@ -1025,16 +1045,21 @@ static void search_solve_root(banyan_engine *e, uint64_t budget)
         return;
     e->exact_result = BANYAN_SOLVE_UNKNOWN;
     e->exact_n = 0;
-    int r = search_solve_sliced(e, e->root_state, budget, &best, &score);
-    if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best))
+    int r = search_solve_sliced(e, e->root_state, budget, deadline, &best, &score);
+    if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best) ||
+        (r == BANYAN_SOLVE_LOSS && score == BANYAN_SOLVE_NO_SCORE))
         return;
     e->exact_result = r;
     e->exact_hash = banyan_game_hash(g, e->root_state);
     e->exact_move[e->exact_n] = best;
     e->exact_score[e->exact_n++] = score;
 
+    /* A result without its score proves the best move only: the others
+     * would cost as much again, for nothing the move played needs. */
+    if (score == BANYAN_SOLVE_NO_SCORE)
+        search_prove_root_move(e, best, (banyan_proof)r);
     uint32_t first = search_expand_root(e, 0, &n);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && score != BANYAN_SOLVE_NO_SCORE; i++) {
         banyan_move m = tree_move(&t0->nodes[first + (uint32_t)i]), reply;
         double ret[BANYAN_MAX_PLAYERS];
         int child_score;
@@ -1044,11 +1069,11 @@ static void search_solve_root(banyan_engine *e, uint64_t budget)
         if (g->outcome(w0->state, ret)) {
             proof = tree_proof_of(search_norm(e, ret[e->root_player]));
         } else {
-            int cr = search_solve_sliced(e, w0->state, budget, &reply, &child_score);
+            int cr = search_solve_sliced(e, w0->state, budget, deadline, &reply, &child_score);
             if (cr == BANYAN_SOLVE_UNKNOWN)
                 continue;
             proof = tree_proof_flip((banyan_proof)cr); /* For the player making m. */
-            if (m != best) {
+            if (m != best && child_score != BANYAN_SOLVE_NO_SCORE) {
                 e->exact_move[e->exact_n] = m;
                 e->exact_score[e->exact_n++] = -child_score;
             }
@@ -1184,7 +1209,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
                 tree_reset(&e->trees[k]);
     uint64_t start_nodes = search_nodes(e);
     if (playing) {
-        search_solve_root(e, search_solve_budget(e, u));
+        search_solve_root(e, search_solve_budget(e, u),
+                          u->time > 0 ? L.start + u->time * SEARCH_SOLVE_TIME_SHARE : 0);
         search_prove_root(e, search_root_effort(u));
         search_defend_root(e);
         L.sims_start = util_now();
@@ -1386,7 +1412,7 @@ void search_report(banyan_engine *e, banyan_report *out)
         st[i].exact = false;
         st[i].score = 0;
         for (int j = 0; exact && j < e->exact_n; j++)
-            if (e->exact_move[j] == st[i].move) {
+            if (e->exact_move[j] == st[i].move && e->exact_score[j] != BANYAN_SOLVE_NO_SCORE) {
                 st[i].exact = true;
                 st[i].score = e->exact_score[j];
             }

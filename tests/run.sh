@@ -80,13 +80,13 @@ if head -1 "$tmp/out" | grep -Eq '^bestmove [cg]$'; then ok "analyze: bestmove f
 has "analyze: proven win" 'win'
 check "analyze tictactoe 4x4" "$BANYAN" analyze --game tictactoe --param m=4 --param n=4 --param k=3 --playouts 3000 --seed 5
 if head -1 "$tmp/out" | grep -Eq '^bestmove [a-d][1-4]$'; then ok "analyze: 4x4 move"; else bad "analyze: 4x4 move"; fi
-check "analyze --json" "$BANYAN" analyze --game connect4 --playouts 1000 --json
+check "analyze --json" "$BANYAN" analyze --game connect4 --param book=off --playouts 1000 --json
 has "json: summary line" '^\{"bestmove":"[a-g]","playouts":1000,'
 has "json: move lines" '^\{"move":"d","visits":[0-9]+,"value":0\.[0-9]+,"prior":0\.[0-9]+,"proof":"none",'
 
 # Determinism: the same seed twice gives the same output (time excluded).
-"$BANYAN" analyze --game connect4 --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/a"
-"$BANYAN" analyze --game connect4 --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/b"
+"$BANYAN" analyze --game connect4 --param book=off --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/a"
+"$BANYAN" analyze --game connect4 --param book=off --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/b"
 if cmp -s "$tmp/a" "$tmp/b"; then ok "same seed, same search"; else bad "same seed, same search"; fi
 
 check "perft connect4" "$BANYAN" perft --game connect4 5

@@ -8,9 +8,10 @@ for f in tests/proto/*.in; do
         diff "${f%.in}.out" "$tmp/gtp.out" | head -20 > "$tmp/out"; bad "gtp transcript $(basename "$f")"; fi
 done
 
-# lz-analyze streams "info move ..." lines until the next command arrives.
+# lz-analyze streams "info move ..." lines until the next command arrives
+# (book=off: Connect Four's opening book proves every reply lost at once).
 (printf 'play b d\n1 lz-analyze w 5\n'; sleep 0.6; printf '2 name\n') \
-    | "$BANYAN" gtp --game connect4 > "$tmp/out" 2>&1
+    | "$BANYAN" gtp --game connect4 --param book=off > "$tmp/out" 2>&1
 has "lz-analyze: answers with its id" '^=1$'
 has "lz-analyze: info lines Sabaki reads" \
     '^info move [a-g] visits [0-9]+ winrate [0-9]+ prior [0-9]+ order 0 pv [a-g]( [a-g])*( info move |$)'
@@ -31,11 +32,11 @@ check "analyze --tree-dump json" "$BANYAN" analyze --game tictactoe --playouts 2
 has "analyze --json summary after a dump" '"playouts":2000,'
 if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['visits']==2000 and d['children']" "$tmp/tree.json" 2> "$tmp/out"; then
     ok "tree dump: valid JSON with the root's visits"; else bad "tree dump: valid JSON with the root's visits"; fi
-check "analyze --tree-dump dot" "$BANYAN" analyze --game connect4 --playouts 3000 --tree-dump "$tmp/tree.dot" --depth 3
+check "analyze --tree-dump dot" "$BANYAN" analyze --game connect4 --param book=off --playouts 3000 --tree-dump "$tmp/tree.dot" --depth 3
 nodes=$(grep -c '\[label=' "$tmp/tree.dot"); edges=$(grep -c -- '->' "$tmp/tree.dot")
 [ "$edges" -eq $((nodes - 1)) ] && [ "$nodes" -gt 8 ] && ok "tree dump: DOT tree ($nodes nodes)" || bad "tree dump: DOT tree"
 # Without --depth a DOT dump keeps 3 plies (a whole tree cannot be drawn).
-"$BANYAN" analyze --game connect4 --playouts 3000 --tree-dump "$tmp/tree3.dot" > "$tmp/out" 2>&1
+"$BANYAN" analyze --game connect4 --param book=off --playouts 3000 --tree-dump "$tmp/tree3.dot" > "$tmp/out" 2>&1
 has "tree dump: DOT depth said" 'DOT dump has 3 plies below the root'
 if cmp -s "$tmp/tree.dot" "$tmp/tree3.dot"; then ok "tree dump: DOT of 3 plies by default"; else
     bad "tree dump: DOT of 3 plies by default"; fi

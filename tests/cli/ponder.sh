@@ -38,7 +38,7 @@ ponder_nodes() { grep -E '^= nodes [0-9]+$' "$tmp/out" | sed -n "${1}s/^= nodes 
 
 # GTP: the tree grows while the opponent thinks, only with --ponder.
 ponder_input() { printf 'genmove b\n'; ponder_wait 1 '^= [a-g]$'; sleep 0.5; printf 'banyan-tree\nplay w d\nbanyan-tree\nquit\n'; }
-G="gtp --game connect4 --playouts 2000 --seed 1"
+G="gtp --game connect4 --param book=off --playouts 2000 --seed 1" # The book would answer at once.
 ponder_feed $G
 off1=$(ponder_nodes 1); off2=$(ponder_nodes 2)
 cp "$tmp/out" "$tmp/ponder.off"

@@ -84,7 +84,7 @@ await check('tictactoe: play, illegal moves refused, the centre answers a corner
 })
 
 await check('lz-analyze: streamed info lines, then the next command', async () => {
-  const c = engine(['--game', 'connect4'])
+  const c = engine(['--game', 'connect4', '--param', 'book=off']) // The book would prove every reply lost at once.
   await send(c, 'play', 'b', 'd')
   const lines = []
   const analysis = c.sendCommand({name: 'lz-analyze', args: ['w', '10']}, ({line}) => {

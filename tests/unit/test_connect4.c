@@ -459,7 +459,7 @@ static int c4_test_solve(const c4_test_state *s, uint64_t budget, void *mem, ban
 {
     *best = BANYAN_MOVE_NONE;
     *score = 99;
-    return G->solve(s, budget, mem, best, score);
+    return G->solve(s, budget, NULL, mem, best, score);
 }
 
 /* Every position of one reference file (tests/data/connect4_NAME.txt),
@@ -535,11 +535,14 @@ void test_c4_solve_budget(void)
     T_TRUE(mem != NULL);
     if (!mem)
         return;
-    c4_test_setup(&s);
+    T_EQ(G->setup(&s, "book=off"), BANYAN_OK);
     T_EQ(c4_test_solve(&s, 1000000, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, BANYAN_MOVE_NONE);
     /* 23 empty squares, about 150,000 positions for a first solve. */
     T_EQ(G->load(&s, "4444443222222115"), BANYAN_OK);
+    _Atomic int stop = 1; /* A stop flag already set: given up whatever the budget. */
+    T_EQ(G->solve(&s, UINT64_MAX, &stop, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(best, BANYAN_MOVE_NONE);
     int tries = 0;
     for (uint64_t budget = 1000; budget <= 64000; budget *= 2)
         tries += c4_test_solve(&s, budget, mem, &best, &score) == BANYAN_SOLVE_UNKNOWN;
@@ -558,5 +561,123 @@ void test_c4_solve_budget(void)
     T_TRUE(r != BANYAN_SOLVE_UNKNOWN);
     T_EQ(G->load(&s, "1212121"), BANYAN_OK);
     T_EQ(c4_test_solve(&s, UINT64_MAX, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    free(mem);
+}
+
+/* Whether the player to move in s can win with one disc. */
+static bool c4_test_wins_at_once(const c4_test_state *s)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int n = G->moves(s, moves);
+    for (int i = 0; i < n; i++) {
+        c4_test_state t = *s;
+        double ret[2];
+        G->play(&t, moves[i]);
+        if (G->outcome(&t, ret) && ret[G->to_move(s)] == 1.0)
+            return true;
+    }
+    return false;
+}
+
+#define C4_TEST_BOOK_PLIES 10 /* The book's depth, as docs/SEARCH.md gives it. */
+
+/* The book from s (moves from the empty board, the first player to move):
+ * every position up to C4_TEST_BOOK_PLIES discs where the first player
+ * cannot win at once is answered, whatever the budget, as a win without a
+ * score, with a legal move; every second player's reply is followed. Every
+ * `step`-th position with the most discs is checked without the book: the
+ * second player, after the book's move, is proved lost by the solver with
+ * at most 10 million positions. Returns the positions seen. */
+static int c4_test_book_walk(const char *moves, void *mem, int step, int *deepest, int *failed)
+{
+    c4_test_state s;
+    banyan_move best, replies[BANYAN_MAX_MOVES];
+    int score, seen = 1;
+    c4_test_setup(&s);
+    T_EQ(G->load(&s, moves), BANYAN_OK);
+    size_t len = strlen(moves);
+    if (len > C4_TEST_BOOK_PLIES || c4_test_wins_at_once(&s))
+        return 0;
+    int r = c4_test_solve(&s, 1, mem, &best, &score);
+    if (r != BANYAN_SOLVE_WIN || score != BANYAN_SOLVE_NO_SCORE ||
+        !banyan_game_is_legal(G, &s, best)) {
+        if ((*failed)++ < 5)
+            T_FAIL_AT("book at \"%s\": result %d, score %d, move %u", moves, r, score, best);
+        return seen;
+    }
+    if (len == C4_TEST_BOOK_PLIES && (*deepest)++ % step == 0) {
+        c4_test_state t;
+        banyan_move reply;
+        int after;
+        T_EQ(G->setup(&t, "book=off"), BANYAN_OK);
+        T_EQ(G->load(&t, moves), BANYAN_OK);
+        G->play(&t, best);
+        int rt = c4_test_solve(&t, 10000000, mem, &reply, &after);
+        if (rt != BANYAN_SOLVE_LOSS && (*failed)++ < 5)
+            T_FAIL_AT("book at \"%s\": column %u, the reply solves to %d", moves, best + 1, rt);
+    }
+    G->play(&s, best);
+    int n = G->moves(&s, replies);
+    for (int i = 0; i < n; i++) {
+        char next[64];
+        snprintf(next, sizeof next, "%s%u%u", moves, best + 1, replies[i] + 1);
+        seen += c4_test_book_walk(next, mem, step, deepest, failed);
+    }
+    return seen;
+}
+
+/* The opening book: answered wherever the first player's play following it
+ * leads (no second player's reply escapes it), and a sample of its deepest
+ * moves proved by the solver without it. The whole book is checked by
+ * bench/connect4_book.sh. With book=off the solver does not use it. */
+void test_c4_book(void)
+{
+    void *mem = calloc(1, G->deep_size);
+    int deepest = 0, failed = 0;
+    T_TRUE(mem != NULL);
+    if (!mem)
+        return;
+#ifdef BANYAN_DEBUG
+    int step = 2500;
+#else
+    int step = 800;
+#endif
+    int seen = c4_test_book_walk("", mem, step, &deepest, &failed);
+    T_EQ(failed, 0);
+    T_TRUE(seen > 5000); /* 6,359 positions, 4,965 of them with 10 discs. */
+    T_TRUE(deepest > 4000);
+    c4_test_state s;
+    banyan_move best;
+    int score;
+    T_EQ(G->setup(&s, "book=off"), BANYAN_OK);
+    T_EQ(c4_test_solve(&s, 1, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    free(mem);
+}
+
+/* A position beyond the exact score's reach but within the result's: a win
+ * without its score, and a move that keeps it; with a larger budget the
+ * same position gets its exact score, and the result agrees. */
+void test_c4_solve_result_only(void)
+{
+    void *mem = calloc(1, G->deep_size);
+    c4_test_state s, t;
+    banyan_move best, reply;
+    int score, after;
+    T_TRUE(mem != NULL);
+    if (!mem)
+        return;
+    T_EQ(G->setup(&s, "book=off"), BANYAN_OK);
+    T_EQ(G->load(&s, "3447112143"), BANYAN_OK); /* 32 empty squares, a win by 3. */
+    T_EQ(c4_test_solve(&s, 4000000, mem, &best, &score), BANYAN_SOLVE_WIN);
+    T_EQ(score, BANYAN_SOLVE_NO_SCORE);
+    T_TRUE(banyan_game_is_legal(G, &s, best));
+    memset(mem, 0, G->deep_size);
+    T_EQ(c4_test_solve(&s, UINT64_MAX, mem, &reply, &after), BANYAN_SOLVE_WIN);
+    T_EQ(after, 3);
+    /* The move given keeps the win: the opponent loses after it. */
+    t = s;
+    G->play(&t, best);
+    T_EQ(c4_test_solve(&t, UINT64_MAX, mem, &reply, &after), BANYAN_SOLVE_LOSS);
+    T_TRUE(after < 0 && after != BANYAN_SOLVE_NO_SCORE);
     free(mem);
 }

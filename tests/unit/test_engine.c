@@ -15,6 +15,11 @@
 #include "banyan.h"
 #include "t.h"
 
+/* Connect Four without its opening book, which answers the empty board (and
+ * the first player's positions to 10 discs) before any simulation: these
+ * tests need searches from it. */
+#define C4_SEARCHED "book=off"
+
 static banyan_engine *test_engine(const banyan_game *g, const char *params,
                                   const banyan_config *cfg)
 {
@@ -109,7 +114,7 @@ void test_engine_bad_config(void)
 
 void test_engine_bad_input(void)
 {
-    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
     const banyan_game *g = banyan_engine_game(e);
     unsigned char before[1024];
     banyan_move m = 12345;
@@ -233,8 +238,8 @@ void test_engine_determinism(void)
     banyan_config cfg = {.seed = 99};
     banyan_limits lim = {.playouts = 20000};
     banyan_report r1, r2;
-    banyan_engine *a = test_engine(&banyan_game_connect4, NULL, &cfg);
-    banyan_engine *b = test_engine(&banyan_game_connect4, NULL, &cfg);
+    banyan_engine *a = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
+    banyan_engine *b = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
     T_EQ(banyan_engine_load(a, "44"), BANYAN_OK);
     T_EQ(banyan_engine_load(b, "44"), BANYAN_OK);
     banyan_engine_search(a, &lim, &r1);
@@ -257,7 +262,7 @@ void test_engine_determinism(void)
 
 void test_engine_limits(void)
 {
-    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
     banyan_report r;
     banyan_limits by_nodes = {.nodes = 1000};
     banyan_limits by_time = {.time = 0.05};
@@ -265,11 +270,11 @@ void test_engine_limits(void)
 
     T_EQ(banyan_engine_search(e, &by_nodes, &r), BANYAN_OK);
     T_TRUE(r.nodes >= 1000 && r.nodes < 1000 + 2 * 7 + 1);
-    banyan_engine_setup(e, NULL);
+    banyan_engine_setup(e, C4_SEARCHED);
     T_EQ(banyan_engine_search(e, &by_time, &r), BANYAN_OK);
     T_TRUE(r.playouts > 0);
     T_TRUE(r.seconds >= 0.05);
-    banyan_engine_setup(e, NULL);
+    banyan_engine_setup(e, C4_SEARCHED);
     T_EQ(banyan_engine_search(e, &by_default, &r), BANYAN_OK);
     T_EQ(r.playouts, 10000);
     T_EQ(banyan_engine_search(e, NULL, &r), BANYAN_OK);
@@ -297,7 +302,7 @@ static void *test_stopper(void *arg)
 
 void test_engine_stop(void)
 {
-    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
     struct {
         int calls;
         int pad;
@@ -341,7 +346,7 @@ void test_engine_tiny_memory(void)
     /* 32 KiB: about a thousand nodes. The tree stops growing, the search
      * goes on and still finds the win in one (X: d1 e1 f1; c1 or g1 wins). */
     banyan_config cfg = {.memory = 32 << 10};
-    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+    banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
     banyan_limits lim = {.playouts = 20000};
     banyan_report r;
     T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
@@ -351,7 +356,7 @@ void test_engine_tiny_memory(void)
     /* From the empty board the arena fills again and again: the least
      * visited subtrees are recycled, the report says how often, and the
      * move is still sensible (a central column). */
-    banyan_engine_setup(e, NULL);
+    banyan_engine_setup(e, C4_SEARCHED);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_TRUE(r.recycles > 0);
     T_EQ(r.playouts, 20000);
@@ -362,7 +367,7 @@ void test_engine_tiny_memory(void)
 
     /* Without recycling the tree stops growing and the search goes on. */
     cfg.no_recycle = true;
-    e = test_engine(&banyan_game_connect4, NULL, &cfg);
+    e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_TRUE(r.tree_full);
     T_EQ(r.recycles, 0);
@@ -374,7 +379,7 @@ void test_engine_tiny_memory(void)
 
 void test_engine_solver(void)
 {
-    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
     banyan_limits lim = {.playouts = 1000000};
     banyan_report r;
 
@@ -515,7 +520,7 @@ void test_engine_final_rules(void)
     for (size_t s = 0; s < 2; s++)
         for (size_t i = 0; i < 3; i++) {
             banyan_config cfg = {.final = rules[i], .select = selects[s]};
-            banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+            banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
             banyan_limits lim = {.playouts = 30000};
             banyan_report r;
             /* O must block g; every rule under every formula finds it, and
@@ -527,7 +532,7 @@ void test_engine_final_rules(void)
                 T_TRUE(r.moves[k - 1].proof != BANYAN_PROVEN_LOSS ||
                        r.moves[k].proof == BANYAN_PROVEN_LOSS);
             /* From the start, a sensible central move. */
-            banyan_engine_setup(e, NULL);
+            banyan_engine_setup(e, C4_SEARCHED);
             banyan_engine_search(e, &lim, &r);
             T_TRUE(test_best_in(e, r.best, "cde"));
             banyan_engine_free(e);
@@ -602,7 +607,7 @@ void test_engine_threads(void)
 {
     for (int threads = 2; threads <= 4; threads += 2) {
         banyan_config cfg = {.threads = threads, .memory = 8 << 20};
-        banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+        banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
         banyan_limits lim = {.playouts = 20000};
         banyan_report r;
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -628,7 +633,7 @@ void test_engine_threads_root(void)
     for (int threads = 2; threads <= 3; threads++) {
         banyan_config cfg = {
             .threads = threads, .memory = 3 << 20, .parallel = BANYAN_PARALLEL_ROOT};
-        banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+        banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
         banyan_limits lim = {.playouts = 20001};
         banyan_report r;
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -641,7 +646,7 @@ void test_engine_threads_root(void)
         banyan_move best = r.best;
         uint32_t visits = r.moves[0].visits;
         /* The same search by a second engine: the same statistics. */
-        banyan_engine *twin = test_engine(&banyan_game_connect4, NULL, &cfg);
+        banyan_engine *twin = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
         T_EQ(banyan_engine_search(twin, &lim, &r), BANYAN_OK);
         T_EQ(r.best, best);
         T_EQ(r.moves[0].visits, visits);
@@ -655,7 +660,7 @@ void test_engine_threads_root(void)
     }
     /* A small arena: each tree fills and recycles on its own. */
     banyan_config small = {.threads = 2, .memory = 128 << 10, .parallel = BANYAN_PARALLEL_ROOT};
-    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &small);
+    banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &small);
     banyan_report r;
     T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 50000}, &r), BANYAN_OK);
     T_EQ(r.playouts, 50000);
@@ -707,7 +712,7 @@ static size_t test_json_object(const char *p)
 void test_engine_reuse(void)
 {
     banyan_config cfg = {.seed = 5, .memory = 16 << 20};
-    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, &cfg);
+    banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
     banyan_limits lim = {.playouts = 20000};
     banyan_report r;
     test_dump before = {0}, after = {0};
@@ -747,7 +752,7 @@ void test_engine_reuse(void)
     T_TRUE(test_is_legal(e, r.best));
 
     /* A move the tree never expanded: a fresh tree. */
-    banyan_engine_setup(e, NULL);
+    banyan_engine_setup(e, C4_SEARCHED);
     banyan_limits one = {.playouts = 1};
     T_EQ(banyan_engine_search(e, &one, &r), BANYAN_OK);
     T_EQ(banyan_engine_play(e, d), BANYAN_OK);

@@ -505,7 +505,7 @@ void test_oth_solver_fforum(void)
             }
         }
         int score = -999;
-        int rc = G->solve(&s, UINT64_MAX, mem, &best, &score);
+        int rc = G->solve(&s, UINT64_MAX, NULL, mem, &best, &score);
         T_EQ(rc, best_score > 0   ? BANYAN_SOLVE_WIN
                  : best_score < 0 ? BANYAN_SOLVE_LOSS
                                   : BANYAN_SOLVE_DRAW);
@@ -514,7 +514,7 @@ void test_oth_solver_fforum(void)
                       (unsigned)best, best_score, (unsigned)want);
         /* Without a table the answer is the same. */
         if (i < 4) {
-            T_EQ(G->solve(&s, UINT64_MAX, NULL, &best, &score), rc);
+            T_EQ(G->solve(&s, UINT64_MAX, NULL, NULL, &best, &score), rc);
             T_EQ(score, best_score);
             T_EQ(best, want);
         }
@@ -559,7 +559,7 @@ void test_oth_solver_minimax(void)
             continue;
         banyan_move best = BANYAN_MOVE_NONE;
         int score = -999, want = oth_test_minimax(&s);
-        T_TRUE(G->solve(&s, UINT64_MAX, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN);
+        T_TRUE(G->solve(&s, UINT64_MAX, NULL, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN);
         T_EQ(score, want);
         /* The move reaches the score, and no move before it does. */
         for (int i = 0; i < n; i++) {
@@ -590,8 +590,8 @@ void test_oth_solver_unknown(void)
     oth_test_state s;
     oth_test_setup(&s, NULL);
     T_TRUE(mem != NULL);
-    T_EQ(G->solve(&s, 1000000, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
-    T_EQ(G->solve(&s, UINT64_MAX / 2, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->solve(&s, 1000000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->solve(&s, UINT64_MAX / 2, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, 12345);
     T_EQ(score, 12345);
     int n = oth_test_read("fforum-1-19.obf", lines, 24);
@@ -601,21 +601,25 @@ void test_oth_solver_unknown(void)
         return;
     }
     oth_test_load(&s, lines[15]); /* 16 empties: beyond a budget of 5000. */
-    T_EQ(G->solve(&s, 5000, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->solve(&s, 5000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     /* 15 empties, +8 by e1, in reach of 200000 but with more nodes than
      * that: the budget runs out. */
     oth_test_load(&s, lines[7]);
-    T_EQ(G->solve(&s, 200000, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->solve(&s, 200000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, 12345);
     T_EQ(score, 12345);
+    /* A stop flag already set: given up whatever the budget. */
+    _Atomic int stop = 1;
+    T_EQ(G->solve(&s, UINT64_MAX, &stop, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(best, 12345);
     for (uint64_t budget = 1000; budget < 200000; budget *= 2)
-        G->solve(&s, budget, mem, &best, &score); /* Leaves partial work in the table. */
-    T_EQ(G->solve(&s, UINT64_MAX, mem, &best, &score), BANYAN_SOLVE_WIN);
+        G->solve(&s, budget, NULL, mem, &best, &score); /* Leaves partial work in the table. */
+    T_EQ(G->solve(&s, UINT64_MAX, NULL, mem, &best, &score), BANYAN_SOLVE_WIN);
     T_EQ(score, 8);
     T_EQ(best, oth_test_move("e1"));
     oth_test_setup(&s, "solver=off");
     T_EQ(G->load(&s, lines[7]), BANYAN_OK);
-    T_EQ(G->solve(&s, UINT64_MAX, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->solve(&s, UINT64_MAX, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     free(mem);
 }
 

@@ -366,7 +366,7 @@ void test_strength_connect4_exact(void)
                 ok =
                     (ret[mover] == 1.0) == (m->score > 0) && (ret[mover] == 0.5) == (m->score == 0);
             else
-                ok = g->solve(s, UINT64_MAX, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN &&
+                ok = g->solve(s, UINT64_MAX, NULL, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN &&
                      -score == m->score;
         }
         if (!ok && wrong++ < 5)

@@ -151,7 +151,8 @@ void test_timeman_search(void)
     banyan_engine *e;
     banyan_report r;
     banyan_config cfg = {.seed = 3};
-    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+    /* Without the opening book, which would answer the empty board at once. */
+    T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &cfg, &e), BANYAN_OK);
 
     banyan_limits soft_hard = {.time = 0.1, .time_max = 0.4};
     T_EQ(banyan_engine_search(e, &soft_hard, &r), BANYAN_OK);
@@ -172,7 +173,7 @@ void test_timeman_search(void)
     T_EQ(banyan_engine_search(e, &early, &r), BANYAN_OK);
     T_EQ(r.playouts, n);
     /* Without it, the whole budget is used (no proof ends this one). */
-    T_EQ(banyan_engine_setup(e, NULL), BANYAN_OK);
+    T_EQ(banyan_engine_setup(e, "book=off"), BANYAN_OK);
     banyan_limits full = {.playouts = 30000};
     T_EQ(banyan_engine_search(e, &full, &r), BANYAN_OK);
     T_EQ(r.playouts, 30000);

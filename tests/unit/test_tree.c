@@ -195,7 +195,7 @@ void test_tree_visits_cap(void)
         banyan_engine *e = NULL;
         banyan_limits lim = {.playouts = 2000};
         banyan_report r;
-        T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
+        T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &cfg, &e), BANYAN_OK);
         if (!e)
             return;
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
