@@ -7,7 +7,6 @@
  * one column into the next, so four in a row in any direction is two shifts
  * and two ANDs, and the landing square of a disc is one addition.
  */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -334,10 +333,9 @@ static bool c4_is_valid(const void *s)
 #ifndef C4_TT_BITS /* Bench tools that include this file may give a larger table. */
 #define C4_TT_BITS 20
 #endif
-#define C4_TT_SIZE    ((size_t)1 << C4_TT_BITS)
-#define C4_TT_USED    ((uint64_t)1 << 63) /* Marks an entry in use (zeroed memory is empty). */
-#define C4_SCORE_OFF  64                  /* Scores are stored as score + 64, in 7 bits. */
-#define C4_STOP_EVERY 4095                /* The stop flag is read once in 4,096 positions. */
+#define C4_TT_SIZE   ((size_t)1 << C4_TT_BITS)
+#define C4_TT_USED   ((uint64_t)1 << 63) /* Marks an entry in use (zeroed memory is empty). */
+#define C4_SCORE_OFF 64                  /* Scores are stored as score + 64, in 7 bits. */
 
 /* A table entry: C4_TT_USED, the key (49 bits: own + all is unique, the
  * layout's sentinel row taking the carries), the upper bound and the lower
@@ -426,8 +424,7 @@ static const int c4_order[C4_WIDTH] = {3, 2, 4, 1, 5, 0, 6}; /* Centre first. */
  * inside, else a bound on the side it falls. Void once v->out is set. */
 static int c4_negamax(c4_solver *v, uint64_t own, uint64_t all, int ply, int alpha, int beta)
 {
-    if (++v->nodes > v->budget || (!(v->nodes & C4_STOP_EVERY) && v->stop &&
-                                   atomic_load_explicit(v->stop, memory_order_relaxed))) {
+    if (banyan_solve_halted(++v->nodes, v->budget, v->stop)) {
         v->out = true;
         return 0;
     }

@@ -16,7 +16,6 @@
  */
 #include "othello.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -568,12 +567,11 @@ static bool oth_is_valid(const void *s)
  * without move generation for the last OTH_SOLVE_SMALL. Scores are final
  * disc differences for the player to move, empties to the winner. */
 
-#define OTH_SOLVE_SMALL   4    /* Empties solved by the plain loop over the empty squares. */
-#define OTH_SOLVE_TT      7    /* Fewest empties at which the table is used. */
-#define OTH_SOLVE_FASTEST 8    /* Fewest empties ordered fastest first. */
-#define OTH_SOLVE_ETC     12   /* Fewest empties with enhanced transposition cutoffs. */
-#define OTH_TT_BITS       18   /* 2^18 entries of 24 bytes: 6 MiB. */
-#define OTH_STOP_EVERY    4095 /* The stop flag is read once in 4,096 positions. */
+#define OTH_SOLVE_SMALL   4  /* Empties solved by the plain loop over the empty squares. */
+#define OTH_SOLVE_TT      7  /* Fewest empties at which the table is used. */
+#define OTH_SOLVE_FASTEST 8  /* Fewest empties ordered fastest first. */
+#define OTH_SOLVE_ETC     12 /* Fewest empties with enhanced transposition cutoffs. */
+#define OTH_TT_BITS       18 /* 2^18 entries of 24 bytes: 6 MiB. */
 #define OTH_INF           127
 
 /* One position's bounds on its exact score: lo <= score <= hi. The key is
@@ -732,8 +730,7 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
         int n = oth_parity_order(~(p | o), sq);
         return oth_solve_small(sv, p, o, alpha, beta, sq, n, false);
     }
-    if (++sv->nodes > sv->budget || (!(sv->nodes & OTH_STOP_EVERY) && sv->stop &&
-                                     atomic_load_explicit(sv->stop, memory_order_relaxed))) {
+    if (banyan_solve_halted(++sv->nodes, sv->budget, sv->stop)) {
         sv->aborted = true;
         return 0;
     }

@@ -18,6 +18,7 @@
 #ifndef BANYAN_GAME_H
 #define BANYAN_GAME_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,6 +93,15 @@ void banyan_rng_seed(banyan_rng *r, uint64_t seed, uint64_t stream);
 /* *score of banyan_game.solve when the solver proved the result (win or
  * loss) but not its score. */
 #define BANYAN_SOLVE_NO_SCORE (-0x7fffffff - 1)
+
+/* For a solve hook: whether the solver, having visited `visited` positions,
+ * must give up: the budget is spent, or *stop (when not NULL) is set, which
+ * it reads once in 4,096 positions. */
+static inline bool banyan_solve_halted(uint64_t visited, uint64_t budget, const _Atomic int *stop)
+{
+    return visited > budget ||
+           (!(visited & 4095) && stop && atomic_load_explicit(stop, memory_order_relaxed));
+}
 
 /* Kinds of place a move has on a board (banyan_game.place). */
 #define BANYAN_PLACE_NONE   0 /* Not a move of this board. */
@@ -290,8 +300,8 @@ typedef struct banyan_game {
      * position it judges beyond the budget's reach (in Othello, too many
      * empty squares), and when the budget runs out or, stop not being
      * NULL, *stop becomes non-zero (the engine passes its stop flag on the
-     * root, where budgets are large: the solver reads it every few
-     * thousand positions). Otherwise it returns
+     * root, where budgets are large; banyan_solve_halted() tells both).
+     * Otherwise it returns
      * BANYAN_SOLVE_WIN, _DRAW or _LOSS, with *score the exact score for the
      * player to move (a game with a score: Othello's final disc difference;
      * a game without one: positive for a win, larger for a quicker win, and

@@ -1023,43 +1023,17 @@ static int search_solve_sliced(banyan_engine *e, const void *s, uint64_t budget,
     }
 }
 
-/*
- * The game's exact solver on the root, before any simulation. When it
- * solves the root, each root child is solved too (the solver's table makes
- * that cheap) and proven in every tree, with its exact score kept for the
- * report, and the root itself is proven: the search stops at once, and the
- * report plays the solver's best move, the largest margin among wins. A
- * child the solver could not finish keeps no proof; a child where the game
- * ends is proven by its outcome, and scored only when it is the best move.
- */
-static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline)
+/* Solves each root child after the root (see search_solve_root): proven in
+ * every tree, and scored beside the root's best move, best. */
+static void search_solve_root_children(banyan_engine *e, banyan_move best, uint64_t budget,
+                                       double deadline)
 {
     const banyan_game *g = e->game;
     worker *w0 = &e->workers[0];
     tree *t0 = &e->trees[0];
-    banyan_move best;
-    int score, n;
-    /* A root proven already keeps what solved it (a second search of the
-     * same position: search_exact() checks that it is the same). */
-    if (!g->solve || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
-        return;
-    e->exact_result = BANYAN_SOLVE_UNKNOWN;
-    e->exact_n = 0;
-    int r = search_solve_sliced(e, e->root_state, budget, deadline, &best, &score);
-    if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best) ||
-        (r == BANYAN_SOLVE_LOSS && score == BANYAN_SOLVE_NO_SCORE))
-        return;
-    e->exact_result = r;
-    e->exact_hash = banyan_game_hash(g, e->root_state);
-    e->exact_move[e->exact_n] = best;
-    e->exact_score[e->exact_n++] = score;
-
-    /* A result without its score proves the best move only: the others
-     * would cost as much again, for nothing the move played needs. */
-    if (score == BANYAN_SOLVE_NO_SCORE)
-        search_prove_root_move(e, best, (banyan_proof)r);
+    int n;
     uint32_t first = search_expand_root(e, 0, &n);
-    for (int i = 0; i < n && score != BANYAN_SOLVE_NO_SCORE; i++) {
+    for (int i = 0; i < n; i++) {
         banyan_move m = tree_move(&t0->nodes[first + (uint32_t)i]), reply;
         double ret[BANYAN_MAX_PLAYERS];
         int child_score;
@@ -1080,6 +1054,44 @@ static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline
         }
         search_prove_root_move(e, m, proof);
     }
+}
+
+/*
+ * The game's exact solver on the root, before any simulation. When it
+ * solves the root, each root child is solved too (the solver's table makes
+ * that cheap) and proven in every tree, with its exact score kept for the
+ * report, and the root itself is proven: the search stops at once, and the
+ * report plays the solver's best move, the largest margin among wins. A
+ * child the solver could not finish keeps no proof; a child where the game
+ * ends is proven by its outcome, and scored only when it is the best move.
+ */
+static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline)
+{
+    const banyan_game *g = e->game;
+    tree *t0 = &e->trees[0];
+    banyan_move best;
+    int score;
+    /* A root proven already keeps what solved it (a second search of the
+     * same position: search_exact() checks that it is the same). */
+    if (!g->solve || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
+        return;
+    e->exact_result = BANYAN_SOLVE_UNKNOWN;
+    e->exact_n = 0;
+    int r = search_solve_sliced(e, e->root_state, budget, deadline, &best, &score);
+    if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best) ||
+        (r == BANYAN_SOLVE_LOSS && score == BANYAN_SOLVE_NO_SCORE))
+        return;
+    e->exact_result = r;
+    e->exact_hash = banyan_game_hash(g, e->root_state);
+    e->exact_move[e->exact_n] = best;
+    e->exact_score[e->exact_n++] = score;
+
+    /* A result without its score proves the best move only: the others
+     * would cost as much again, for nothing the move played needs. */
+    if (score == BANYAN_SOLVE_NO_SCORE)
+        search_prove_root_move(e, best, (banyan_proof)r);
+    else
+        search_solve_root_children(e, best, budget, deadline);
     for (int k = 0; k < e->n_trees; k++)
         tree_set_proof(&e->trees[k].nodes[e->trees[k].root], tree_proof_flip((banyan_proof)r));
 }
