@@ -630,9 +630,9 @@ static int c4_solve(const void *s, uint64_t budget, const _Atomic int *stop, voi
     *score = value ? BANYAN_SOLVE_NO_SCORE : 0; /* A draw scores 0: exact already. */
     if (!value || empties > reach)
         return r;
-    /* The score, then the first column whose move keeps it: each is tested
-     * with one null-window probe, cheap once the table is warm. */
-    v.budget = budget - v.nodes;
+    /* The score, then the first column whose move keeps it (each tested
+     * with one null-window probe, cheap once the table is warm), within
+     * what the result left of the budget: v.nodes goes on counting. */
     value = c4_value(&v, own, all, ply);
     found = v.out ? -1 : c4_first_at_least(&v, own, all, ply, value);
     if (found >= 0) {
