@@ -177,6 +177,12 @@ $(B)/othello-endgame: bench/othello_endgame.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
+# Othello's evaluation model: self-play games and the fit of its weights
+# (bench/othello_eval.sh).
+$(B)/othello-eval: bench/othello_eval.c $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)

@@ -15,4 +15,12 @@
 int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
                     banyan_move *best, int *score, uint64_t *nodes);
 
+/* The evaluation model's inputs for the player to move in s (a game that
+ * goes on): OTH_EVAL_TERMS terms, each twice (as it is, then times the
+ * share of empty squares), into f[0 .. OTH_EVAL_FEATURES-1]. Returns
+ * OTH_EVAL_FEATURES. For bench/othello_eval.c, which fits the weights. */
+#define OTH_EVAL_TERMS    12
+#define OTH_EVAL_FEATURES (2 * OTH_EVAL_TERMS)
+int oth_eval_features(const void *s, double *f);
+
 #endif /* BANYAN_OTHELLO_H */

@@ -14,6 +14,7 @@
 
 #include "banyan.h"
 #include "banyan_game.h"
+#include "othello.h"
 #include "t.h"
 
 #define T(name) void name(void);
@@ -641,4 +642,82 @@ void test_oth_engine(void)
     T_EQ(rep.best, 64);
     T_EQ(G->moves(banyan_engine_state(e), moves), 1);
     banyan_engine_free(e);
+}
+
+/* Loads the board of s seen through symmetry k (0..7) of the square, with
+ * the side to move (flipped when flip is true), into out. */
+static void oth_test_transform(const oth_test_state *s, int k, bool flip, oth_test_state *out)
+{
+    char text[80];
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            int a = k & 1 ? 7 - x : x, b = k & 2 ? 7 - y : y;
+            int sx = k & 4 ? b : a, sy = k & 4 ? a : b;
+            int who = G->piece(s, sx, sy);
+            text[8 * y + x] = who == 0 ? 'X' : who == 1 ? 'O' : '-';
+        }
+    snprintf(text + 64, sizeof text - 64, " %c", (G->to_move(s) == 0) != flip ? 'X' : 'O');
+    oth_test_load(out, text);
+}
+
+/* The evaluation: its inputs do not change under the eight symmetries of
+ * the board, each term but the bias and the parity changes sign with the
+ * side to move, stable discs are counted as the rule says on positions
+ * worked by hand, and the value is a probability for the mover. */
+void test_oth_eval(void)
+{
+    double f[OTH_EVAL_FEATURES], g[OTH_EVAL_FEATURES], ret[2];
+    banyan_move moves[BANYAN_MAX_MOVES];
+    banyan_rng rng;
+    oth_test_state s, t;
+    banyan_rng_seed(&rng, 5, 0);
+    T_TRUE(G->evaluate != NULL);
+    for (int game = 0; game < 20; game++) {
+        oth_test_setup(&s, NULL);
+        for (int ply = 0; ply < 60; ply++) {
+            int n = G->moves(&s, moves);
+            if (n == 0)
+                break;
+            G->play(&s, moves[banyan_rng_below(&rng, (uint32_t)n)]);
+            if (G->outcome(&s, ret))
+                break;
+            T_EQ(oth_eval_features(&s, f), OTH_EVAL_FEATURES);
+            for (int k = 1; k < 8; k++) {
+                oth_test_transform(&s, k, false, &t);
+                oth_eval_features(&t, g);
+                for (int i = 0; i < OTH_EVAL_FEATURES; i++)
+                    T_NEAR(g[i], f[i], 1e-12);
+            }
+            oth_test_transform(&s, 0, true, &t);
+            oth_eval_features(&t, g);
+            for (int i = 0; i < OTH_EVAL_TERMS; i++) {
+                double sign = i == 0 || i == OTH_EVAL_TERMS - 1 ? 1 : -1;
+                T_NEAR(g[2 * i], sign * f[2 * i], 1e-12);
+                T_NEAR(g[2 * i + 1], sign * f[2 * i + 1], 1e-12);
+            }
+            ret[0] = ret[1] = -1;
+            float pr[BANYAN_MAX_MOVES];
+            T_TRUE(!G->evaluate(&s, ret, moves, G->moves(&s, moves), pr));
+            T_TRUE(ret[0] > 0 && ret[0] < 1);
+            T_NEAR(ret[0] + ret[1], 1.0, 1e-12);
+        }
+    }
+    /* Stable discs, term 9 (a quarter of the difference): a full first row
+     * is stable; a1, b1 and c1 are, and b2 beside them is not (row 2 and
+     * the b column are open); b1 alone is not. */
+    static const struct {
+        const char *pos;
+        double stable;
+    } cases[] = {
+        {"XXXXXXXX-------------------OO------OO--------------------------- X", 8},
+        {"XXX------X-----------------XO------OX--------------------------- X", 3},
+        {"-X-------------------------XO------OX--------------------------- X", 0},
+        {"-X-------------------------XO------OX--------------------------- O", 0},
+        {"XXX------X-----------------XO------OX--------------------------- O", -3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        oth_test_load(&s, cases[i].pos);
+        oth_eval_features(&s, f);
+        T_NEAR(f[18] * 4, cases[i].stable, 1e-12);
+    }
 }
