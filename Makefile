@@ -247,6 +247,9 @@ tsan: $(UNIT) $(BANYAN)
 	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game connect4 --threads 4 --parallel $$p \
 	    --position 71324677554451437653 --solve 1 --playouts 20000 > /dev/null || exit 1; \
 	  echo "tsan: 4-thread Othello and Connect Four endgames (the solver on nodes), $$p parallelism: 2 passed, 0 failed"; \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game connect4 --param book=off --threads 4 \
+	    --parallel $$p --transpositions on --playouts 20000 > /dev/null || exit 1; \
+	  echo "tsan: 4-thread Connect Four with transpositions, $$p parallelism: 1 passed, 0 failed"; \
 	done
 
 bench: $(BANYAN)

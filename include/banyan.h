@@ -131,6 +131,12 @@ typedef struct banyan_config {
                                  0 = 4 million, or 2.5 million a second of a timed search
                                  (at least 100,000). A large budget makes a perfect player
                                  where the game's solver reaches. */
+    bool transpositions;      /* Two-player games with a hash(): each tree gets a table of
+                                 the statistics of every position it visits (an eighth of
+                                 memory), and a new leaf whose position the search already
+                                 reached by another order of moves takes the mean found
+                                 there instead of a rollout or an evaluation. false
+                                 (default): none. See docs/SEARCH.md. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -207,6 +213,8 @@ struct banyan_report {
                              searches of this root or from before the moves played. */
     uint32_t recycles;    /* Times the arena filled in this search and the least visited
                              subtrees were dropped to make room (one thread only). */
+    uint64_t transposed;  /* Leaves valued from the transposition table in this search
+                             (banyan_config.transpositions). */
 };
 
 /* A player's clock, for time management. Seconds throughout; zero fields

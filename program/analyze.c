@@ -105,10 +105,10 @@ int cli_analyze(int argc, char **argv)
             printf("]}\n");
         }
         printf("{\"bestmove\":\"%s\",\"playouts\":%llu,\"seconds\":%.3f,\"nodes\":%llu,"
-               "\"tree_full\":%s,\"recycles\":%u,\"proof\":\"%s\"}\n",
+               "\"tree_full\":%s,\"recycles\":%u,\"transposed\":%llu,\"proof\":\"%s\"}\n",
                cli_move(g, s, r.best), (unsigned long long)r.playouts, r.seconds,
                (unsigned long long)r.nodes, r.tree_full ? "true" : "false", r.recycles,
-               analyze_json_proof(r.proof));
+               (unsigned long long)r.transposed, analyze_json_proof(r.proof));
         banyan_engine_free(e);
         return 0;
     }
@@ -129,6 +129,8 @@ int cli_analyze(int argc, char **argv)
            r.max_depth, cli_proof(r.proof));
     if (r.recycles)
         printf(", arena recycled %u times", r.recycles);
+    if (r.transposed)
+        printf(", %llu leaves transposed", (unsigned long long)r.transposed);
     printf("\n");
     banyan_engine_free(e);
     return 0;

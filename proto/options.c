@@ -32,6 +32,7 @@ typedef enum options_kind {
     OPT_SOLVE,
     OPT_REUSE,
     OPT_RECYCLE,
+    OPT_TRANSPOSITIONS,
     OPT_PONDER,
     OPT_NO_PONDER,
     OPT_POLICY,
@@ -74,6 +75,9 @@ static const struct options_row {
      "keep the subtree of the move played for the next search"},
     {"recycle", "on|off", OPTIONS_ALL, true, OPT_RECYCLE, "on",
      "drop the least visited subtrees when the arena fills"},
+    {"transpositions", "on|off", OPTIONS_ALL, true, OPT_TRANSPOSITIONS, "off",
+     "a new leaf reached before by another order of moves takes the mean found there "
+     "(two-player games)"},
     {"ponder", NULL, OPTIONS_CLI, false, OPT_PONDER, "on in play, off in gtp and gomocup",
      "think on the opponent's time"},
     {"no-ponder", NULL, OPTIONS_CLI, false, OPT_NO_PONDER, "",
@@ -249,12 +253,15 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         return options_count(v, 1, UINT64_MAX, &o->cfg.solve_budget);
     case OPT_REUSE:
     case OPT_RECYCLE:
+    case OPT_TRANSPOSITIONS:
         if (w < 0)
             return false;
         if (r->kind == OPT_REUSE)
             o->cfg.fresh_tree = w == 1;
-        else
+        else if (r->kind == OPT_RECYCLE)
             o->cfg.no_recycle = w == 1;
+        else
+            o->cfg.transpositions = w == 0;
         return true;
     case OPT_PONDER:
     case OPT_NO_PONDER:

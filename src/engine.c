@@ -85,6 +85,8 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "leaf=eval and leaf=cutoff need a game with an evaluation";
     if (out->cutoff < 1 || out->cutoff > BANYAN_MAX_DEPTH)
         return "the cutoff is not within 1 .. 1024 plies";
+    if (out->transpositions && (g->n_players != 2 || !g->hash))
+        return "transpositions need a two-player game with a hash";
     return NULL;
 }
 
@@ -122,14 +124,20 @@ static void engine_release(banyan_engine *e)
         a(ud, e->root_state, 0);
     if (e->block)
         a(ud, e->block, 0);
+    if (e->tt_block)
+        a(ud, e->tt_block, 0);
     a(ud, e, 0);
 }
 
-/* Empties the trees for a new root; recycling starts afresh. */
+/* Empties the trees and their transposition tables for a new root;
+ * recycling starts afresh. */
 static void engine_clear_tree(banyan_engine *e)
 {
-    for (int i = 0; i < e->n_trees; i++)
+    for (int i = 0; i < e->n_trees; i++) {
         tree_reset(&e->trees[i]);
+        if (e->trees[i].tt)
+            memset(e->trees[i].tt, 0, (e->trees[i].tt_mask + 1) * sizeof(tree_tt_entry));
+    }
 }
 
 /* Sets up a new game on the spare state, then makes it the root. */
@@ -172,9 +180,25 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     atomic_init(&e->stop, 0);
     atomic_init(&e->started, 0);
 
+    /* Transpositions: an eighth of the memory, a table per tree of a power
+     * of two entries, out of the nodes' share. */
+    size_t tt_entries = 0, memory = c.memory;
+    if (c.transpositions) {
+        tt_entries = 1;
+        while (tt_entries * 2 * sizeof(tree_tt_entry) * (size_t)e->n_trees <= c.memory / 8)
+            tt_entries *= 2;
+        memory -= tt_entries * sizeof(tree_tt_entry) * (size_t)e->n_trees;
+        e->tt_block =
+            c.alloc(c.alloc_ud, NULL, tt_entries * sizeof(tree_tt_entry) * (size_t)e->n_trees);
+        for (int i = 0; e->tt_block && i < e->n_trees; i++) {
+            e->trees[i].tt = (tree_tt_entry *)e->tt_block + (size_t)i * tt_entries;
+            e->trees[i].tt_mask = tt_entries - 1;
+        }
+    }
+
     /* One block, cut into a share per tree; each share a whole number of
      * cache lines and aligned to one, so that a node never straddles two. */
-    size_t n_nodes = (c.memory - 64) / sizeof(node) / (size_t)e->n_trees & ~(size_t)1;
+    size_t n_nodes = (memory - 64) / sizeof(node) / (size_t)e->n_trees & ~(size_t)1;
     if (n_nodes > UINT32_MAX - 1)
         n_nodes = UINT32_MAX - 1;
     e->block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(node) + 64);
@@ -190,7 +214,8 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     e->stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->stats);
     e->children = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->children);
     e->workers = c.alloc(c.alloc_ud, NULL, (size_t)c.threads * sizeof *e->workers);
-    if (!e->block || !e->root_state || !e->spare || !e->stats || !e->children || !e->workers) {
+    if (!e->block || !e->root_state || !e->spare || !e->stats || !e->children || !e->workers ||
+        (c.transpositions && !e->tt_block)) {
         if (e->workers)
             memset(e->workers, 0, (size_t)c.threads * sizeof *e->workers);
         engine_release(e);

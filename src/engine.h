@@ -43,6 +43,7 @@ typedef struct worker {
     uint64_t budget;         /* Root parallelism: simulations left to it in this search. */
     uint32_t claimed;        /* Simulations taken from the budget and not yet started. */
     uint32_t recycles;       /* Recycling passes of its tree in the current search. */
+    uint64_t transposed;     /* Leaves it valued from the transposition table in this search. */
 } worker;
 
 struct banyan_engine {
@@ -53,6 +54,7 @@ struct banyan_engine {
     tree trees[BANYAN_MAX_THREADS]; /* trees[0], and under root parallelism one per thread. */
     int n_trees;                    /* Trees in use: 1, or threads under root parallelism. */
     void *block;                    /* The allocation holding every tree's nodes. */
+    void *tt_block;                 /* The one holding their transposition tables, or NULL. */
     unsigned char *root_state;      /* The root position. */
     unsigned char *spare;           /* A second state, for changes that may fail. */
     char params[256];               /* Parameters of the current game. */

@@ -89,6 +89,14 @@ typedef struct step {
 #define SEARCH_VERIFY_SHARE      0.07
 #define SEARCH_VERIFY_PER_SECOND 3000000.0
 
+/* Transpositions (banyan_config.transpositions): the table holds the
+ * positions SEARCH_TT_DEPTH plies or more below the root, the fewest at
+ * which two orders of moves can meet in a game where players alternate,
+ * and stops counting a position's visits at SEARCH_TT_VISITS_MAX so that
+ * they never overflow, whatever the number of searches. */
+#define SEARCH_TT_DEPTH      3
+#define SEARCH_TT_VISITS_MAX (NODE_VISITS_MAX / 2)
+
 /* Simulations a thread takes from the budget at once, when several search. */
 #define SEARCH_CHUNK 32
 
@@ -147,6 +155,60 @@ static inline uint32_t search_add_visit(const banyan_engine *e, node *x)
 static inline void search_add_value(const banyan_engine *e, node *x, uint32_t v)
 {
     search_add_stats(e, x, (uint64_t)v << NODE_VISIT_BITS);
+}
+
+/* The entry of tree t's transposition table for the position whose hash
+ * is hash, a two-way bucket: the slot that holds the position, else NULL
+ * (look) or the slot with fewer visits, emptied for it (take). The key
+ * and the statistics are two words: a thread that reads them while
+ * another takes the slot over may pair the new key with the old numbers,
+ * which misleads one leaf at worst. */
+static tree_tt_entry *search_tt_slot(const tree *t, uint64_t hash, bool take)
+{
+    uint64_t key = hash | 1;
+    tree_tt_entry *b = &t->tt[hash & t->tt_mask & ~(uint64_t)1];
+    for (int i = 0; i < 2; i++)
+        if (atomic_load_explicit(&b[i].key, memory_order_relaxed) == key)
+            return &b[i];
+    if (!take)
+        return NULL;
+    tree_tt_entry *x =
+        &b[tree_stats_visits(atomic_load_explicit(&b[1].stats, memory_order_relaxed)) <
+           tree_stats_visits(atomic_load_explicit(&b[0].stats, memory_order_relaxed))];
+    atomic_store_explicit(&x->key, key, memory_order_relaxed);
+    atomic_store_explicit(&x->stats, 0, memory_order_relaxed);
+    return x;
+}
+
+/* The mean value of the position whose hash is hash, for the player who
+ * moved into it, into *v, when the table has at least own visits of it
+ * (own: the visits of the leaf, this one included, so that some came by
+ * another path). */
+static bool search_tt_mean(const tree *t, uint64_t hash, uint32_t own, double *v)
+{
+    tree_tt_entry *x = search_tt_slot(t, hash, false);
+    if (!x)
+        return false;
+    uint64_t s = atomic_load_explicit(&x->stats, memory_order_relaxed);
+    if (tree_stats_visits(s) < own)
+        return false;
+    *v = tree_value_mean(tree_stats_visits(s), tree_stats_value(s));
+    return true;
+}
+
+/* Adds a visit worth units VALUE_ONE units to the position whose hash is
+ * hash. */
+static void search_tt_add(const banyan_engine *e, const tree *t, uint64_t hash, uint32_t units)
+{
+    tree_tt_entry *x = search_tt_slot(t, hash, true);
+    uint64_t add = (uint64_t)units << NODE_VISIT_BITS | 1;
+    uint64_t s = atomic_load_explicit(&x->stats, memory_order_relaxed);
+    if (tree_stats_visits(s) >= SEARCH_TT_VISITS_MAX)
+        return;
+    if (e->shared)
+        atomic_fetch_add_explicit(&x->stats, add, memory_order_relaxed);
+    else
+        atomic_store_explicit(&x->stats, s + add, memory_order_relaxed);
 }
 
 /* Natural logarithm of x >= 1, to about 1e-5 relative: the exponent from the
@@ -516,6 +578,7 @@ static void search_simulate(worker *w)
     tree *t = w->t;
     node *nodes = t->nodes;
     step path[BANYAN_MAX_DEPTH + 2];
+    uint64_t hashes[BANYAN_MAX_DEPTH + 2]; /* With transpositions: each position's hash. */
     double ret[BANYAN_MAX_PLAYERS];
     double exact = -1; /* Exact value for the leaf's mover, when proven. */
     bool proving = false;
@@ -548,6 +611,8 @@ static void search_simulate(worker *w)
         xi = search_select(e, t, x);
         g->play(w->state, tree_move(&nodes[xi]));
         path[++depth] = (step){xi, p};
+        if (t->tt)
+            hashes[depth] = g->hash(w->state);
         uint32_t n = search_add_visit(e, &nodes[xi]);
         if (depth == 1 && g->prove_win_deep)
             proving = search_prove_deep(w, xi, p, n); /* Read at the top of the loop. */
@@ -570,6 +635,8 @@ static void search_simulate(worker *w)
             xi = search_select(e, t, &nodes[xi]);
             g->play(w->state, tree_move(&nodes[xi]));
             path[++depth] = (step){xi, p};
+            if (t->tt)
+                hashes[depth] = g->hash(w->state);
             search_add_visit(e, &nodes[xi]);
             if (g->outcome(w->state, ret)) {
                 exact = search_norm(e, ret[p]);
@@ -582,11 +649,19 @@ static void search_simulate(worker *w)
 
     /* Step 4. Evaluate: the game's rollout to the end, unless the leaf's
      * value is already known. A proven node carries one exact value, which
-     * in a two-player zero-sum game fixes both returns. Debug builds check
+     * in a two-player zero-sum game fixes both returns; so does the mean of
+     * a position the table holds from another path. Debug builds check
      * the last position the simulation reaches, which every move it played
      * led to: once per simulation, since a check after each move would cost
      * more than the search it checks. */
-    if (exact < 0) {
+    double known;
+    if (exact < 0 && t->tt && depth >= SEARCH_TT_DEPTH &&
+        search_tt_mean(t, hashes[depth], tree_visits(&nodes[xi]), &known)) {
+        int m = path[depth].mover;
+        ret[m] = known;
+        ret[!m] = 1.0 - known;
+        w->transposed++;
+    } else if (exact < 0) {
         search_leaf(w, ret);
         for (int i = 0; i < g->n_players; i++)
             ret[i] = search_norm(e, ret[i]);
@@ -615,6 +690,8 @@ static void search_simulate(worker *w)
             w->root_stats += (uint64_t)units[path[i].mover] << NODE_VISIT_BITS;
         else
             search_add_value(e, x, units[path[i].mover]);
+        if (t->tt && i >= SEARCH_TT_DEPTH)
+            search_tt_add(e, t, hashes[i], units[path[i].mover]);
         if (proving && i < depth)
             proving = search_prove(w, path, i, path[i].mover, path[i + 1].mover);
         if (proving && i > 0)
@@ -1203,6 +1280,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         w->root_top = 0;
         w->root_stats = 0;
         w->recycles = 0;
+        w->transposed = 0;
         w->claimed = 0;
         /* Root parallelism: an even share each, the first ones taking the
          * remainder. */
@@ -1246,9 +1324,11 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     search_report(e, out);
     out->playouts = 0;
     out->recycles = 0;
+    out->transposed = 0;
     for (int i = 0; i < e->cfg.threads; i++) {
         out->playouts += e->workers[i].playouts;
         out->recycles += e->workers[i].recycles;
+        out->transposed += e->workers[i].transposed;
         if (e->workers[i].max_depth > out->max_depth)
             out->max_depth = e->workers[i].max_depth;
     }

@@ -60,6 +60,14 @@ typedef struct node {
 
 _Static_assert(sizeof(node) == 16, "four nodes per cache line");
 
+/* An entry of a tree's transposition table: a position's hash (with its
+ * low bit set, so that 0 means empty) and the statistics of every visit
+ * to that position wherever it stands in the tree, in node.stats form. */
+typedef struct tree_tt_entry {
+    _Atomic uint64_t key;
+    _Atomic uint64_t stats;
+} tree_tt_entry;
+
 /* The arena. Index 0 is never handed out, so 0 can mean "none". */
 typedef struct tree {
     node *nodes;             /* capacity slots, 64-byte aligned. */
@@ -69,6 +77,9 @@ typedef struct tree {
     uint32_t root;           /* Index of the root node. */
     uint32_t recycle_visits; /* Visits a node needs to keep its children when the arena is
                                 recycled; grows each time it fills again, 0 after a reset. */
+    tree_tt_entry *tt;       /* With banyan_config.transpositions: tt_mask + 1 entries;
+                                else NULL. Kept across moves, cleared for a new game. */
+    uint64_t tt_mask;
 } tree;
 
 /* Empties the tree and makes a fresh, unexpanded root. */

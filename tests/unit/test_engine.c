@@ -923,3 +923,64 @@ void test_engine_stop_early_kept_tree(void)
     T_TRUE(r.playouts > 0 || r.seconds >= 0.9 * timed.time);
     banyan_engine_free(e);
 }
+
+/* Transpositions: only for two-player games with a hash; a table out of
+ * the memory (fewer nodes); leaves taken from it in Connect Four, where
+ * orders of moves meet, and none without it; one thread and a seed
+ * reproduce the search; a new game clears the table (the same search
+ * again); playing on keeps it. */
+void test_engine_transpositions(void)
+{
+    banyan_config cfg = {.seed = 5, .transpositions = true, .memory = 8u << 20};
+    banyan_config off = {.seed = 5, .memory = 8u << 20};
+    banyan_limits lim = {.playouts = 20000};
+    banyan_report r1, r2, r3;
+    banyan_game nohash = banyan_game_connect4;
+    nohash.hash = NULL;
+    T_TRUE(banyan_config_check(&nohash, &cfg) != NULL);
+    T_TRUE(banyan_config_check(&nohash, &off) == NULL);
+    T_TRUE(banyan_config_check(&banyan_game_connect4, &cfg) == NULL);
+
+    banyan_engine *a = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
+    banyan_engine *b = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
+    banyan_engine *c = test_engine(&banyan_game_connect4, C4_SEARCHED, &off);
+    T_EQ(banyan_engine_search(a, &lim, &r1), BANYAN_OK);
+    T_EQ(banyan_engine_search(b, &lim, &r2), BANYAN_OK);
+    T_EQ(banyan_engine_search(c, &lim, &r3), BANYAN_OK);
+    T_TRUE(r1.node_capacity < r3.node_capacity);
+    T_TRUE(r1.node_capacity >= r3.node_capacity / 8 * 6);
+    T_TRUE(r1.transposed > lim.playouts / 10);
+    T_EQ(r3.transposed, 0);
+    T_EQ(r1.transposed, r2.transposed);
+    T_EQ(r1.nodes, r2.nodes);
+    T_EQ(r1.n_moves, r2.n_moves);
+    for (int i = 0; i < r1.n_moves && i < r2.n_moves; i++) {
+        T_EQ(r1.moves[i].move, r2.moves[i].move);
+        T_EQ(r1.moves[i].visits, r2.moves[i].visits);
+        T_TRUE(r1.moves[i].value == r2.moves[i].value);
+    }
+    /* A new game empties the table: after it, a short search of the
+     * reply meets far fewer stored positions than one that kept the
+     * table (its tree cleared by fresh_tree). */
+    banyan_config fresh = cfg;
+    fresh.fresh_tree = true;
+    banyan_engine *d = test_engine(&banyan_game_connect4, C4_SEARCHED, &fresh);
+    banyan_limits few = {.playouts = 300};
+    T_EQ(banyan_engine_search(d, &lim, &r2), BANYAN_OK);
+    T_EQ(banyan_engine_play(d, 3), BANYAN_OK);
+    T_EQ(banyan_engine_search(d, &few, &r2), BANYAN_OK);
+    T_EQ(banyan_engine_setup(b, C4_SEARCHED), BANYAN_OK);
+    T_EQ(banyan_engine_play(b, 3), BANYAN_OK);
+    T_EQ(banyan_engine_search(b, &few, &r3), BANYAN_OK);
+    T_TRUE(r2.transposed > 2 * r3.transposed + 20);
+    banyan_engine_free(d);
+    /* Playing on keeps the table: a search of the reply meets positions
+     * the first one stored. */
+    T_EQ(banyan_engine_play(a, r1.best), BANYAN_OK);
+    T_EQ(banyan_engine_search(a, &lim, &r1), BANYAN_OK);
+    T_TRUE(r1.transposed > 0);
+    T_TRUE(banyan_game_is_legal(&banyan_game_connect4, banyan_engine_state(a), r1.best));
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+    banyan_engine_free(c);
+}
