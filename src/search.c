@@ -1303,6 +1303,12 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
                           u->time > 0 ? L.start + u->time * SEARCH_SOLVE_TIME_SHARE : 0);
         search_prove_root(e, search_root_effort(u));
         search_defend_root(e);
+        /* A shared root is expanded before the threads start: otherwise
+         * the threads that find it claimed by the first would each settle
+         * for a simulation of the root alone, hundreds of them when the
+         * expanding thread is descheduled on a loaded machine. */
+        if (e->shared)
+            search_expand_root(e, 0, &(int){0});
         L.sims_start = util_now();
         for (int i = 1; i < e->cfg.threads && i < BANYAN_MAX_THREADS; i++) {
             args[i] = (search_thread){&e->workers[i], &L};
