@@ -578,7 +578,8 @@ static void search_simulate(worker *w)
     tree *t = w->t;
     node *nodes = t->nodes;
     step path[BANYAN_MAX_DEPTH + 2];
-    uint64_t hashes[BANYAN_MAX_DEPTH + 2]; /* With transpositions: each position's hash. */
+    uint64_t hashes[BANYAN_MAX_DEPTH + 2]; /* With transpositions: the hash of each position
+                                              SEARCH_TT_DEPTH plies or more down. */
     double ret[BANYAN_MAX_PLAYERS];
     double exact = -1; /* Exact value for the leaf's mover, when proven. */
     bool proving = false;
@@ -611,7 +612,7 @@ static void search_simulate(worker *w)
         xi = search_select(e, t, x);
         g->play(w->state, tree_move(&nodes[xi]));
         path[++depth] = (step){xi, p};
-        if (t->tt)
+        if (t->tt && depth >= SEARCH_TT_DEPTH)
             hashes[depth] = g->hash(w->state);
         uint32_t n = search_add_visit(e, &nodes[xi]);
         if (depth == 1 && g->prove_win_deep)
@@ -635,7 +636,7 @@ static void search_simulate(worker *w)
             xi = search_select(e, t, &nodes[xi]);
             g->play(w->state, tree_move(&nodes[xi]));
             path[++depth] = (step){xi, p};
-            if (t->tt)
+            if (t->tt && depth >= SEARCH_TT_DEPTH)
                 hashes[depth] = g->hash(w->state);
             search_add_visit(e, &nodes[xi]);
             if (g->outcome(w->state, ret)) {
