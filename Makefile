@@ -11,7 +11,17 @@ sanitize ?=
 WARN    = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Wshadow \
           -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wwrite-strings \
           -Wconversion -Wno-sign-conversion $(if $(WERROR),-Werror)
-INCS    = -Iinclude -Isrc -Iproto -Igames
+INCS    = -Iinclude -Isrc -Iproto -Igames -Inet
+
+# The learning part (net/) multiplies its matrices with OpenBLAS where the
+# build machine has it (Debian libopenblas-dev), else with its own plain C:
+# BLAS=openblas or BLAS=none chooses; the default looks with pkg-config.
+# The core library never links BLAS.
+BLAS ?= $(shell pkg-config --exists openblas 2>/dev/null && echo openblas || echo none)
+ifeq ($(BLAS),openblas)
+  NET_CFLAGS = -DBANYAN_BLAS $(shell pkg-config --cflags openblas)
+  NET_LIBS   = $(shell pkg-config --libs openblas)
+endif
 
 ifneq ($(sanitize),)
   MODE  = san-$(subst $(comma),-,$(sanitize))
@@ -41,17 +51,20 @@ GMK_TABLES = $(B)/games/gomoku/tables.c
 LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c) $(GMK_TABLES) \
             $(filter-out games/gomoku/gen_tables.c,$(wildcard games/gomoku/*.c))
 TOOL_SRC  = $(wildcard program/*.c) $(wildcard proto/*.c)
+NET_SRC   = $(wildcard net/*.c)
+NET_OBJ   = $(NET_SRC:%.c=$(B)/%.o)
 PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] program/*.[ch] proto/*.[ch] \
+             net/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
              examples/*.c bench/*.c
 LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
 
-FUZZ_TARGETS = game gtp gomocup record
+FUZZ_TARGETS = game gtp gomocup record model data
 FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
@@ -100,6 +113,12 @@ $(B)/libbanyan.so: $(B)/libbanyan.so.$(VERSION)
 	$(Q)ln -sf libbanyan.so.$(VERSION) $@
 
 $(B)/games/%.o: CFLAGS += -fvisibility=default
+$(B)/net/%.o: CFLAGS += $(NET_CFLAGS)
+
+$(B)/libbanyan_net.a: $(NET_OBJ)
+	$(SAY) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
 # The generator of the Gomoku prover's tables, and the tables (see LIB_SRC),
 # written under a temporary name and then moved, so that no build ever sees
@@ -122,37 +141,41 @@ fuzz: $(GMK_TABLES)
 # --version names the compiler that built the program.
 $(B)/program/main.o: CFLAGS += -DBANYAN_COMPILER='"$(subst ',,$(shell $(CC) --version 2>/dev/null | head -1))"'
 
-$(BANYAN): $(TOOL_OBJ) $(B)/libbanyan.a
+$(BANYAN): $(TOOL_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan.a $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a $(NET_LIBS) \
+	  $(LDLIBS)
 
 # The program with one more game, which lives in tests/extra/ only: its
 # registry stands in for the library's, so no front-end file knows the game
 # (tests/cli/extra.sh plays it through GTP, the referee and game records).
 EXTRA_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard tests/extra/*.c))
-$(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan.a
+$(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan.a $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a \
+	  $(NET_LIBS) $(LDLIBS)
 
 # The unit tests also cover the match statistics of program/stats.c and the
 # game record of proto/record.c.
-$(UNIT): $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan.a
+$(UNIT): $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan_net.a \
+         $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o $(B)/libbanyan.a \
-	  $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(B)/program/stats.o $(B)/proto/record.o \
+	  $(B)/libbanyan_net.a $(B)/libbanyan.a $(NET_LIBS) $(LDLIBS)
 
 # Fuzz targets: a replay binary for `make test`, and libFuzzer binaries for
 # `make fuzz` (clang). Saved inputs live in tests/fuzz/corpus/<target>/.
-$(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(PROTO_OBJ) $(B)/libbanyan.a
+$(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(PROTO_OBJ) $(B)/libbanyan_net.a \
+             $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(NET_LIBS) $(LDLIBS)
 
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz:
 	@mkdir -p build/fuzz
 	for t in $(FUZZ_TARGETS); do \
 	  clang $(WARN) $(INCS) -pthread $(FUZZ_FLAGS) -o build/fuzz/fuzz-$$t tests/fuzz/fuzz_$$t.c \
-	    $(LIB_SRC) $(wildcard proto/*.c) -lm || exit 1; done
+	    $(LIB_SRC) $(wildcard proto/*.c) $(NET_SRC) -lm || exit 1; done
 	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"
 
 # The inputs of Gomoku's evaluation model, for bench/fit_eval.py (not built
@@ -182,6 +205,13 @@ $(B)/othello-endgame: bench/othello_endgame.c $(B)/libbanyan.a
 $(B)/othello-eval: bench/othello_eval.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
+# A network judged by exact values: Tic-tac-toe by minimax over every
+# position, Connect Four's reference sets by its solver (bench/learn.sh).
+$(B)/net-check: bench/net_check.c $(B)/libbanyan_net.a $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan_net.a $(B)/libbanyan.a $(NET_LIBS) \
+	  $(LDLIBS)
 
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 	$(SAY) LD $@
@@ -257,7 +287,7 @@ bench: $(BANYAN)
 
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
-	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h proto/*.h; do \
+	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h proto/*.h net/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
 	    $(CC) $(WARN) $(INCS) -I$$(dirname $$h) -fsyntax-only -x c - || exit 1; \
 	done
@@ -268,9 +298,12 @@ headers:
 	  done; done
 	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' program/*.[ch] proto/*.[ch] examples/*.c \
 	    tests/fuzz/*.c | sort -u); do \
-	  [ -f include/$$h ] || [ -f proto/$$h ] || [ -f program/$$h ] || { \
+	  [ -f include/$$h ] || [ -f proto/$$h ] || [ -f program/$$h ] || [ -f net/$$h ] || { \
 	  echo "program/, proto/, examples/ and fuzz targets include only the public headers" \
 	    "and front-end modules, not $$h"; exit 1; }; done
+	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' net/*.[ch] | sort -u); do \
+	  [ -f include/$$h ] || [ -f net/$$h ] || { \
+	  echo "net/ includes only the public headers and its own, not $$h"; exit 1; }; done
 
 format:
 	clang-format -i $(FORMAT_SRC)
@@ -323,5 +356,5 @@ help:
 # Keep the objects of pattern-built binaries (fuzz replay) between runs.
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d

@@ -44,6 +44,9 @@ typedef struct banyan_engine banyan_engine; /* Opaque. */
  * Under root parallelism each thread has a tree of its own. */
 #define BANYAN_MAX_THREADS 64
 
+/* The most positions config.batch gathers for one call of the evaluator. */
+#define BANYAN_MAX_BATCH 256
+
 /* banyan_alloc_fn, the allocation hook, is declared in banyan_game.h. */
 
 /* How a node's children are scored during selection. */
@@ -74,7 +77,8 @@ typedef enum banyan_final {
 
 /* What a simulation does at the leaf it reaches (banyan_config.leaf). */
 typedef enum banyan_leaf {
-    BANYAN_LEAF_DEFAULT = 0, /* EVAL for a game with evaluate(), else ROLLOUT. */
+    BANYAN_LEAF_DEFAULT = 0, /* EVAL for a game with evaluate() or with an evaluator, else
+                                ROLLOUT. */
     BANYAN_LEAF_ROLLOUT,     /* The game's rollout to the end. */
     BANYAN_LEAF_EVAL,        /* The game's evaluate() on the leaf itself. */
     BANYAN_LEAF_CUTOFF       /* A rollout of at most cutoff plies (uniform among the
@@ -91,6 +95,29 @@ typedef enum banyan_parallel {
                                     shared tree's top levels become the bottleneck, and is
                                     reproducible with a playout limit, which is split evenly. */
 } banyan_parallel;
+
+/* One position handed to an evaluator (banyan_evaluator). */
+typedef struct banyan_eval_request {
+    const void *state;        /* A position of the engine's game that goes on; borrowed for
+                                 the call. */
+    const banyan_move *moves; /* The moves whose priors are wanted (those the search will
+                                 consider, in the game's order), or NULL for none. */
+    int n_moves;              /* Their number. */
+    float *priors;            /* Out, with moves: n_moves priors (need not sum to 1). */
+    double *returns;          /* Out, or NULL when only the priors are wanted: each player's
+                                 expected return, within reward_min .. reward_max. */
+} banyan_eval_request;
+
+/* An evaluation from outside the game (a neural network, say), which takes
+ * the place of the game's evaluate() at the leaves and of its priors() at
+ * expansions. evaluate() handles req[0 .. n-1]; thread (0 .. threads-1)
+ * names the search thread calling, so that the evaluator may keep scratch
+ * per thread and need no lock. It must not fail: whatever it needs is
+ * taken before the engine is made. The evaluator outlives the engine. */
+typedef struct banyan_evaluator {
+    void (*evaluate)(void *ud, int thread, banyan_eval_request *req, int n);
+    void *ud;
+} banyan_evaluator;
 
 /* Engine configuration. Zero means "default" for every field, and fields are
  * only ever appended:   banyan_config cfg = { .memory = 64 << 20 };   */
@@ -124,7 +151,7 @@ typedef struct banyan_config {
                                  dropped so that the tree grows at its frontier again. */
     banyan_parallel parallel; /* With threads > 1: one shared tree or one tree per thread. */
     banyan_leaf leaf;         /* Rollouts, evaluations or both at the leaves. EVAL and CUTOFF
-                                 need a game with evaluate(). */
+                                 need a game with evaluate(), or an evaluator. */
     int cutoff;               /* CUTOFF: plies of the rollout before the evaluation; 0 = 8. */
     uint64_t solve_budget;    /* Positions the game's exact solver (banyan_game.solve) may
                                  visit on the root before a search, and on each root child;
@@ -137,6 +164,17 @@ typedef struct banyan_config {
                                  reached by another order of moves takes the mean found
                                  there instead of a rollout or an evaluation. false
                                  (default): none. See docs/SEARCH.md. */
+    const banyan_evaluator *evaluator; /* Borrowed. Not NULL: leaves are evaluated (leaf=eval
+                                          or cutoff) and expansions take their priors by it,
+                                          not by the game's evaluate() and priors(). */
+    double noise_alpha;                /* Dirichlet noise on the root's priors (self-play):
+                                          the concentration; 0 = none. */
+    double noise_share;                /* The share of noise in the mixed priors; 0 = 0.25
+                                          when noise_alpha is set. */
+    int batch; /* With an evaluator and leaf=eval: leaves each search thread gathers before
+                  one call of the evaluator, up to BANYAN_MAX_BATCH, each simulation's path
+                  holding its visits without their value (a virtual loss) meanwhile;
+                  0 = 1. Reproducible for a given batch. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;

@@ -85,7 +85,7 @@ int cli_analyze(int argc, char **argv)
     banyan_report r;
     banyan_engine_search(e, &o.eng.lim, &r);
     if (o.tree_dump && analyze_tree_dump(e, &o) != 0) {
-        banyan_engine_free(e);
+        cli_engine_free(e);
         return 1;
     }
     /* The dump reads the tree only: the report stays valid. */
@@ -109,7 +109,7 @@ int cli_analyze(int argc, char **argv)
                cli_move(g, s, r.best), (unsigned long long)r.playouts, r.seconds,
                (unsigned long long)r.nodes, r.tree_full ? "true" : "false", r.recycles,
                (unsigned long long)r.transposed, analyze_json_proof(r.proof));
-        banyan_engine_free(e);
+        cli_engine_free(e);
         return 0;
     }
 
@@ -132,7 +132,7 @@ int cli_analyze(int argc, char **argv)
     if (r.transposed)
         printf(", %llu leaves transposed", (unsigned long long)r.transposed);
     printf("\n");
-    banyan_engine_free(e);
+    cli_engine_free(e);
     return 0;
 }
 
@@ -157,12 +157,12 @@ int cli_perft(int argc, char **argv)
         int rc = banyan_perft(o.game, banyan_engine_state(e), d, NULL, NULL, &n);
         if (rc != BANYAN_OK) {
             fprintf(stderr, "banyan perft: %s\n", banyan_strerror(rc));
-            banyan_engine_free(e);
+            cli_engine_free(e);
             return 1;
         }
         printf("perft %d %llu\n", d, (unsigned long long)n);
     }
-    banyan_engine_free(e);
+    cli_engine_free(e);
     return 0;
 }
 
@@ -193,7 +193,7 @@ int cli_show(int argc, char **argv)
             printf(" %s", cli_move(g, s, moves[i]));
         printf("\n");
     }
-    banyan_engine_free(e);
+    cli_engine_free(e);
     return 0;
 }
 

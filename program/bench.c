@@ -94,7 +94,22 @@ static int bench_one(const cli_opts *o)
     printf("bytes per node  : %zu (every child is a node)\n", banyan_node_size());
     printf("arena bytes used: %" PRIu64 "\n", r.nodes * (uint64_t)banyan_node_size());
     printf("allocations during search: %" PRIu64 "\n", during);
-    banyan_engine_free(e);
+    if (cli_engine_evaluator()) {
+        net_counts k;
+        net_evaluator_counts(cli_engine_evaluator(), &k);
+        printf("network         : %" PRIu64 " positions asked, %" PRIu64 " from the cache, %" PRIu64
+               " evaluated in %" PRIu64 " passes (%.1f a pass)\n",
+               k.asked, k.cached, k.evaluated, k.forwards,
+               k.forwards ? (double)k.evaluated / (double)k.forwards : 0.0);
+        printf("network evals/s : %.0f in the network's time, %.0f in the search's\n",
+               k.seconds > 0 ? (double)k.evaluated / k.seconds : 0.0,
+               r.seconds > 0 ? (double)k.evaluated / r.seconds : 0.0);
+        printf("network share   : %.1f%% of the search's time in forward passes\n",
+               r.seconds > 0
+                   ? 100 * k.seconds / (r.seconds * (c.eng.cfg.threads > 1 ? c.eng.cfg.threads : 1))
+                   : 0.0);
+    }
+    cli_engine_free(e);
     return 0;
 }
 
@@ -135,7 +150,7 @@ static int bench_reuse(const cli_opts *o)
     if (n)
         printf("mean share kept %.1f%%, mean reclaim %.3f ms, longest %.3f ms\n", 100 * shares / n,
                ms_total / n, ms_max);
-    banyan_engine_free(e);
+    cli_engine_free(e);
     return 0;
 }
 

@@ -252,22 +252,42 @@ void cli_explain_new(const char *who, const banyan_game *g, const char *params,
                 g->name, params);
 }
 
+/* The evaluator of the engine cli_engine made (a subcommand makes one),
+ * freed with it by cli_engine_free. */
+static net_evaluator *cli_evaluator;
+
 banyan_engine *cli_engine(const cli_opts *o)
 {
     banyan_engine *e;
-    char params[512];
+    char params[512], why[512];
     cli_params(o, params, sizeof params);
-    int rc = banyan_engine_new(o->game, params, &o->eng.cfg, &e);
+    int rc = options_engine_new(&o->eng, &o->eng.cfg, o->game, params, &e, &cli_evaluator, why,
+                                sizeof why);
     if (rc != BANYAN_OK) {
-        cli_explain_new("banyan", o->game, params, &o->eng.cfg, rc);
+        if (why[0])
+            fprintf(stderr, "banyan: %s\n", why);
+        else
+            cli_explain_new("banyan", o->game, params, &o->eng.cfg, rc);
         return NULL;
     }
     if (o->position && banyan_engine_load(e, o->position) != BANYAN_OK) {
         fprintf(stderr, "banyan: %s\n", banyan_errmsg(e));
-        banyan_engine_free(e);
+        cli_engine_free(e);
         return NULL;
     }
     return e;
+}
+
+const net_evaluator *cli_engine_evaluator(void)
+{
+    return cli_evaluator;
+}
+
+void cli_engine_free(banyan_engine *e)
+{
+    banyan_engine_free(e);
+    net_evaluator_free(cli_evaluator);
+    cli_evaluator = NULL;
 }
 
 banyan_engine *cli_start(int argc, char **argv, cli_opts *o, const char *usage, int *status)

@@ -54,6 +54,13 @@ void cli_params(const cli_opts *o, char *out, size_t len);
  * and returns NULL on failure. */
 banyan_engine *cli_engine(const cli_opts *o);
 
+/* Frees an engine cli_engine (or cli_start) made, with the network's
+ * evaluator it took from --net. */
+void cli_engine_free(banyan_engine *e);
+
+/* The network's evaluator of the engine cli_engine made, or NULL. */
+const net_evaluator *cli_engine_evaluator(void);
+
 /* What analyze, show and the like begin with: parses argv from argv[2],
  * finds the game (printing usage when there is none) and makes the engine.
  * Returns it, or NULL with the exit status in *status (2 for bad usage, 1
@@ -92,5 +99,7 @@ int cli_gtp(int argc, char **argv);
 /* argv[first ..) are the options: 2 for `banyan gomocup`, 1 for pbrain-banyan. */
 int cli_gomocup(int argc, char **argv, int first);
 int cli_match(int argc, char **argv);
+int cli_selfplay(int argc, char **argv); /* learn.c */
+int cli_train(int argc, char **argv);    /* learn.c */
 
 #endif /* BANYAN_CLI_H */

@@ -8,6 +8,7 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "nn.h"
 
 static void main_usage(FILE *f)
 {
@@ -21,6 +22,8 @@ static void main_usage(FILE *f)
                "  bench              fixed searches: the node-count signature and speeds\n"
                "  match A B          play two engines against each other (banyan match --help)\n"
                "  perft <depth>      count the positions <depth> plies ahead\n"
+               "  selfplay           games of a network against itself, recorded for training\n"
+               "  train              fit a network to selfplay's records (or make a random one)\n"
                "  show               print a position: diagram, side to move, legal moves\n"
                "  games [--params]   list the games (and each one's parameters)\n"
                "\n"
@@ -39,8 +42,10 @@ static const struct main_command {
     const char *name;
     int (*run)(int argc, char **argv);
 } main_commands[] = {
-    {"analyze", cli_analyze}, {"bench", cli_bench}, {"games", cli_games}, {"gtp", cli_gtp},
-    {"match", cli_match},     {"perft", cli_perft}, {"play", cli_play},   {"show", cli_show},
+    {"analyze", cli_analyze}, {"bench", cli_bench},       {"games", cli_games},
+    {"gtp", cli_gtp},         {"match", cli_match},       {"perft", cli_perft},
+    {"play", cli_play},       {"selfplay", cli_selfplay}, {"show", cli_show},
+    {"train", cli_train},
 };
 
 int main(int argc, char **argv)
@@ -59,6 +64,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "--version")) {
         printf("banyan %s (%s, %s)\n", banyan_version(), BANYAN_COMPILER, __DATE__);
+        printf("networks: %s\n", nn_have_blas() ? "OpenBLAS" : "plain C (built without BLAS)");
         return 0;
     }
     if (!strcmp(cmd, "gomocup"))

@@ -709,7 +709,7 @@ int cli_play(int argc, char **argv)
         fflush(stdout);
     }
 done:
-    banyan_engine_free(P.e);
+    cli_engine_free(P.e);
     record_free(&P.rec);
     return rc;
 }

@@ -395,9 +395,12 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
         /* The match's parameters, the plain ones of the textbook policy,
          * then the player's own, which may change either. */
         options_game_params(&spec->eng, g, params, all, sizeof all);
-        int rc = banyan_engine_new(g, all, &spec->eng.cfg, &p->e);
+        int rc =
+            options_engine_new(&spec->eng, &spec->eng.cfg, g, all, &p->e, &p->ev, why, sizeof why);
         if (rc != BANYAN_OK) {
-            if (banyan_params_check(g, all, why, sizeof why) != BANYAN_OK)
+            if (why[0])
+                snprintf(p->last, sizeof p->last, "%s", why);
+            else if (banyan_params_check(g, all, why, sizeof why) != BANYAN_OK)
                 snprintf(p->last, sizeof p->last, "%s", why);
             else if (banyan_config_check(g, &spec->eng.cfg))
                 snprintf(p->last, sizeof p->last, "%s", banyan_config_check(g, &spec->eng.cfg));
@@ -533,6 +536,8 @@ void player_stop(player *p)
         banyan_engine_free(p->e);
         p->e = NULL;
     }
+    net_evaluator_free(p->ev);
+    p->ev = NULL;
     if (!p->pid)
         return;
     /* quit (END for a brain, which answers nothing), and a short grace

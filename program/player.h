@@ -52,6 +52,7 @@ typedef struct player {
     const player_spec *spec;
     const banyan_game *g;
     banyan_engine *e;  /* Internal engine. */
+    net_evaluator *ev; /* Its network's evaluator (net=FILE), or NULL. */
     pid_t pid;         /* External process, 0 when none. */
     int to_fd;         /* Its stdin. */
     line_reader from;  /* Its stdout. */

@@ -170,8 +170,9 @@ typedef struct gomocup_item {
 
 struct gomocup {
     const banyan_game *g;
-    banyan_engine *e; /* NULL until START; replaced under mu. */
-    options opt;      /* From the command line, and INFO for Banyan's own options. */
+    banyan_engine *e;  /* NULL until START; replaced under mu. */
+    net_evaluator *ev; /* The network's evaluator of e (net=FILE), or NULL. */
+    options opt;       /* From the command line, and INFO for Banyan's own options. */
     FILE *out;
     int size;     /* Board side; 0 until START. */
     int min_size; /* Sides the game's size parameter accepts. */
@@ -416,13 +417,16 @@ static int gomocup_load(gomocup *ctx, banyan_engine *e, const gomocup_point *mov
 
 /* Makes e the session's engine (under the mutex, so the reader's stop
  * always reaches the engine in use) and frees the old one. */
-static void gomocup_swap_engine(gomocup *ctx, banyan_engine *e)
+static void gomocup_swap_engine(gomocup *ctx, banyan_engine *e, net_evaluator *ev)
 {
     pthread_mutex_lock(&ctx->mu);
     banyan_engine *old = ctx->e;
+    net_evaluator *old_ev = ctx->ev;
     ctx->e = e;
+    ctx->ev = ev;
     pthread_mutex_unlock(&ctx->mu);
     banyan_engine_free(old);
+    net_evaluator_free(old_ev);
 }
 
 /* The arena the next engine gets (see the file comment). */
@@ -459,7 +463,8 @@ static int gomocup_new_game(gomocup *ctx, int size)
     char params[128];
     size_t memory = gomocup_memory(ctx);
     gomocup_params(ctx, size, ctx->rule, params, sizeof params);
-    if (ctx->e && memory == ctx->memory_now) {
+    /* A network is made for one board: another size needs a new one. */
+    if (ctx->e && memory == ctx->memory_now && (!ctx->ev || size == ctx->size)) {
         if (banyan_engine_setup(ctx->e, params) != BANYAN_OK) {
             gomocup_say(ctx, "ERROR cannot start: %s", banyan_errmsg(ctx->e));
             return -1;
@@ -467,13 +472,15 @@ static int gomocup_new_game(gomocup *ctx, int size)
     } else {
         banyan_config cfg = ctx->opt.cfg;
         banyan_engine *e;
+        net_evaluator *ev;
+        char why[512];
         cfg.memory = memory;
-        int rc = banyan_engine_new(ctx->g, params, &cfg, &e);
+        int rc = options_engine_new(&ctx->opt, &cfg, ctx->g, params, &e, &ev, why, sizeof why);
         if (rc != BANYAN_OK) {
-            gomocup_say(ctx, "ERROR cannot start: %s", banyan_strerror(rc));
+            gomocup_say(ctx, "ERROR cannot start: %s", why[0] ? why : banyan_strerror(rc));
             return -1;
         }
-        gomocup_swap_engine(ctx, e);
+        gomocup_swap_engine(ctx, e, ev);
         ctx->memory_now = memory;
     }
     ctx->size = size;
@@ -492,20 +499,24 @@ static void gomocup_fit_memory(gomocup *ctx)
     size_t memory = gomocup_memory(ctx);
     banyan_config cfg = ctx->opt.cfg;
     banyan_engine *e;
+    net_evaluator *ev;
+    char why[512];
     if (memory == ctx->memory_now)
         return;
     cfg.memory = memory;
     gomocup_params(ctx, ctx->size, ctx->rule_now, params, sizeof params);
-    int rc = banyan_engine_new(ctx->g, params, &cfg, &e);
-    if (rc == BANYAN_OK && (rc = gomocup_load(ctx, e, ctx->moves, ctx->n_moves)) != BANYAN_OK)
+    int rc = options_engine_new(&ctx->opt, &cfg, ctx->g, params, &e, &ev, why, sizeof why);
+    if (rc == BANYAN_OK && (rc = gomocup_load(ctx, e, ctx->moves, ctx->n_moves)) != BANYAN_OK) {
         banyan_engine_free(e);
+        net_evaluator_free(ev);
+    }
     if (rc != BANYAN_OK) {
         gomocup_say(ctx, "MESSAGE cannot resize the tree to %zu bytes: %s", memory,
-                    banyan_strerror(rc));
+                    why[0] ? why : banyan_strerror(rc));
         ctx->memory_now = memory; /* Do not try again every move. */
         return;
     }
-    gomocup_swap_engine(ctx, e);
+    gomocup_swap_engine(ctx, e, ev);
     ctx->memory_now = memory;
 }
 
@@ -1250,6 +1261,7 @@ void gomocup_free(gomocup *ctx)
         free(it);
     }
     banyan_engine_free(ctx->e);
+    net_evaluator_free(ctx->ev);
     pthread_cond_destroy(&ctx->cv);
     pthread_mutex_destroy(&ctx->mu);
     free(ctx);

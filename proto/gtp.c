@@ -39,6 +39,7 @@
 
 struct gtp {
     banyan_engine *e;
+    net_evaluator *ev; /* The network's evaluator of e (net=FILE), or NULL. */
     const banyan_game *g;
     unsigned coords;                      /* gtp_coords(g). */
     record rec;                           /* The game: parameters and moves since the start. */
@@ -149,10 +150,13 @@ static void gtp_replay(gtp *ctx, int n)
 static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool keep)
 {
     banyan_engine *e;
+    net_evaluator *ev;
     record rec;
-    char why[256];
-    int rc = banyan_engine_new(g, params, &ctx->opt.cfg, &e);
+    char why[512];
+    int rc = options_engine_new(&ctx->opt, &ctx->opt.cfg, g, params, &e, &ev, why, sizeof why);
     if (rc != BANYAN_OK) {
+        if (why[0])
+            return gtp_fail(ctx, why);
         if (banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
             return gtp_fail(ctx, why);
         if (banyan_config_check(g, &ctx->opt.cfg))
@@ -161,6 +165,7 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
     }
     if (record_init(&rec, g, params, NULL, why, sizeof why) != BANYAN_OK) {
         banyan_engine_free(e);
+        net_evaluator_free(ev);
         return gtp_fail(ctx, why);
     }
     for (int i = 0; keep && i < ctx->rec.n_moves; i++)
@@ -168,8 +173,10 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
     if (keep && rec.n_moves == ctx->rec.n_moves)
         record_replay(&rec, e, rec.n_moves);
     banyan_engine_free(ctx->e);
+    net_evaluator_free(ctx->ev);
     record_free(&ctx->rec);
     ctx->e = e;
+    ctx->ev = ev;
     ctx->g = g;
     ctx->rec = rec;
     ctx->coords = gtp_coords(g);
@@ -795,6 +802,7 @@ void gtp_free(gtp *ctx)
     if (ctx) {
         ponder_stop(&ctx->pondering);
         banyan_engine_free(ctx->e);
+        net_evaluator_free(ctx->ev);
         record_free(&ctx->rec);
         free(ctx);
     }

@@ -36,7 +36,9 @@ typedef enum options_kind {
     OPT_PONDER,
     OPT_NO_PONDER,
     OPT_POLICY,
-    OPT_PARAMS
+    OPT_PARAMS,
+    OPT_NET,
+    OPT_BATCH
 } options_kind;
 
 static const struct options_row {
@@ -78,6 +80,10 @@ static const struct options_row {
     {"transpositions", "on|off", OPTIONS_ALL, true, OPT_TRANSPOSITIONS, "off",
      "a new leaf reached before by another order of moves takes the mean found there "
      "(two-player games)"},
+    {"net", "FILE", OPTIONS_ALL, true, OPT_NET, "none",
+     "a network file (banyan train) that evaluates the leaves and gives the priors"},
+    {"batch", "N", OPTIONS_ALL, true, OPT_BATCH, "1",
+     "with net=: leaves a search thread gathers for one pass of the network"},
     {"ponder", NULL, OPTIONS_CLI, false, OPT_PONDER, "on in play, off in gtp and gomocup",
      "think on the opponent's time"},
     {"no-ponder", NULL, OPTIONS_CLI, false, OPT_NO_PONDER, "",
@@ -285,6 +291,16 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         return true;
     case OPT_PARAMS:
         return strchr(v, '=') && options_add_params(o, v);
+    case OPT_BATCH:
+        if (!options_count(v, 1, BANYAN_MAX_BATCH, &u))
+            return false;
+        o->cfg.batch = (int)u;
+        return true;
+    case OPT_NET:
+        if (!*v || strlen(v) >= sizeof o->net)
+            return false;
+        snprintf(o->net, sizeof o->net, "%s", v);
+        return true;
     }
     return false;
 }
@@ -352,4 +368,26 @@ void options_help(FILE *f, unsigned place, const char *prefix)
         fprintf(f, "  %-24s%s%s%s%s%s\n", syntax, strlen(syntax) < 24 ? " " : "\n" OPTIONS_INDENT,
                 r->help, r->def[0] ? " (default: " : "", r->def, r->def[0] ? ")" : "");
     }
+}
+
+int options_engine_new(const options *o, const banyan_config *cfg, const banyan_game *g,
+                       const char *params, banyan_engine **e, net_evaluator **ev, char *why,
+                       size_t len)
+{
+    banyan_config c = *cfg;
+    *e = NULL;
+    *ev = NULL;
+    why[0] = 0;
+    if (o->net[0]) {
+        if (net_evaluator_open(o->net, g, params, c.threads > 0 ? c.threads : 1, 0, ev, why, len) !=
+            0)
+            return BANYAN_EINVAL;
+        c.evaluator = net_evaluator_hook(*ev);
+    }
+    int rc = banyan_engine_new(g, params, &c, e);
+    if (rc != BANYAN_OK) {
+        net_evaluator_free(*ev);
+        *ev = NULL;
+    }
+    return rc;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "banyan.h"
+#include "net.h"
 
 #define OPTIONS_PARAMS_MAX 256 /* Bytes of the extra game parameters, with the NUL. */
 
@@ -25,6 +26,7 @@ typedef struct options {
     int ponder;                      /* 1 on, 0 off, -1 the front-end's default. */
     bool textbook;                   /* policy=textbook: the seed articles' plain UCT. */
     char params[OPTIONS_PARAMS_MAX]; /* Game parameters the options add (textbook, params). */
+    char net[256];                   /* net=FILE: the network file, or "". */
 } options;
 
 /* Where an option comes from, for the few that only some places take. */
@@ -62,6 +64,17 @@ bool options_need_engine(const char *name);
  * at a pair boundary if they do not fit (then returns false). */
 bool options_game_params(const options *o, const banyan_game *g, const char *base, char *out,
                          size_t len);
+
+/* banyan_engine_new(g, params, cfg) for the options o: where o names a
+ * network (net=FILE), its evaluator is made first (for cfg's threads) and
+ * put in a copy of cfg, and *ev gets it, to be freed (net_evaluator_free)
+ * after the engine; otherwise *ev is NULL. Returns BANYAN_OK, or the
+ * engine's error code with why[0] == 0 (the caller explains it), or
+ * BANYAN_EINVAL with a sentence in why[len] when the network file cannot be
+ * used for this game. cfg is o's, or one the front-end derived from it. */
+int options_engine_new(const options *o, const banyan_config *cfg, const banyan_game *g,
+                       const char *params, banyan_engine **e, net_evaluator **ev, char *why,
+                       size_t len);
 
 /* Prints the options taken in place, one per line with its syntax, default
  * and meaning, each line starting with prefix ("--" for the command line,

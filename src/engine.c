@@ -44,7 +44,7 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
     if (out->seed == 0)
         out->seed = BANYAN_DEFAULT_SEED;
     if (out->leaf == BANYAN_LEAF_DEFAULT)
-        out->leaf = g->evaluate ? BANYAN_LEAF_EVAL : BANYAN_LEAF_ROLLOUT;
+        out->leaf = g->evaluate || out->evaluator ? BANYAN_LEAF_EVAL : BANYAN_LEAF_ROLLOUT;
     /* Evaluated leaves come with priors worth following: PUCT (in Gomoku
      * 85% of the points against UCT, docs/STRENGTH.md). */
     if (out->select == BANYAN_SELECT_DEFAULT)
@@ -66,6 +66,8 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         out->expand_visits = 1;
     if (out->cutoff == 0)
         out->cutoff = 8;
+    if (out->batch == 0)
+        out->batch = 1;
     if (!out->alloc)
         out->alloc = util_realloc;
     if (out->memory < BANYAN_MIN_MEMORY)
@@ -81,8 +83,17 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
     if (out->parallel == BANYAN_PARALLEL_ROOT &&
         out->memory / (size_t)out->threads < BANYAN_MIN_MEMORY)
         return "root parallelism needs 32 KiB of memory per thread";
-    if (out->leaf != BANYAN_LEAF_ROLLOUT && !g->evaluate)
-        return "leaf=eval and leaf=cutoff need a game with an evaluation";
+    if (out->leaf != BANYAN_LEAF_ROLLOUT && !g->evaluate && !out->evaluator)
+        return "leaf=eval and leaf=cutoff need a game with an evaluation, or an evaluator";
+    if (out->evaluator && !out->evaluator->evaluate)
+        return "the evaluator has no evaluate function";
+    if (out->noise_alpha > 0 && out->noise_share == 0)
+        out->noise_share = 0.25;
+    if (!(out->noise_alpha >= 0) || !isfinite(out->noise_alpha) || !(out->noise_share >= 0) ||
+        !(out->noise_share <= 1))
+        return "the root noise is not a concentration >= 0 and a share within 0 .. 1";
+    if (out->batch < 1 || out->batch > BANYAN_MAX_BATCH)
+        return "the batch is not within 1 .. 256 positions";
     if (out->cutoff < 1 || out->cutoff > BANYAN_MAX_DEPTH)
         return "the cutoff is not within 1 .. 1024 plies";
     if (out->transpositions && (g->n_players != 2 || !g->hash))
@@ -105,8 +116,12 @@ static void engine_release(banyan_engine *e)
     void *ud = e->cfg.alloc_ud;
     if (e->workers) {
         for (int i = 0; i < e->cfg.threads; i++) {
-            if (e->workers[i].state)
-                a(ud, e->workers[i].state, 0);
+            if (e->workers[i].states)
+                a(ud, e->workers[i].states, 0);
+            if (e->workers[i].sims)
+                a(ud, e->workers[i].sims, 0);
+            if (e->workers[i].requests)
+                a(ud, e->workers[i].requests, 0);
             if (e->workers[i].scratch)
                 a(ud, e->workers[i].scratch, 0);
             if (e->workers[i].deep)
@@ -152,6 +167,7 @@ static int engine_setup(banyan_engine *e, const char *params)
     memcpy(e->root_state, e->spare, e->game->state_size);
     snprintf(e->params, sizeof e->params, "%s", p);
     e->root_player = e->game->to_move(e->root_state);
+    e->root_noised = false;
     engine_clear_tree(e);
     return engine_ok(e);
 }
@@ -172,7 +188,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     memset(e, 0, sizeof *e);
     /* Widening pays where priors order the children. */
     if (c.widening == 0)
-        c.widening = g->priors ? 2.0 : -1.0;
+        c.widening = g->priors && !c.evaluator ? 2.0 : -1.0;
     e->game = g;
     e->cfg = c;
     e->n_trees = c.parallel == BANYAN_PARALLEL_ROOT ? c.threads : 1;
@@ -228,11 +244,17 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         w->index = i;
         w->t = &e->trees[e->n_trees > 1 ? i : 0];
         banyan_rng_seed(&w->rng, c.seed, (uint64_t)i);
-        w->state = c.alloc(c.alloc_ud, NULL, g->state_size);
+        size_t sims = (size_t)c.batch;
+        w->states = c.alloc(c.alloc_ud, NULL, sims * g->state_size);
+        w->sims = c.alloc(c.alloc_ud, NULL, sims * search_sim_size());
+        w->requests = c.alloc(c.alloc_ud, NULL, sims * sizeof *w->requests);
         w->scratch = c.alloc(c.alloc_ud, NULL, g->state_size);
+        if (w->states && w->sims)
+            search_sims_init(w, c.batch, g->state_size);
         if (g->deep_size > 0 && (w->deep = c.alloc(c.alloc_ud, NULL, g->deep_size)) != NULL)
             memset(w->deep, 0, g->deep_size);
-        if (!w->state || !w->scratch || (g->deep_size > 0 && !w->deep)) {
+        if (!w->states || !w->sims || !w->requests || !w->scratch ||
+            (g->deep_size > 0 && !w->deep)) {
             engine_release(e);
             return BANYAN_ENOMEM;
         }
@@ -280,6 +302,7 @@ BANYAN_API int banyan_engine_load(banyan_engine *e, const char *position)
     GAME_CHECK(e->game, e->spare);
     memcpy(e->root_state, e->spare, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
+    e->root_noised = false;
     engine_clear_tree(e);
     return engine_ok(e);
 }
@@ -294,6 +317,7 @@ BANYAN_API int banyan_engine_set_state(banyan_engine *e, const void *s)
         return engine_error(e, BANYAN_EINVAL, "invalid %s state", e->game->name);
     memmove(e->root_state, s, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
+    e->root_noised = false;
     engine_clear_tree(e);
     return engine_ok(e);
 }
@@ -355,6 +379,7 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     GAME_CHECK(e->game, e->root_state);
     DEBUG_CHECK(search_check(e));
     e->root_player = e->game->to_move(e->root_state);
+    e->root_noised = false;
     return engine_ok(e);
 }
 

@@ -26,24 +26,31 @@ typedef struct root_child {
     uint32_t pv_visits;
 } root_child;
 
+/* A simulation on its way (search.c). */
+typedef struct search_sim search_sim;
+
 /* One search thread's private state. */
 typedef struct worker {
-    struct banyan_engine *e; /* The engine searched. */
-    tree *t;                 /* The tree it searches: the engine's one, or its own. */
-    int index;               /* 0 for the calling thread. */
-    banyan_rng rng;          /* Seeded from (config.seed, index). */
-    unsigned char *state;    /* Scratch position, state_size bytes. */
-    unsigned char *scratch;  /* A second one, for re-playing a path. */
-    void *deep;              /* The game's deep_size bytes for its deep provers, or NULL. */
-    uint64_t playouts;       /* Simulations this worker ran in the current search. */
-    int max_depth;           /* Deepest ply it reached. */
-    uint32_t root_top;       /* Most visits it has seen a root child reach in this search. */
-    uint64_t root_stats;     /* On a shared tree: visits and value it owes the root (node.stats
-                                format), added every SEARCH_CHUNK simulations. */
-    uint64_t budget;         /* Root parallelism: simulations left to it in this search. */
-    uint32_t claimed;        /* Simulations taken from the budget and not yet started. */
-    uint32_t recycles;       /* Recycling passes of its tree in the current search. */
-    uint64_t transposed;     /* Leaves it valued from the transposition table in this search. */
+    struct banyan_engine *e;       /* The engine searched. */
+    tree *t;                       /* The tree it searches: the engine's one, or its own. */
+    int index;                     /* 0 for the calling thread. */
+    banyan_rng rng;                /* Seeded from (config.seed, index). */
+    unsigned char *state;          /* Scratch position, state_size bytes: the state of the
+                                      simulation being played (sims[0]'s between them). */
+    search_sim *sims;              /* config.batch simulations (one without batches). */
+    unsigned char *states;         /* Their positions, config.batch x state_size bytes. */
+    banyan_eval_request *requests; /* config.batch requests for the evaluator. */
+    unsigned char *scratch;        /* A second one, for re-playing a path. */
+    void *deep;                    /* The game's deep_size bytes for its deep provers, or NULL. */
+    uint64_t playouts;             /* Simulations this worker ran in the current search. */
+    int max_depth;                 /* Deepest ply it reached. */
+    uint32_t root_top;             /* Most visits it has seen a root child reach in this search. */
+    uint64_t root_stats; /* On a shared tree: visits and value it owes the root (node.stats
+                            format), added every SEARCH_CHUNK simulations. */
+    uint64_t budget;     /* Root parallelism: simulations left to it in this search. */
+    uint32_t claimed;    /* Simulations taken from the budget and not yet started. */
+    uint32_t recycles;   /* Recycling passes of its tree in the current search. */
+    uint64_t transposed; /* Leaves it valued from the transposition table in this search. */
 } worker;
 
 struct banyan_engine {
@@ -77,12 +84,19 @@ struct banyan_engine {
     int exact_n;
     banyan_move exact_move[BANYAN_MAX_MOVES];
     int exact_score[BANYAN_MAX_MOVES];
+    bool root_noised; /* The root's priors took their Dirichlet noise (config.noise_alpha). */
     bool shared;      /* More than one thread: statistics need atomic RMW. */
     char errmsg[256]; /* banyan_errmsg() text. */
 };
 
 /* Runs one search with limits already checked; fills *out. */
 BANYAN_INTERNAL void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out);
+
+/* Bytes of one simulation on its way (search_sim, search.c's), and the
+ * link of worker w's n simulations to their positions in w->states, the
+ * first of them also w->state. */
+BANYAN_INTERNAL size_t search_sim_size(void);
+BANYAN_INTERNAL void search_sims_init(worker *w, int n, size_t state_size);
 
 /* Fills *out from the tree as it stands; seconds and playouts are left 0. */
 BANYAN_INTERNAL void search_report(banyan_engine *e, banyan_report *out);

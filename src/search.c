@@ -338,13 +338,19 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
     return best_i;
 }
 
-/* The priors of moves[0 .. n-1] in s into priors: the evaluation's, where
- * the leaves are evaluated and it gives them, else the game's priors().
- * Returns false when there are none (uniform). */
-static bool search_priors(const banyan_engine *e, const void *s, const banyan_move *moves, int n,
-                          float *priors)
+/* The priors of moves[0 .. n-1] in s into priors: the evaluator's where
+ * the config has one (thread names the caller); else the game's
+ * evaluation's, where the leaves are evaluated and it gives them; else the
+ * game's priors(). Returns false when there are none (uniform). */
+static bool search_priors(const banyan_engine *e, int thread, const void *s,
+                          const banyan_move *moves, int n, float *priors)
 {
     const banyan_game *g = e->game;
+    if (e->cfg.evaluator) {
+        banyan_eval_request req = {s, moves, n, priors, NULL};
+        e->cfg.evaluator->evaluate(e->cfg.evaluator->ud, thread, &req, 1);
+        return true;
+    }
     if (e->cfg.leaf != BANYAN_LEAF_ROLLOUT && g->evaluate(s, NULL, moves, n, priors))
         return true;
     if (!g->priors)
@@ -427,7 +433,12 @@ static void search_leaf(worker *w, double *ret)
         if (g->outcome(w->state, ret))
             return;
     }
-    g->evaluate(w->state, ret, NULL, 0, NULL);
+    if (e->cfg.evaluator) {
+        banyan_eval_request req = {w->state, NULL, 0, NULL, ret};
+        e->cfg.evaluator->evaluate(e->cfg.evaluator->ud, w->index, &req, 1);
+    } else {
+        g->evaluate(w->state, ret, NULL, 0, NULL);
+    }
 }
 
 /* What an expansion did. */
@@ -495,7 +506,7 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
         return EXPAND_NONE; /* The claim stays: nobody can expand into a full arena. */
 
     uint8_t uniform = tree_prior_code(1.0f / (float)n);
-    bool have_priors = search_priors(e, w->state, moves, n, priors);
+    bool have_priors = search_priors(e, w->index, w->state, moves, n, priors);
     if (have_priors)
         search_sort_by_prior(moves, priors, n);
     for (int i = 0; i < n; i++) {
@@ -570,18 +581,46 @@ static bool search_mark_terminal(const banyan_engine *e, node *x, double v)
     return proof != BANYAN_UNPROVEN;
 }
 
-/* One simulation from the root, written as numbered steps. */
-static void search_simulate(worker *w)
+/* One simulation on its way: the path from the root, what is known of the
+ * leaf, and its returns once evaluated. A worker holds one, or config.batch
+ * of them when an evaluator takes leaves in batches. */
+struct search_sim {
+    int depth;
+    double exact; /* Exact value for the leaf's mover, when proven; else < 0. */
+    bool proving;
+    bool pending; /* The leaf waits for its evaluation. */
+    unsigned char *state;
+    double ret[BANYAN_MAX_PLAYERS];
+    step path[BANYAN_MAX_DEPTH + 2];
+    uint64_t hashes[BANYAN_MAX_DEPTH + 2]; /* With transpositions: the hash of each position
+                                              SEARCH_TT_DEPTH plies or more down. */
+};
+
+size_t search_sim_size(void)
+{
+    return sizeof(search_sim);
+}
+
+void search_sims_init(worker *w, int n, size_t state_size)
+{
+    for (int i = 0; i < n; i++)
+        w->sims[i].state = w->states + (size_t)i * state_size;
+    w->state = w->states;
+}
+
+/* Steps 1 to 3 of a simulation, and step 4 where the leaf's value needs no
+ * evaluation: S->pending tells whether it waits for one. The position is
+ * played on S->state, which w->state points to meanwhile. */
+static void search_descend(worker *w, search_sim *S)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
     tree *t = w->t;
     node *nodes = t->nodes;
-    step path[BANYAN_MAX_DEPTH + 2];
-    uint64_t hashes[BANYAN_MAX_DEPTH + 2]; /* With transpositions: the hash of each position
-                                              SEARCH_TT_DEPTH plies or more down. */
-    double ret[BANYAN_MAX_PLAYERS];
-    double exact = -1; /* Exact value for the leaf's mover, when proven. */
+    step *path = S->path;
+    uint64_t *hashes = S->hashes;
+    double *ret = S->ret;
+    double exact = -1;
     bool proving = false;
     int depth = 0;
     uint32_t xi = t->root;
@@ -590,6 +629,7 @@ static void search_simulate(worker *w)
      * tree the root's statistics, which every simulation of every thread
      * would write, are gathered per thread and added in chunks: the root's
      * own value decides nothing, and its visits only scale exploration. */
+    w->state = S->state;
     memcpy(w->state, e->root_state, g->state_size);
     path[0] = (step){xi, search_root_mover(e)};
     if (e->shared)
@@ -648,14 +688,14 @@ static void search_simulate(worker *w)
     if (depth > w->max_depth)
         w->max_depth = depth;
 
-    /* Step 4. Evaluate: the game's rollout to the end, unless the leaf's
-     * value is already known. A proven node carries one exact value, which
-     * in a two-player zero-sum game fixes both returns; so does the mean of
-     * a position the table holds from another path. Debug builds check
-     * the last position the simulation reaches, which every move it played
-     * led to: once per simulation, since a check after each move would cost
-     * more than the search it checks. */
+    /* Step 4 where no evaluation is needed. A proven node carries one exact
+     * value, which in a two-player zero-sum game fixes both returns; so
+     * does the mean of a position the table holds from another path. */
     double known;
+    S->depth = depth;
+    S->exact = exact;
+    S->proving = proving;
+    S->pending = false;
     if (exact < 0 && t->tt && depth >= SEARCH_TT_DEPTH &&
         search_tt_mean(t, hashes[depth], tree_visits(&nodes[xi]), &known)) {
         int m = path[depth].mover;
@@ -663,24 +703,37 @@ static void search_simulate(worker *w)
         ret[!m] = 1.0 - known;
         w->transposed++;
     } else if (exact < 0) {
-        search_leaf(w, ret);
-        for (int i = 0; i < g->n_players; i++)
-            ret[i] = search_norm(e, ret[i]);
+        S->pending = true;
     } else {
         int m = path[depth].mover;
         for (int i = 0; i < g->n_players; i++)
             ret[i] = i == m ? exact : 1.0 - exact;
     }
-    GAME_CHECK(g, w->state);
+}
 
-    /* Step 5. Back up: every node takes the return of the player who moved
-     * into it (its visit was counted on the way down), in VALUE_ONE units.
-     * A return between two units is rounded up with probability equal to
-     * its fraction, so that means stay unbiased. Proofs climb while each
+/* Step 5 of simulation S, whose returns S->ret are known (on the [0, 1]
+ * scale): back up. Debug builds check the last position the simulation
+ * reached, which every move it played led to: once per simulation, since
+ * a check after each move would cost more than the search it checks. */
+static void search_ascend(worker *w, search_sim *S)
+{
+    banyan_engine *e = w->e;
+    const banyan_game *g = e->game;
+    tree *t = w->t;
+    node *nodes = t->nodes;
+    const step *path = S->path;
+    bool proving = S->proving;
+    int depth = S->depth;
+    GAME_CHECK(g, S->state);
+
+    /* Every node takes the return of the player who moved into it (its
+     * visit was counted on the way down), in VALUE_ONE units. A return
+     * between two units is rounded up with probability equal to its
+     * fraction, so that means stay unbiased. Proofs climb while each
      * parent can be proven from its children. */
     uint32_t units[BANYAN_MAX_PLAYERS];
     for (int i = 0; i < g->n_players; i++) {
-        double u = ret[i] * VALUE_ONE;
+        double u = S->ret[i] * VALUE_ONE;
         units[i] = (uint32_t)u; /* ret is in [0, 1]: the floor. */
         if (BANYAN_UNLIKELY(u > units[i]))
             units[i] += (double)(banyan_rng_next(&w->rng) >> 11) * 0x1p-53 < u - units[i];
@@ -692,13 +745,63 @@ static void search_simulate(worker *w)
         else
             search_add_value(e, x, units[path[i].mover]);
         if (t->tt && i >= SEARCH_TT_DEPTH)
-            search_tt_add(e, t, hashes[i], units[path[i].mover]);
+            search_tt_add(e, t, S->hashes[i], units[path[i].mover]);
         if (proving && i < depth)
             proving = search_prove(w, path, i, path[i].mover, path[i + 1].mover);
         if (proving && i > 0)
             atomic_fetch_or_explicit(&nodes[path[i - 1].node].flags, NODE_PROVEN_CHILD,
                                      memory_order_release);
     }
+}
+
+/* One simulation from the root, written as numbered steps: select, expand
+ * (search_descend), evaluate (step 4: the config's leaf rule, unless the
+ * leaf's value is already known), back up (search_ascend). */
+static void search_simulate(worker *w)
+{
+    search_sim *S = w->sims;
+    const banyan_game *g = w->e->game;
+    search_descend(w, S);
+    if (S->pending) {
+        search_leaf(w, S->ret);
+        for (int i = 0; i < g->n_players; i++)
+            S->ret[i] = search_norm(w->e, S->ret[i]);
+    }
+    search_ascend(w, S);
+}
+
+/* Up to config.batch simulations at once, for an evaluator: each descends
+ * in turn, its path keeping the visits it added (a virtual loss, since
+ * their values come later) so that the next ones spread over other leaves;
+ * then the evaluator takes every pending leaf in one call, and each
+ * simulation backs up. Returns the simulations run (0: none was claimed). */
+static bool search_should_stop(worker *w, limits *L);
+static bool search_claim(worker *w);
+
+static int search_simulate_batch(worker *w, limits *L)
+{
+    banyan_engine *e = w->e;
+    const banyan_game *g = e->game;
+    banyan_eval_request *req = w->requests;
+    int n = 0, k = 0;
+    while (n < e->cfg.batch && (n == 0 || !search_should_stop(w, L)) && search_claim(w)) {
+        search_sim *S = &w->sims[n++];
+        w->playouts++; /* Counted as they start, for the stop checks. */
+        search_descend(w, S);
+        if (S->pending)
+            req[k++] = (banyan_eval_request){S->state, NULL, 0, NULL, S->ret};
+    }
+    if (k > 0)
+        e->cfg.evaluator->evaluate(e->cfg.evaluator->ud, w->index, req, k);
+    for (int i = 0; i < n; i++) {
+        search_sim *S = &w->sims[i];
+        if (S->pending)
+            for (int p = 0; p < g->n_players; p++)
+                S->ret[p] = search_norm(e, S->ret[p]);
+        search_ascend(w, S);
+    }
+    w->state = w->sims[0].state;
+    return n;
 }
 
 /* The root's children block of tree t, or 0 while it is unexpanded. */
@@ -939,13 +1042,21 @@ static void search_root_flush(worker *w)
 static void search_work(worker *w, limits *L)
 {
     banyan_engine *e = w->e;
+    bool batched = e->cfg.batch > 1 && e->cfg.evaluator && e->cfg.leaf == BANYAN_LEAF_EVAL;
     while (!search_should_stop(w, L)) {
-        if (!search_claim(w)) {
+        int ran = 1;
+        if (batched) {
+            ran = search_simulate_batch(w, L);
+        } else if (search_claim(w)) {
+            search_simulate(w);
+        } else {
+            ran = 0;
+        }
+        if (!ran) {
             search_root_flush(w);
             return; /* The budget is spent; the others finish what they took. */
         }
-        search_simulate(w);
-        w->playouts++;
+        w->playouts += !batched;
         if (tree_stats_visits(w->root_stats) >= SEARCH_CHUNK)
             search_root_flush(w);
         if (!e->shared && !e->cfg.no_recycle &&
@@ -1002,6 +1113,52 @@ static uint32_t search_expand_root(banyan_engine *e, int k, int *n)
     if (!atomic_load_explicit(&root->children, memory_order_acquire))
         search_expand(w, t->root, search_root_mover(e), 0);
     return tree_children(t->nodes, root, n);
+}
+
+/* A draw from Gamma(alpha, 1): Marsaglia and Tsang's method, boosted by
+ * U^(1/alpha) for alpha < 1; normal draws by Box and Muller. */
+static double search_gamma(banyan_rng *r, double alpha)
+{
+    double boost = 1;
+    if (alpha < 1) {
+        boost = pow(1.0 - (double)(banyan_rng_next(r) >> 11) * 0x1p-53, 1.0 / alpha);
+        alpha += 1;
+    }
+    double d = alpha - 1.0 / 3, c = 1 / sqrt(9 * d);
+    for (;;) {
+        double u1 = 1.0 - (double)(banyan_rng_next(r) >> 11) * 0x1p-53; /* (0, 1] */
+        double u2 = (double)(banyan_rng_next(r) >> 11) * 0x1p-53;
+        double z = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+        double v = 1 + c * z;
+        if (v <= 0)
+            continue;
+        v = v * v * v;
+        double u = 1.0 - (double)(banyan_rng_next(r) >> 11) * 0x1p-53;
+        if (log(u) < 0.5 * z * z + d - d * v + d * log(v))
+            return boost * d * v;
+    }
+}
+
+/* Mixes Dirichlet noise (config.noise_alpha, noise_share) into the priors
+ * of tree k's root children, as AlphaZero's self-play does so that moves
+ * the network rates low are still tried. The draws come from the tree
+ * owner's generator, so a seed reproduces them. The children keep their
+ * order (under widening, the noise reorders nothing). */
+static void search_noise_root(banyan_engine *e, int k)
+{
+    int n;
+    uint32_t first = search_expand_root(e, k, &n);
+    double draw[BANYAN_MAX_MOVES], sum = 0;
+    banyan_rng *r = &e->workers[k].rng;
+    if (!first || n < 2)
+        return;
+    for (int i = 0; i < n; i++)
+        sum += draw[i] = search_gamma(r, e->cfg.noise_alpha);
+    for (int i = 0; i < n && sum > 0; i++) {
+        node *c = &e->trees[k].nodes[first + (uint32_t)i];
+        double p = (1 - e->cfg.noise_share) * tree_prior(c) + e->cfg.noise_share * draw[i] / sum;
+        c->prior = tree_prior_code((float)p);
+    }
 }
 
 /* Gives child (a node index) of tree k's root the proof, which the
@@ -1296,14 +1453,20 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     if (playing)
         for (int k = 0; k < e->n_trees; k++)
             if (!search_root_explained(&e->trees[k]) ||
-                tree_visits(&e->trees[k].nodes[e->trees[k].root]) > NODE_VISITS_MAX / 2)
+                tree_visits(&e->trees[k].nodes[e->trees[k].root]) > NODE_VISITS_MAX / 2) {
                 tree_reset(&e->trees[k]);
+                e->root_noised = false;
+            }
     uint64_t start_nodes = search_nodes(e);
     if (playing) {
         search_solve_root(e, search_solve_budget(e, u),
                           u->time > 0 ? L.start + u->time * SEARCH_SOLVE_TIME_SHARE : 0);
         search_prove_root(e, search_root_effort(u));
         search_defend_root(e);
+        if (e->cfg.noise_alpha > 0 && !e->root_noised)
+            for (int k = 0; k < e->n_trees; k++)
+                search_noise_root(e, k);
+        e->root_noised = true;
         /* A shared root is expanded before the threads start: otherwise
          * the threads that find it claimed by the first would each settle
          * for a simulation of the root alone, hundreds of them when the
@@ -1495,7 +1658,7 @@ void search_report(banyan_engine *e, banyan_report *out)
         priors[i] = 1.0f / (float)n;
     }
     if (n > 0)
-        search_priors(e, e->root_state, moves, n, priors);
+        search_priors(e, 0, e->root_state, moves, n, priors);
     memset(out, 0, sizeof *out);
     for (int i = 0; i < n; i++) {
         st[i].move = c[i].move;

@@ -31,6 +31,13 @@ else
     bad "unit tests did not finish"
 fi
 
+# The networks' products: through OpenBLAS where the build found it, and then
+# also against the plain C ones (test_nn_gemm_blas, test_nn_forward_blas).
+if ! "$BANYAN" --version | grep -q '^networks: OpenBLAS'; then
+    echo "SKIPPED: OpenBLAS against the plain C products: the build found no OpenBLAS" \
+        "(Debian libopenblas-dev and pkg-config); the plain C products are tested alone"
+fi
+
 # 1b. Saved fuzz inputs, replayed: every crash ever found stays a test.
 echo "== fuzz replay"
 for t in tests/fuzz/corpus/*/; do

@@ -1,0 +1,214 @@
+/*
+ * net_check.c - how well a network plays, judged by exact values, for
+ * docs/STRENGTH.md and bench/learn.sh.
+ *
+ *   net-check tictactoe NET [PLAYOUTS]
+ *       every position reachable from the empty board with the game going
+ *       on (4,520 of them): the engine with the network (PUCT, one thread,
+ *       the default seed) at PLAYOUTS (default 100; 0 for the policy's own
+ *       choice, no search) plays a move, and minimax says whether it keeps
+ *       the position's value. Prints the mistakes.
+ *   net-check connect4 NET PLAYOUTS FILE...
+ *       each position of the reference files (lines "MOVES SCORE"): the
+ *       engine's move at PLAYOUTS, judged by the game's solver (win stays
+ *       win, draw stays draw). The engine keeps the game's solver and book
+ *       off, so that the network and the search alone are judged.
+ *
+ * Exit status 0 when every move kept its value, 1 otherwise, 2 on bad use.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banyan.h"
+#include "net.h"
+
+/* ---- Tic-tac-toe by memoised minimax over the 3^9 boards ---- */
+
+static signed char
+    check_memo[19683]; /* value + 2 for the mover: 1 loss, 2 draw, 3 win; 0 unknown */
+
+static int check_key(const banyan_game *g, const void *s)
+{
+    int k = 0;
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 3; x++)
+            k = k * 3 + g->piece(s, x, y) + 1;
+    return k;
+}
+
+/* The value of s for the player to move: 1 win, 0 draw, -1 loss. */
+static int check_minimax(const banyan_game *g, const void *s)
+{
+    double ret[2];
+    unsigned char t[256];
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int key = check_key(g, s);
+    if (check_memo[key])
+        return check_memo[key] - 2;
+    int me = g->to_move(s), best = -2;
+    if (g->outcome(s, ret)) {
+        best = ret[me] > 0.75 ? 1 : ret[me] < 0.25 ? -1 : 0;
+    } else {
+        int n = g->moves(s, moves);
+        for (int i = 0; i < n && best < 1; i++) {
+            memcpy(t, s, g->state_size);
+            g->play(t, moves[i]);
+            int v = -check_minimax(g, t);
+            best = v > best ? v : best;
+        }
+    }
+    check_memo[key] = (signed char)(best + 2);
+    return best;
+}
+
+typedef struct check_ctx {
+    const banyan_game *g;
+    net_evaluator *ev;
+    uint64_t playouts;
+    int positions, mistakes;
+    unsigned char seen[19683];
+} check_ctx;
+
+/* The move the network's engine plays in s. */
+static banyan_move check_move(check_ctx *c, const char *params, const void *s)
+{
+    banyan_config cfg = {.evaluator = net_evaluator_hook(c->ev), .memory = 4u << 20};
+    banyan_limits lim = {.playouts = c->playouts};
+    banyan_engine *e;
+    banyan_report r;
+    banyan_move m = BANYAN_MOVE_NONE;
+    if (c->playouts == 0) {
+        /* The policy alone: the highest prior. */
+        banyan_move moves[BANYAN_MAX_MOVES];
+        float priors[BANYAN_MAX_MOVES];
+        int n = c->g->moves(s, moves);
+        banyan_eval_request req = {s, moves, n, priors, NULL};
+        const banyan_evaluator *h = net_evaluator_hook(c->ev);
+        h->evaluate(h->ud, 0, &req, 1);
+        float top = -1;
+        for (int i = 0; i < n; i++)
+            if (priors[i] > top) {
+                m = moves[i];
+                top = priors[i];
+            }
+        return m;
+    }
+    if (banyan_engine_new(c->g, params, &cfg, &e) != BANYAN_OK)
+        return m;
+    if (banyan_engine_set_state(e, s) == BANYAN_OK && banyan_engine_search(e, &lim, &r) == 0)
+        m = r.best;
+    banyan_engine_free(e);
+    return m;
+}
+
+static void check_walk(check_ctx *c, const void *s)
+{
+    const banyan_game *g = c->g;
+    double ret[2];
+    unsigned char t[256];
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int key = check_key(g, s);
+    if (c->seen[key] || g->outcome(s, ret))
+        return;
+    c->seen[key] = 1;
+    c->positions++;
+    int want = check_minimax(g, s);
+    banyan_move m = check_move(c, "", s);
+    memcpy(t, s, g->state_size);
+    if (m != BANYAN_MOVE_NONE)
+        g->play(t, m);
+    if (m == BANYAN_MOVE_NONE || -check_minimax(g, t) != want) {
+        char buf[256];
+        c->mistakes++;
+        if (c->mistakes <= 10) {
+            banyan_game_print(g, s, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
+            printf("mistake: value %d, played %u\n%s", want, (unsigned)m, buf);
+        }
+    }
+    int n = g->moves(s, moves);
+    for (int i = 0; i < n; i++) {
+        memcpy(t, s, g->state_size);
+        g->play(t, moves[i]);
+        check_walk(c, t);
+    }
+}
+
+/* ---- Connect Four against its solver ---- */
+
+static int check_class(const banyan_game *g, const void *s, void *mem)
+{
+    banyan_move best;
+    int score, r = g->solve(s, UINT64_MAX, NULL, mem, &best, &score);
+    return r == BANYAN_SOLVE_WIN ? 1 : r == BANYAN_SOLVE_LOSS ? -1 : 0;
+}
+
+static int check_connect4(check_ctx *c, const char *path, void *mem)
+{
+    const banyan_game *g = c->g;
+    FILE *f = fopen(path, "r");
+    char line[256], moves[128];
+    unsigned char s[256], t[256];
+    int want, n = 0, kept = 0;
+    if (!f) {
+        fprintf(stderr, "net-check: cannot read %s\n", path);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        double ret[2];
+        if (sscanf(line, "%127s %d", moves, &want) != 2)
+            continue;
+        g->setup(s, "book=off,solver=off");
+        if (banyan_game_load(g, s, moves) != BANYAN_OK)
+            continue;
+        banyan_move m = check_move(c, "book=off,solver=off", s);
+        memcpy(t, s, g->state_size);
+        g->play(t, m);
+        int got =
+            g->outcome(t, ret) ? (ret[g->to_move(s)] > 0.75 ? 1 : 0) : -check_class(g, t, mem);
+        n++;
+        kept += got == (want > 0) - (want < 0);
+    }
+    fclose(f);
+    printf("%s: %d of %d positions keep their value at %llu playouts (%.1f%%)\n", path, kept, n,
+           (unsigned long long)c->playouts, n ? 100.0 * kept / n : 0.0);
+    c->positions += n;
+    c->mistakes += n - kept;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static check_ctx c;
+    char why[512];
+    if (argc < 3) {
+        fprintf(stderr, "usage: net-check tictactoe NET [PLAYOUTS]\n"
+                        "       net-check connect4 NET PLAYOUTS FILE...\n");
+        return 2;
+    }
+    c.g = banyan_game_find(argv[1]);
+    if (!c.g || (strcmp(c.g->name, "tictactoe") && strcmp(c.g->name, "connect4"))) {
+        fprintf(stderr, "net-check: tictactoe or connect4, not %s\n", argv[1]);
+        return 2;
+    }
+    if (net_evaluator_open(argv[2], c.g, "", 1, 1 << 16, &c.ev, why, sizeof why) != 0) {
+        fprintf(stderr, "net-check: %s\n", why);
+        return 2;
+    }
+    c.playouts = argc > 3 ? strtoull(argv[3], NULL, 10) : 100;
+    if (!strcmp(c.g->name, "tictactoe")) {
+        unsigned char s[256];
+        c.g->setup(s, "");
+        check_walk(&c, s);
+        printf("tictactoe: %d mistakes in %d positions at %llu playouts\n", c.mistakes, c.positions,
+               (unsigned long long)c.playouts);
+    } else {
+        void *mem = calloc(1, c.g->deep_size);
+        for (int i = 4; i < argc && mem; i++)
+            if (check_connect4(&c, argv[i], mem) != 0)
+                return 2;
+        free(mem);
+    }
+    net_evaluator_free(c.ev);
+    return c.mistakes ? 1 : 0;
+}
