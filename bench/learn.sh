@@ -109,34 +109,6 @@ for ((g = done_gens + 1; g <= done_gens + GENS; g++)); do
         "$([ -n "$m" ] && echo "best has $m mistakes; ")" "$((t3 - start))" "$left"
 done
 
-# The plot: losses (left axis) and Elo in all (right axis) by generation.
-awk -F, 'NR > 1 { g[NR] = $1; p[NR] = $3; v[NR] = $4; e[NR] = $7; n = NR
-                  if ($3 > pm) pm = $3; if ($7 > em) em = $7; if ($7 < en) en = $7 }
-END {
-    W = 640; H = 360; L = 60; R = 60; T = 30; Bm = 40; w = W - L - R; h = H - T - Bm
-    if (n < 2) exit
-    if (pm <= 0) pm = 1; if (em - en <= 0) em = en + 1
-    x0 = g[2]; x1 = g[n]; if (x1 == x0) x1 = x0 + 1
-    printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H
-    printf "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-    printf "<text x=\"%d\" y=\"18\" font-size=\"14\">Learning: losses and Elo by generation</text>\n", L
-    printf "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n", L, T, w, h
-    split("p v e", names, " ")
-    for (k = 1; k <= 3; k++) {
-        col = k == 1 ? "#1f77b4" : k == 2 ? "#ff7f0e" : "#2ca02c"; pts = ""
-        for (i = 2; i <= n; i++) {
-            x = L + w * (g[i] - x0) / (x1 - x0)
-            y = k == 1 ? p[i] / pm : k == 2 ? v[i] / pm : (e[i] - en) / (em - en)
-            pts = pts sprintf("%.1f,%.1f ", x, T + h * (1 - y))
-        }
-        printf "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n", col, pts
-    }
-    printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">generation (%d to %d)</text>\n", L + w / 2, H - 8, x0, x1
-    printf "<text x=\"5\" y=\"%d\">0</text><text x=\"5\" y=\"%d\">%.2f</text>\n", T + h, T + 10, pm
-    printf "<text x=\"%d\" y=\"%d\">%.0f</text><text x=\"%d\" y=\"%d\">%.0f</text>\n", L + w + 5, T + h, en, L + w + 5, T + 10, em
-    printf "<text x=\"%d\" y=\"%d\" fill=\"#1f77b4\">policy loss</text>\n", L + 10, T + 15
-    printf "<text x=\"%d\" y=\"%d\" fill=\"#ff7f0e\">value loss</text>\n", L + 110, T + 15
-    printf "<text x=\"%d\" y=\"%d\" fill=\"#2ca02c\">Elo in all (right axis)</text>\n", L + 200, T + 15
-    printf "</svg>\n"
-}' "$csv" > "$DIR/progress.svg"
+# The plot: losses, and the Elo with each gate's result, by generation.
+awk -F, -f "$(dirname "$0")/learn_plot.awk" "$csv" > "$DIR/progress.svg"
 echo "csv: $csv  plot: $DIR/progress.svg  total $(( $(date +%s) - start )) s"

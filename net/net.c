@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#define NET_CACHE_DEFAULT 4096
-#define NET_BATCH         64 /* Positions one forward pass takes at most. */
+#define NET_CACHE_BYTES (16u << 20)
+#define NET_BATCH       64 /* Positions one forward pass takes at most. */
 
 /* How a game's moves map onto policy outputs. */
 typedef struct net_layout {
@@ -375,9 +375,12 @@ static int net_evaluator_setup(net_evaluator *ev, const banyan_game *g, const ch
     ev->g = g;
     ev->cells = sh->width * sh->height;
     ev->threads = threads < 1 ? 1 : threads;
+    /* By default about NET_CACHE_BYTES a thread: a leaf's position must
+     * still be there when the search expands it, a visit or more later. */
+    size_t entry = sizeof(uint64_t) + sizeof(float) * (size_t)(1 + sh->policy);
+    size_t want = cache_entries > 0 ? (size_t)cache_entries : NET_CACHE_BYTES / entry;
     uint32_t entries = 1;
-    while (entries < (uint32_t)(cache_entries > 0 ? cache_entries : NET_CACHE_DEFAULT) &&
-           entries < (1u << 24))
+    while (entries < want && entries < (1u << 24))
         entries <<= 1;
     ev->cache_mask = entries - 1;
     ev->t = calloc((size_t)ev->threads, sizeof *ev->t);

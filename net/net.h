@@ -56,7 +56,7 @@ typedef struct net_evaluator net_evaluator;
 /* Loads the network file path for game g with parameters params (the
  * engine's), checking that the file was made for that game and board;
  * threads is the engine's search threads, cache_entries the positions each
- * thread's cache holds (0: 4096). Returns 0, or -1 with a sentence in
+ * thread's cache holds (0: as many as 16 MiB hold). Returns 0, or -1 with a sentence in
  * why[len]. */
 int net_evaluator_open(const char *path, const banyan_game *g, const char *params, int threads,
                        int cache_entries, net_evaluator **out, char *why, size_t len);

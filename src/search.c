@@ -588,7 +588,8 @@ struct search_sim {
     int depth;
     double exact; /* Exact value for the leaf's mover, when proven; else < 0. */
     bool proving;
-    bool pending; /* The leaf waits for its evaluation. */
+    bool pending; /* The leaf waits for its evaluation, */
+    int dup;      /* or for that of sims[dup] of the same batch, at the same leaf. */
     unsigned char *state;
     double ret[BANYAN_MAX_PLAYERS];
     step path[BANYAN_MAX_DEPTH + 2];
@@ -611,7 +612,7 @@ void search_sims_init(worker *w, int n, size_t state_size)
 /* Steps 1 to 3 of a simulation, and step 4 where the leaf's value needs no
  * evaluation: S->pending tells whether it waits for one. The position is
  * played on S->state, which w->state points to meanwhile. */
-static void search_descend(worker *w, search_sim *S)
+static void search_descend(worker *w, search_sim *S, int before)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
@@ -660,8 +661,18 @@ static void search_descend(worker *w, search_sim *S)
     }
 
     /* Step 3. At a leaf: score a finished game exactly; otherwise expand
-     * once the leaf has enough visits, and step into its first choice. */
-    if (exact < 0 && g->outcome(w->state, ret)) {
+     * once the leaf has enough visits, and step into its first choice. In
+     * a batch, a leaf that an earlier simulation of the batch reached and
+     * that waits for its evaluation is neither expanded (its priors are not
+     * known yet) nor evaluated twice: this simulation takes its value. */
+    S->dup = -1;
+    for (int i = 0; i < before && exact < 0; i++)
+        if (w->sims[i].pending && w->sims[i].dup < 0 &&
+            w->sims[i].path[w->sims[i].depth].node == xi)
+            S->dup = i;
+    if (S->dup >= 0) {
+        /* Valued with sims[dup], below. */
+    } else if (exact < 0 && g->outcome(w->state, ret)) {
         exact = search_norm(e, ret[path[depth].mover]);
         proving = search_mark_terminal(e, &nodes[xi], exact);
     } else if (exact < 0 && depth < BANYAN_MAX_DEPTH &&
@@ -696,8 +707,10 @@ static void search_descend(worker *w, search_sim *S)
     S->exact = exact;
     S->proving = proving;
     S->pending = false;
-    if (exact < 0 && t->tt && depth >= SEARCH_TT_DEPTH &&
-        search_tt_mean(t, hashes[depth], tree_visits(&nodes[xi]), &known)) {
+    if (S->dup >= 0) {
+        S->pending = true;
+    } else if (exact < 0 && t->tt && depth >= SEARCH_TT_DEPTH &&
+               search_tt_mean(t, hashes[depth], tree_visits(&nodes[xi]), &known)) {
         int m = path[depth].mover;
         ret[m] = known;
         ret[!m] = 1.0 - known;
@@ -761,7 +774,7 @@ static void search_simulate(worker *w)
 {
     search_sim *S = w->sims;
     const banyan_game *g = w->e->game;
-    search_descend(w, S);
+    search_descend(w, S, 0);
     if (S->pending) {
         search_leaf(w, S->ret);
         for (int i = 0; i < g->n_players; i++)
@@ -787,15 +800,17 @@ static int search_simulate_batch(worker *w, limits *L)
     while (n < e->cfg.batch && (n == 0 || !search_should_stop(w, L)) && search_claim(w)) {
         search_sim *S = &w->sims[n++];
         w->playouts++; /* Counted as they start, for the stop checks. */
-        search_descend(w, S);
-        if (S->pending)
+        search_descend(w, S, n - 1);
+        if (S->pending && S->dup < 0)
             req[k++] = (banyan_eval_request){S->state, NULL, 0, NULL, S->ret};
     }
     if (k > 0)
         e->cfg.evaluator->evaluate(e->cfg.evaluator->ud, w->index, req, k);
     for (int i = 0; i < n; i++) {
         search_sim *S = &w->sims[i];
-        if (S->pending)
+        if (S->pending && S->dup >= 0)
+            memcpy(S->ret, w->sims[S->dup].ret, sizeof S->ret); /* Already on [0, 1]. */
+        else if (S->pending)
             for (int p = 0; p < g->n_players; p++)
                 S->ret[p] = search_norm(e, S->ret[p]);
         search_ascend(w, S);

@@ -388,3 +388,40 @@ void test_engine_batch(void)
     banyan_config big = {.batch = BANYAN_MAX_BATCH + 1};
     T_TRUE(banyan_config_check(&banyan_game_connect4, &big) != NULL);
 }
+
+/* A network's evaluator under threads: tree and root parallelism, with
+ * batches, each thread with its own cache and scratch (ThreadSanitizer
+ * runs this test). */
+void test_net_threads(void)
+{
+    const banyan_game *g = &banyan_game_connect4;
+    nn_shape sh;
+    nn_net net;
+    net_evaluator *ev;
+    char why[256];
+    T_TRUE(net_game_shape(g, test_setup(g, ""), &sh) == NULL);
+    sh.channels = 8;
+    sh.blocks = 1;
+    sh.value_hidden = 8;
+    T_EQ(nn_init(&net, &sh, 4), 0);
+    for (int p = 0; p < 2; p++) {
+        T_EQ(net_evaluator_new(&net, g, "", 3, 256, &ev, why, sizeof why), 0);
+        banyan_config cfg = {.threads = 3,
+                             .evaluator = net_evaluator_hook(ev),
+                             .batch = 4,
+                             .memory = 8u << 20,
+                             .parallel = p ? BANYAN_PARALLEL_ROOT : BANYAN_PARALLEL_TREE};
+        banyan_limits lim = {.playouts = 3000};
+        banyan_report r;
+        banyan_engine *e = NULL;
+        T_EQ(banyan_engine_new(g, "book=off,solver=off", &cfg, &e), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_TRUE(r.playouts >= 3000);
+        net_counts k;
+        net_evaluator_counts(ev, &k);
+        T_TRUE(k.evaluated > 500);
+        banyan_engine_free(e);
+        net_evaluator_free(ev);
+    }
+    nn_free(&net);
+}
