@@ -510,9 +510,14 @@ static void gomocup_fit_memory(gomocup *ctx)
         banyan_engine_free(e);
         net_evaluator_free(ev);
     }
+    if (rc != BANYAN_OK && why[0]) {
+        gomocup_say(ctx, "MESSAGE cannot make the engine again: %s; the old one goes on", why);
+        ctx->memory_now = memory; /* Do not try again every move. */
+        return;
+    }
     if (rc != BANYAN_OK) {
         gomocup_say(ctx, "MESSAGE cannot resize the tree to %zu bytes: %s", memory,
-                    why[0] ? why : banyan_strerror(rc));
+                    banyan_strerror(rc));
         ctx->memory_now = memory; /* Do not try again every move. */
         return;
     }

@@ -74,3 +74,15 @@ head -c 100 "$L/g1.net" > "$L/cut.net"
 has "train: refuses records or a network of another game" 'made for tictactoe, not connect4'
 "$BANYAN" train --game tictactoe --net "$L/g1.net" --data "$L/g1.net" --out "$L/x.net" > "$tmp/out" 2>&1
 [ $? -ne 0 ] && ok "train: a network is not a records file" || bad "train: a network is not a records file"
+
+# Gomocup: a network for its board plays; another board size is refused, and
+# a network file that cannot be read leaves the old engine playing.
+"$BANYAN" train --game gomoku --init "$L/gk.net" --channels 4 --blocks 0 --hidden 4 > /dev/null 2>&1
+printf 'START 15\nBEGIN\nEND\n' | "$BANYAN" gomocup --net "$L/gk.net" --playouts 200 > "$tmp/out" 2>&1
+has "gomocup --net: a move" '^[0-9]+,[0-9]+$'
+printf 'START 10\nEND\n' | "$BANYAN" gomocup --net "$L/gk.net" --playouts 200 > "$tmp/out" 2>&1
+has "gomocup --net: another board refused" '^ERROR cannot start: .*made for gomoku with size=15, not 10'
+printf 'START 15\nINFO net %s/none.net\nBEGIN\nEND\n' "$L" | "$BANYAN" gomocup --playouts 200 \
+    > "$tmp/out" 2>&1
+has "gomocup: INFO net with a missing file says so" '^MESSAGE cannot make the engine again: .*none.net'
+has "gomocup: and plays on" '^[0-9]+,[0-9]+$'
