@@ -168,7 +168,10 @@ static int check_connect4(check_ctx *c, const char *path, void *mem)
         if (banyan_game_load(g, s, moves) != BANYAN_OK)
             continue;
         banyan_move m = check_move(c, "book=off,solver=off", s);
-        memcpy(t, s, g->state_size);
+        /* The judge is the solver, which solver=off turns off: the position
+         * again with the game's defaults. */
+        g->setup(t, "");
+        banyan_game_load(g, t, moves);
         g->play(t, m);
         int got =
             g->outcome(t, ret) ? (ret[g->to_move(s)] > 0.75 ? 1 : 0) : -check_class(g, t, mem);
