@@ -1064,6 +1064,20 @@ static void oth_board_size(const void *s, int *width, int *height)
     *height = OTH_SIDE;
 }
 
+/* One extra plane for a network: the squares of the mover's legal disc
+ * moves (a1 = bit 0 is the top left cell, as place() says), which the
+ * pieces show a network only through many flanking lines. */
+static int oth_planes(const void *s, float *out)
+{
+    const oth *t = s;
+    if (out) {
+        uint64_t mob = oth_mobility(t->discs[t->turn], t->discs[!t->turn]);
+        for (int i = 0; i < OTH_CELLS; i++)
+            out[i] = (float)((mob >> i) & 1);
+    }
+    return 1;
+}
+
 static int oth_place(const void *s, banyan_move m, int *x, int *y)
 {
     (void)s;
@@ -1145,5 +1159,6 @@ const banyan_game banyan_game_othello = {
     .place = oth_place,
     .place_move = oth_place_move,
     .piece = oth_piece,
+    .planes = oth_planes,
     .explain = oth_explain,
 };

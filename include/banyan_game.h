@@ -385,6 +385,16 @@ typedef struct banyan_game {
      * the left) and y[] (from the top). Returns their number, 0 while the
      * game is not won by a line. NULL: no game is won by a line. */
     int (*win_line)(const void *s, int *x, int *y, int max);
+
+    /* Extra input planes for a neural network (the learning part), beside
+     * the pieces and the side to move, which the network reads from piece()
+     * and to_move(): what a game thinks a network needs and cannot see in
+     * the pieces (Othello: the squares where the player to move may play).
+     * With out NULL, returns their number, the same for every position of a
+     * board; otherwise writes them to out, plane after plane, each height
+     * rows from the top of width cells from the left, and returns it too.
+     * Requires board_size. NULL: none. */
+    int (*planes)(const void *s, float *out);
 } banyan_game;
 
 /* The games built into libbanyan. */

@@ -21,6 +21,7 @@ typedef struct net_layout {
     bool columns;  /* Moves are columns (one output each). */
     bool pass;     /* The game has a pass (the last output). */
     int policy;    /* Outputs in all. */
+    int planes;    /* Input planes: NET_PLANES and the game's own (banyan_game.planes). */
     double lo, hi; /* The game's reward bounds. */
 } net_layout;
 
@@ -38,6 +39,10 @@ static const char *net_layout_of(const banyan_game *g, const void *s, net_layout
     out->columns = g->place_move(s, BANYAN_PLACE_COLUMN, 0, 0, &m) == BANYAN_OK;
     out->pass = g->place_move(s, BANYAN_PLACE_PASS, 0, 0, &m) == BANYAN_OK;
     out->policy = (out->columns ? out->width : out->width * out->height) + out->pass;
+    int extra = g->planes ? g->planes(s, NULL) : 0;
+    if (extra < 0 || extra > NN_MAX_PLANES - NET_PLANES)
+        return "the game asks for more input planes than a network takes";
+    out->planes = NET_PLANES + extra;
     out->lo = g->reward_min;
     out->hi = g->reward_max;
     if (out->lo == 0 && out->hi == 0)
@@ -54,7 +59,7 @@ const char *net_game_shape(const banyan_game *g, const void *s, nn_shape *out)
         return why;
     out->width = L.width;
     out->height = L.height;
-    out->planes = NET_PLANES;
+    out->planes = L.planes;
     out->policy = L.policy;
     return NULL;
 }
@@ -71,6 +76,8 @@ static void net_encode_with(const banyan_game *g, const net_layout *L, const voi
             out[2 * cells + i] = side;
             out[3 * cells + i] = 1.0f;
         }
+    if (L->planes > NET_PLANES)
+        g->planes(s, out + NET_PLANES * cells);
 }
 
 void net_encode(const banyan_game *g, const void *s, float *out)
@@ -140,7 +147,7 @@ void net_transform(const banyan_game *g, const void *s, int k, const float *plan
         for (int x = 0; x < w; x++) {
             int tx, ty;
             net_map(k, w, h, x, y, &tx, &ty);
-            for (int p = 0; p < NET_PLANES; p++)
+            for (int p = 0; p < L.planes; p++)
                 planes_out[p * cells + ty * w + tx] = planes[p * cells + y * w + x];
             if (!L.columns)
                 policy_out[ty * w + tx] = policy[y * w + x];
@@ -275,7 +282,7 @@ static void net_evaluate(void *ud, int thread, banyan_eval_request *req, int n)
 {
     net_evaluator *ev = ud;
     net_thread *t = &ev->t[thread];
-    int policy = ev->layout.policy, per = NET_PLANES * ev->cells;
+    int policy = ev->layout.policy, per = ev->layout.planes * ev->cells;
     int pending[NET_BATCH];
     uint64_t keys[NET_BATCH];
 
@@ -364,12 +371,12 @@ static int net_evaluator_setup(net_evaluator *ev, const banyan_game *g, const ch
     }
     const nn_shape *sh = &ev->net->shape;
     if (sh->width != ev->layout.width || sh->height != ev->layout.height ||
-        sh->planes != NET_PLANES || sh->policy != ev->layout.policy) {
+        sh->planes != ev->layout.planes || sh->policy != ev->layout.policy) {
         snprintf(why, len,
                  "the network takes a %dx%d board with %d planes and %d moves; this game has "
                  "%dx%d, %d and %d",
                  sh->width, sh->height, sh->planes, sh->policy, ev->layout.width, ev->layout.height,
-                 NET_PLANES, ev->layout.policy);
+                 ev->layout.planes, ev->layout.policy);
         return -1;
     }
     ev->g = g;
@@ -391,7 +398,8 @@ static int net_evaluator_setup(net_evaluator *ev, const banyan_game *g, const ch
     for (int i = 0; i < ev->threads; i++) {
         net_thread *t = &ev->t[i];
         t->work = nn_work_new(sh, NET_BATCH, false);
-        t->input = malloc((size_t)NET_BATCH * NET_PLANES * (size_t)ev->cells * sizeof(float));
+        t->input = malloc((size_t)NET_BATCH * (size_t)ev->layout.planes * (size_t)ev->cells *
+                          sizeof(float));
         t->logits = malloc((size_t)NET_BATCH * (size_t)sh->policy * sizeof(float));
         t->keys = calloc(entries, sizeof *t->keys);
         t->values = malloc(entries * sizeof *t->values);

@@ -10,6 +10,7 @@
  *   0  the mover's pieces           1  the opponent's pieces
  *   2  all ones when player 0 moves 3  all ones (the board's extent, for the
  *                                       zero padding of the convolutions)
+ *   4 ...  the game's own planes, where it has them (banyan_game.planes)
  * Policy outputs: one per cell (y * width + x), or one per column in a game
  * whose moves are columns; then one for the pass where the game has one.
  */
@@ -24,7 +25,7 @@
 #include "banyan_game.h"
 #include "nn.h"
 
-#define NET_PLANES 4
+#define NET_PLANES 4 /* Every game's; a game's own (banyan_game.planes) come after. */
 
 /* What a game looks like to a network: the shape's board, planes and
  * policy fields from the game's description at position s (channels,
@@ -33,8 +34,8 @@
  * two-player game"). */
 const char *net_game_shape(const banyan_game *g, const void *s, nn_shape *out);
 
-/* The planes of s (a game that net_game_shape accepted), NET_PLANES x height
- * x width floats, plane-major, into out. */
+/* The planes of s (a game that net_game_shape accepted), the shape's planes
+ * x height x width floats, plane-major, into out. */
 void net_encode(const banyan_game *g, const void *s, float *out);
 
 /* The policy output of move m in s, or -1 for a move without a place. */
@@ -43,7 +44,7 @@ int net_policy_index(const banyan_game *g, const void *s, banyan_move m);
 /* The symmetries of a board (net_game_shape's), as maps of cells: 8 for a
  * square board of cells, 4 for another board of cells, 2 for columns (the
  * mirror). net_symmetries says how many; net_transform applies symmetry k
- * (0 is the identity) to planes (NET_PLANES x cells) and to a policy
+ * (0 is the identity) to planes (the shape's planes x cells) and to a policy
  * vector, out of place. */
 int net_symmetries(const banyan_game *g, const void *s);
 void net_transform(const banyan_game *g, const void *s, int k, const float *planes,

@@ -671,10 +671,10 @@ done:
  * policy (the visits as a distribution over the network's outputs); tmp
  * holds a plane set and a policy before the symmetry. */
 static void learn_example(const banyan_game *g, const learn_positions *P, size_t i, int k,
-                          int policy, int cells, float *tmp, float *planes, float *pol)
+                          int policy, size_t per, float *tmp, float *planes, float *pol)
 {
     const unsigned char *s = P->states + i * P->state_size;
-    float *tp = tmp, *tpol = tmp + NET_PLANES * cells;
+    float *tp = tmp, *tpol = tmp + per;
     uint64_t sum = 0;
     net_encode(g, s, tp);
     memset(tpol, 0, (size_t)policy * sizeof *tpol);
@@ -790,6 +790,22 @@ int cli_train(int argc, char **argv)
         ck.data_pos = 0; /* Steps of this run taken. */
     }
 
+    /* The network must take this game's planes and moves (a file made before
+     * the game had planes of its own does not). */
+    nn_shape want;
+    unsigned char *s0 = malloc(o.g->state_size);
+    const char *bad = !s0 || o.g->setup(s0, o.params) != BANYAN_OK
+                          ? "the game parameters are not valid"
+                          : net_game_shape(o.g, s0, &want);
+    free(s0);
+    if (!bad && (ck.net.shape.width != want.width || ck.net.shape.height != want.height ||
+                 ck.net.shape.planes != want.planes || ck.net.shape.policy != want.policy))
+        bad = "the network's board, planes or moves are not this game's";
+    if (bad) {
+        fprintf(stderr, "banyan train: %s\n", bad);
+        nn_checkpoint_free(&ck);
+        return 1;
+    }
     learn_positions P;
     if (!ck.adam_m || !ck.adam_v || learn_read_data(&o, rules, &P) != 0) {
         nn_checkpoint_free(&ck);
@@ -803,7 +819,7 @@ int cli_train(int argc, char **argv)
     }
     const nn_shape *sh = &ck.net.shape;
     int cells = sh->width * sh->height, policy = sh->policy, B = (int)o.batch;
-    size_t per = (size_t)NET_PLANES * (size_t)cells;
+    size_t per = (size_t)sh->planes * (size_t)cells;
     float *in = malloc((size_t)B * per * sizeof(float));
     float *pol = malloc((size_t)B * (size_t)policy * sizeof(float));
     float *z = malloc((size_t)B * sizeof(float));
@@ -852,7 +868,7 @@ int cli_train(int argc, char **argv)
         for (int b = 0; b < B; b++) {
             size_t i = (size_t)(banyan_rng_next(&rng) % P.n);
             int k = (int)banyan_rng_below(&rng, (uint32_t)syms);
-            learn_example(o.g, &P, i, k, policy, cells, tmp, in + (size_t)b * per,
+            learn_example(o.g, &P, i, k, policy, per, tmp, in + (size_t)b * per,
                           pol + (size_t)b * (size_t)policy);
             z[b] = P.z[i];
         }

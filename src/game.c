@@ -53,6 +53,8 @@ BANYAN_API const char *banyan_game_check(const banyan_game *g)
         return "solve() is for two-player games";
     if (g->coords && !g->board_size)
         return "coordinate systems need a board: board_size() is missing";
+    if (g->planes && !g->board_size)
+        return "planes() draws on a board: board_size() is missing";
     for (const banyan_param *p = g->params; p && p->name; p++) {
         if (p->type != BANYAN_PARAM_INT && p->type != BANYAN_PARAM_CHOICE)
             return "a parameter has no type";

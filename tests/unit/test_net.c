@@ -110,13 +110,23 @@ static void test_net_symmetry_game(const banyan_game *g, const char *params, int
     T_EQ(g->setup(a, params), BANYAN_OK);
     T_TRUE(net_game_shape(g, a, &sh) == NULL);
     int cells = sh.width * sh.height, syms = net_symmetries(g, a);
-    float *pa = malloc(NET_PLANES * (size_t)cells * sizeof(float));
-    float *pb = malloc(NET_PLANES * (size_t)cells * sizeof(float));
-    float *pt = malloc(NET_PLANES * (size_t)cells * sizeof(float));
+    size_t bytes = (size_t)sh.planes * (size_t)cells * sizeof(float);
+    float *pa = malloc(bytes);
+    float *pb = malloc(bytes);
+    float *pt = malloc(bytes);
     float *pol = calloc((size_t)sh.policy, sizeof(float));
     float *polt = calloc((size_t)sh.policy, sizeof(float));
+    int tested = 0;
     for (int trial = 0; trial < 20; trial++)
         for (int k = 0; k < syms; k++) {
+            /* Only the symmetries of the start position map games onto
+             * games (Othello's four central discs have four). */
+            T_EQ(g->setup(a, params), BANYAN_OK);
+            net_encode(g, a, pa);
+            net_transform(g, a, k, pa, pol, pt, polt);
+            if (memcmp(pa, pt, bytes) != 0)
+                continue;
+            tested++;
             banyan_move moves[BANYAN_MAX_MOVES];
             T_EQ(g->setup(a, params), BANYAN_OK);
             T_EQ(g->setup(b, params), BANYAN_OK);
@@ -147,8 +157,10 @@ static void test_net_symmetry_game(const banyan_game *g, const char *params, int
             net_encode(g, a, pa);
             net_encode(g, b, pb);
             net_transform(g, a, k, pa, pol, pt, polt);
-            T_TRUE(memcmp(pt, pb, NET_PLANES * (size_t)cells * sizeof(float)) == 0);
+            T_TRUE(memcmp(pt, pb, bytes) == 0);
         }
+    if (tested < 2 * 20) /* the identity and one more at least */
+        T_FAIL_AT("%s: %d positions under a symmetry", g->name, tested);
     free(pa);
     free(pb);
     free(pt);
@@ -162,6 +174,41 @@ void test_net_symmetries(void)
     test_net_symmetry_game(&banyan_game_tictactoe, "m=5,n=3,k=3", 6);
     test_net_symmetry_game(&banyan_game_connect4, "", 12);
     test_net_symmetry_game(&banyan_game_gomoku, "size=9", 12);
+    test_net_symmetry_game(&banyan_game_othello, "", 12);
+}
+
+/* A game's own planes: Othello's fifth is where the mover may play. */
+void test_net_game_planes(void)
+{
+    const banyan_game *g = &banyan_game_othello;
+    nn_shape sh;
+    float p[5 * 64];
+    banyan_move moves[BANYAN_MAX_MOVES];
+    void *s = test_setup(g, "");
+    T_TRUE(net_game_shape(g, s, &sh) == NULL);
+    T_EQ(sh.planes, NET_PLANES + 1);
+    T_EQ(g->load(s, "f5 d6 c3"), BANYAN_OK);
+    net_encode(g, s, p);
+    int n = g->moves(s, moves), marked = 0;
+    for (int i = 0; i < 64; i++)
+        marked += p[4 * 64 + i] == 1.0f;
+    T_EQ(marked, n);
+    for (int i = 0; i < n; i++) {
+        int x, y;
+        T_EQ(g->place(s, moves[i], &x, &y), BANYAN_PLACE_CELL);
+        T_TRUE(p[4 * 64 + y * 8 + x] == 1.0f);
+        T_TRUE(p[y * 8 + x] == 0.0f && p[64 + y * 8 + x] == 0.0f); /* an empty square */
+    }
+    /* planes() needs a board. */
+    banyan_game bad = banyan_game_othello;
+    bad.board_size = NULL;
+    bad.coords = 0;
+    bad.place = NULL;
+    bad.place_move = NULL;
+    bad.piece = NULL;
+    T_TRUE(banyan_game_check(&bad) != NULL);
+    bad.planes = NULL;
+    T_TRUE(banyan_game_check(&bad) == NULL);
 }
 
 void test_net_check_game(void)
