@@ -365,12 +365,8 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
         int n = g->moves(banyan_engine_state(e), legal);
         banyan_move m = legal[banyan_rng_below(&rng, (uint32_t)n)];
         if (data_game_ply(&gm, (uint16_t)m, false, NULL, NULL, 0) != 0 ||
-            banyan_engine_play(e, m) != BANYAN_OK) {
-            fprintf(stderr, "banyan selfplay: cannot record or play a move\n");
-            banyan_engine_free(e);
-            data_game_free(&gm);
-            return -1;
-        }
+            banyan_engine_play(e, m) != BANYAN_OK)
+            goto fail;
     }
     for (int ply = 0; !g->outcome(banyan_engine_state(e), ret); ply++) {
         if (banyan_engine_search(e, &lim, &rep) != BANYAN_OK) {
@@ -391,12 +387,8 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
             visits[i] = rep.moves[i].visits;
         }
         if (data_game_ply(&gm, (uint16_t)m, true, moves, visits, rep.n_moves) != 0 ||
-            banyan_engine_play(e, m) != BANYAN_OK) {
-            fprintf(stderr, "banyan selfplay: cannot record or play a move\n");
-            banyan_engine_free(e);
-            data_game_free(&gm);
-            return -1;
-        }
+            banyan_engine_play(e, m) != BANYAN_OK)
+            goto fail;
     }
     double r0;
     if (resigner >= 0)
@@ -437,6 +429,11 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
     pthread_mutex_unlock(&sp->lock);
     data_game_free(&gm);
     return rc;
+fail:
+    fprintf(stderr, "banyan selfplay: cannot record or play a move\n");
+    banyan_engine_free(e);
+    data_game_free(&gm);
+    return -1;
 }
 
 static void *learn_selfplay_thread(void *arg)
@@ -626,15 +623,11 @@ static int learn_read_data(const learn_opts *o, const char *rules, learn_positio
     for (int f = 0; f < o->n_data; f++)
         for (int k = 0; k < files[f].n_games; k++) {
             const data_game *gm = &files[f].games[k];
-            banyan_move legal[BANYAN_MAX_MOVES];
             if (g->setup(s, rules) != BANYAN_OK)
                 goto bad;
             for (int i = 0; i < gm->n_plies; i++) {
                 const data_ply *p = &gm->plies[i];
-                int n = g->moves(s, legal), ok = 0;
-                for (int j = 0; j < n && !ok; j++)
-                    ok = legal[j] == p->move;
-                if (!ok)
+                if (!banyan_game_is_legal(g, s, p->move))
                     goto bad;
                 if (p->target && seen++ >= skip) {
                     int mover = g->to_move(s);

@@ -145,9 +145,10 @@ static void engine_release(banyan_engine *e)
 }
 
 /* Empties the trees and their transposition tables for a new root;
- * recycling starts afresh. */
+ * recycling starts afresh, and the root's priors take their noise again. */
 static void engine_clear_tree(banyan_engine *e)
 {
+    e->root_noised = false;
     for (int i = 0; i < e->n_trees; i++) {
         tree_reset(&e->trees[i]);
         if (e->trees[i].tt)
@@ -167,7 +168,6 @@ static int engine_setup(banyan_engine *e, const char *params)
     memcpy(e->root_state, e->spare, e->game->state_size);
     snprintf(e->params, sizeof e->params, "%s", p);
     e->root_player = e->game->to_move(e->root_state);
-    e->root_noised = false;
     engine_clear_tree(e);
     return engine_ok(e);
 }
@@ -302,7 +302,6 @@ BANYAN_API int banyan_engine_load(banyan_engine *e, const char *position)
     GAME_CHECK(e->game, e->spare);
     memcpy(e->root_state, e->spare, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
-    e->root_noised = false;
     engine_clear_tree(e);
     return engine_ok(e);
 }
@@ -317,7 +316,6 @@ BANYAN_API int banyan_engine_set_state(banyan_engine *e, const void *s)
         return engine_error(e, BANYAN_EINVAL, "invalid %s state", e->game->name);
     memmove(e->root_state, s, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
-    e->root_noised = false;
     engine_clear_tree(e);
     return engine_ok(e);
 }

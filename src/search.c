@@ -586,7 +586,6 @@ static bool search_mark_terminal(const banyan_engine *e, node *x, double v)
  * of them when an evaluator takes leaves in batches. */
 struct search_sim {
     int depth;
-    double exact; /* Exact value for the leaf's mover, when proven; else < 0. */
     bool proving;
     bool pending; /* The leaf waits for its evaluation, */
     int dup;      /* or for that of sims[dup] of the same batch, at the same leaf. */
@@ -704,7 +703,6 @@ static void search_descend(worker *w, search_sim *S, int before)
      * does the mean of a position the table holds from another path. */
     double known;
     S->depth = depth;
-    S->exact = exact;
     S->proving = proving;
     S->pending = false;
     if (S->dup >= 0) {
@@ -767,34 +765,39 @@ static void search_ascend(worker *w, search_sim *S)
     }
 }
 
+/* An evaluated leaf's returns, within the game's reward bounds, mapped
+ * onto [0, 1] in place. */
+static void search_norm_returns(const banyan_engine *e, double *ret)
+{
+    for (int i = 0; i < e->game->n_players; i++)
+        ret[i] = search_norm(e, ret[i]);
+}
+
 /* One simulation from the root, written as numbered steps: select, expand
  * (search_descend), evaluate (step 4: the config's leaf rule, unless the
  * leaf's value is already known), back up (search_ascend). */
 static void search_simulate(worker *w)
 {
     search_sim *S = w->sims;
-    const banyan_game *g = w->e->game;
     search_descend(w, S, 0);
     if (S->pending) {
         search_leaf(w, S->ret);
-        for (int i = 0; i < g->n_players; i++)
-            S->ret[i] = search_norm(w->e, S->ret[i]);
+        search_norm_returns(w->e, S->ret);
     }
     search_ascend(w, S);
 }
+
+static bool search_should_stop(worker *w, limits *L);
+static bool search_claim(worker *w);
 
 /* Up to config.batch simulations at once, for an evaluator: each descends
  * in turn, its path keeping the visits it added (a virtual loss, since
  * their values come later) so that the next ones spread over other leaves;
  * then the evaluator takes every pending leaf in one call, and each
  * simulation backs up. Returns the simulations run (0: none was claimed). */
-static bool search_should_stop(worker *w, limits *L);
-static bool search_claim(worker *w);
-
 static int search_simulate_batch(worker *w, limits *L)
 {
     banyan_engine *e = w->e;
-    const banyan_game *g = e->game;
     banyan_eval_request *req = w->requests;
     int n = 0, k = 0;
     while (n < e->cfg.batch && (n == 0 || !search_should_stop(w, L)) && search_claim(w)) {
@@ -811,8 +814,7 @@ static int search_simulate_batch(worker *w, limits *L)
         if (S->pending && S->dup >= 0)
             memcpy(S->ret, w->sims[S->dup].ret, sizeof S->ret); /* Already on [0, 1]. */
         else if (S->pending)
-            for (int p = 0; p < g->n_players; p++)
-                S->ret[p] = search_norm(e, S->ret[p]);
+            search_norm_returns(e, S->ret);
         search_ascend(w, S);
     }
     w->state = w->sims[0].state;
