@@ -7,10 +7,8 @@
 #include "banyan_game.h"
 
 static const banyan_game *const games_all[] = {
-    &banyan_game_tictactoe,
-    &banyan_game_connect4,
-    &banyan_game_gomoku,
-    &banyan_game_othello,
+    &banyan_game_tictactoe, &banyan_game_connect4, &banyan_game_gomoku,
+    &banyan_game_othello,   &banyan_game_go,
 };
 
 static const struct {
@@ -23,6 +21,9 @@ static const struct {
     {"connectfour", &banyan_game_connect4},
     /* Othello, under its older name. */
     {"reversi", &banyan_game_othello},
+    /* Go, under its Chinese and Korean names. */
+    {"weiqi", &banyan_game_go},
+    {"baduk", &banyan_game_go},
 };
 
 static int games_same(const char *a, const char *b)

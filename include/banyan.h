@@ -171,10 +171,21 @@ typedef struct banyan_config {
                                           the concentration; 0 = none. */
     double noise_share;                /* The share of noise in the mixed priors; 0 = 0.25
                                           when noise_alpha is set. */
-    int batch; /* With an evaluator and leaf=eval: leaves each search thread gathers before
-                  one call of the evaluator, up to BANYAN_MAX_BATCH, each simulation's path
-                  holding its visits without their value (a virtual loss) meanwhile;
-                  0 = 1. Reproducible for a given batch. */
+    int batch;      /* With an evaluator and leaf=eval: leaves each search thread gathers before
+                       one call of the evaluator, up to BANYAN_MAX_BATCH, each simulation's path
+                       holding its visits without their value (a virtual loss) meanwhile;
+                       0 = 1. Reproducible for a given batch. */
+    double rave;    /* RAVE (rapid action value estimation) in the selection of searches that
+                       play rollouts in a two-player game: each child's mean is mixed with its
+                       AMAF mean (over the simulations that played its move later, by the
+                       same player) with the weight b = A / (A + n + n A / K), A and n its
+                       AMAF and own simulations, K this value: the simulations at which the
+                       two weigh the same. 0 = 3000 for games with playout() (the rollout
+                       that tells its moves), else none; < 0 = none. The AMAF statistics
+                       take a third of memory. See docs/SEARCH.md. */
+    bool ownership; /* Rollout searches of games with owner(): who owns each cell at the
+                       end of every simulation that played to the end of the game,
+                       averaged in banyan_report.ownership. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -247,12 +258,17 @@ struct banyan_report {
     int max_depth;          /* Deepest tree ply reached by selection. */
     int n_moves;            /* Root moves, sorted best first by the final-move rule. */
     const banyan_move_stats *moves;
-    uint64_t start_nodes; /* Nodes the tree held when the search began: kept from earlier
-                             searches of this root or from before the moves played. */
-    uint32_t recycles;    /* Times the arena filled in this search and the least visited
-                             subtrees were dropped to make room (one thread only). */
-    uint64_t transposed;  /* Leaves valued from the transposition table in this search
-                             (banyan_config.transpositions). */
+    uint64_t start_nodes;          /* Nodes the tree held when the search began: kept from earlier
+                                      searches of this root or from before the moves played. */
+    uint32_t recycles;             /* Times the arena filled in this search and the least visited
+                                      subtrees were dropped to make room (one thread only). */
+    uint64_t transposed;           /* Leaves valued from the transposition table in this search
+                                      (banyan_config.transpositions). */
+    const float *ownership;        /* With config.ownership: for each cell of the root's board, row
+                                      by row from the top, the share of this search's finished
+                                      simulations in which the first player owned it less the share
+                                      in which the second did (-1 .. 1); NULL otherwise. */
+    int owner_width, owner_height; /* Its board's size; 0 without. */
 };
 
 /* A player's clock, for time management. Seconds throughout; zero fields

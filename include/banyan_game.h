@@ -83,6 +83,13 @@ static inline uint64_t banyan_mix64(uint64_t x)
  * same seed and different stream numbers draw independent sequences. */
 void banyan_rng_seed(banyan_rng *r, uint64_t seed, uint64_t stream);
 
+/* Rules a front-end keeps beside moves() (banyan_game.rules, a bit set). */
+#define BANYAN_RULE_SUPERKO                                                                        \
+    0x01u /* Positional superko: a move may not make the board (the pieces of                      \
+             piece()) equal to one it had earlier in the game. Game records                        \
+             refuse such a move; the search sees only what moves() allows, which                   \
+             is simple ko at most, since a state holds no history. */
+
 /* Results of banyan_game.solve for the player to move; the values of the
  * matching banyan_proof (banyan.h). */
 #define BANYAN_SOLVE_UNKNOWN 0 /* Not solved: out of reach, or the budget ran out. */
@@ -127,21 +134,23 @@ static inline bool banyan_solve_halted(uint64_t visited, uint64_t budget, const 
 /* Types of game parameter. */
 #define BANYAN_PARAM_INT    1 /* A decimal integer in [min, max]. */
 #define BANYAN_PARAM_CHOICE 2 /* One of the words of choices. */
+#define BANYAN_PARAM_NUMBER 3 /* A decimal number (7, 6.5, -0.5) in [min, max]. */
 
 /* What a parameter means to front-ends (banyan_param.role, a bit set), so
  * that a protocol's "board size" or "rule" reaches the right key. */
 #define BANYAN_ROLE_WIDTH  0x01u /* Sets the board's width (GTP boardsize, Gomocup START). */
 #define BANYAN_ROLE_HEIGHT 0x02u /* Sets the board's height. */
 #define BANYAN_ROLE_RULE                                                                           \
-    0x04u /* Chooses the rule set; its choices use the protocols'                                  \
-             common names where one exists (freestyle, standard,                                   \
-             renju). */
+    0x04u                      /* Chooses the rule set; its choices use the protocols'             \
+                                  common names where one exists (freestyle, standard,              \
+                                  renju). */
+#define BANYAN_ROLE_KOMI 0x08u /* The points added to the second player's score (GTP komi). */
 
 /* One parameter of a game, as setup() reads it from "key=value". */
 typedef struct banyan_param {
     const char *name;    /* The key. NULL ends a table. */
     int type;            /* BANYAN_PARAM_INT or BANYAN_PARAM_CHOICE. */
-    long min, max;       /* INT: the accepted range. */
+    long min, max;       /* INT and NUMBER: the accepted range. */
     const char *choices; /* CHOICE: the accepted words, separated by '|'. */
     const char *def;     /* The value when the key is not given, as text. */
     unsigned role;       /* BANYAN_ROLE_* bits, or 0. */
@@ -395,6 +404,24 @@ typedef struct banyan_game {
      * rows from the top of width cells from the left, and returns it too.
      * Requires board_size. NULL: none. */
     int (*planes)(const void *s, float *out);
+
+    /* Optional. A rollout that also says what it played: as rollout(),
+     * writing the moves played, in order, to moves[0 .. max-1] (those after
+     * the first max are played but not written), and returning how many it
+     * wrote. The search uses it for RAVE (banyan_config.rave), which needs
+     * to know every move of the simulation. NULL: the engine plays RAVE's
+     * rollouts itself, uniformly through moves() and play(). */
+    int (*playout)(void *s, banyan_rng *rng, banyan_move *moves, int max);
+
+    /* Optional, with board_size. Who owns cell (x, y) of s under the game's
+     * scoring, for s where the game is over (a rollout's last position) or
+     * where it stands: a player, or -1 for nobody (Go's area scoring: a
+     * stone's colour, an empty point that only one colour's stones reach).
+     * The search averages it over its simulations' last positions when
+     * banyan_config.ownership is set. */
+    int (*owner)(const void *s, int x, int y);
+
+    unsigned rules; /* BANYAN_RULE_* bits. */
 } banyan_game;
 
 /* The games built into libbanyan. */
@@ -402,6 +429,7 @@ extern const banyan_game banyan_game_tictactoe; /* m,n,k-games; 3,3,3 by default
 extern const banyan_game banyan_game_connect4;  /* Connect Four, 7 wide, 6 high. */
 extern const banyan_game banyan_game_gomoku;    /* Gomoku, 15x15 freestyle by default. */
 extern const banyan_game banyan_game_othello;   /* Othello (Reversi), 8x8. */
+extern const banyan_game banyan_game_go;        /* Go, 9x9 to 19x19, area scoring. */
 
 /* Says what a game table lacks: NULL when the engine can use it, else a
  * static sentence naming the first missing or inconsistent part ("moves()

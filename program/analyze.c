@@ -212,7 +212,7 @@ int cli_games(int argc, char **argv)
         printf("%-10s %s\n", g->name, g->title ? g->title : "");
         for (const banyan_param *p = g->params; params && p && p->name; p++) {
             char syntax[128];
-            if (p->type == BANYAN_PARAM_INT)
+            if (p->type != BANYAN_PARAM_CHOICE)
                 snprintf(syntax, sizeof syntax, "%s=%ld..%ld", p->name, p->min, p->max);
             else
                 snprintf(syntax, sizeof syntax, "%s=%s", p->name, p->choices);

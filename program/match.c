@@ -357,11 +357,16 @@ static void match_play(match *M, int index, match_game *r)
         double turn = match_given_limits(M, spec[side]).time;
         double t0 = match_now();
         double wait = clock[side] >= 0 ? clock[side] + timeout : timeout + lim.time;
-        player_status st = player_genmove(&p[side], s, &lim, clock[side], wait, &m, &value);
+        player_status st = player_genmove(&p[side], &rec, &lim, clock[side], wait, &m, &value);
         double spent = match_now() - t0;
         if (st != PLAYER_OK) {
             loser = side;
             snprintf(r->reason, sizeof r->reason, "%s", match_status_name(st));
+            goto end;
+        }
+        if (record_repeats(&rec, m)) {
+            loser = side;
+            snprintf(r->reason, sizeof r->reason, "illegal move (it repeats an earlier position)");
             goto end;
         }
         if (o->turn_limit && turn > 0 && spent > turn) {

@@ -344,12 +344,16 @@ static void play_engine_turn(play *P)
     snprintf(eval, sizeof eval, "value %.3f, %llu playouts%s%s", r.value,
              (unsigned long long)r.playouts, r.proof ? ", proven " : "",
              r.proof ? cli_proof(r.proof) : "");
-    if (record_push(&P->rec, r.best, r.seconds, eval) != BANYAN_OK) {
+    banyan_move m = record_pick(&P->rec, &r);
+    if (m != r.best)
+        printf("(%s would repeat an earlier position: Banyan plays %s)\n",
+               cli_move(P->g, s, r.best), cli_move(P->g, s, m));
+    if (record_push(&P->rec, m, r.seconds, eval) != BANYAN_OK) {
         printf("Out of memory: the game cannot go on; type new, save FILE or quit.\n");
         P->announced = true;
         return;
     }
-    banyan_engine_play(P->e, r.best);
+    banyan_engine_play(P->e, m);
     play_show(P);
 }
 
@@ -586,6 +590,8 @@ static void play_try_move(play *P, const char *t)
     else if (rc != BANYAN_OK)
         printf("\"%s\" is not a move: type a move (for example %s), or help.\n", t,
                play_example(P));
+    else if (record_repeats(&P->rec, m))
+        printf("%s repeats an earlier position (superko).\n", t);
     else if (record_push(&P->rec, m, -1, NULL) != BANYAN_OK)
         printf("Out of memory: the game cannot go on; type new, save FILE or quit.\n");
     else {

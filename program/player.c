@@ -425,8 +425,8 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
         return player_command(p, cmd, timeout);
     }
     /* Other programs: the board size where the game has a parameter for
-     * it, then a clear board. A refusal of boardsize means the program
-     * cannot play this. */
+     * it, then a clear board, then the komi. A refusal of boardsize or komi
+     * means the program cannot play this. */
     for (const banyan_param *q = g->params; q && q->name; q++)
         if ((q->role & (BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT)) &&
             banyan_params_value(g, params, q->name, why, sizeof why) == BANYAN_OK) {
@@ -435,7 +435,16 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
                 return st;
             break;
         }
-    return player_command(p, "clear_board", timeout);
+    if ((st = player_command(p, "clear_board", timeout)) != PLAYER_OK)
+        return st;
+    /* And the komi, where the game has one. */
+    for (const banyan_param *q = g->params; q && q->name; q++)
+        if ((q->role & BANYAN_ROLE_KOMI) &&
+            banyan_params_value(g, params, q->name, why, sizeof why) == BANYAN_OK) {
+            snprintf(cmd, sizeof cmd, "komi %s", why);
+            return player_command(p, cmd, timeout);
+        }
+    return PLAYER_OK;
 }
 
 player_status player_time_control(player *p, double main_time, double timeout)
@@ -485,19 +494,20 @@ player_status player_play(player *p, const void *s, banyan_move m, double timeou
     return st;
 }
 
-player_status player_genmove(player *p, const void *s, const banyan_limits *lim, double clock,
+player_status player_genmove(player *p, record *rec, const banyan_limits *lim, double clock,
                              double timeout, banyan_move *m, double *value)
 {
     char cmd[128];
+    const void *s = record_state(rec);
     *value = -1;
     if (p->e) {
         banyan_report r;
         banyan_engine_search(p->e, lim, &r);
         if (r.best == BANYAN_MOVE_NONE)
             return PLAYER_ILLEGAL;
-        *m = r.best;
+        *m = record_pick(rec, &r);
         *value = r.value;
-        banyan_engine_play(p->e, r.best);
+        banyan_engine_play(p->e, *m);
         return PLAYER_OK;
     }
     if (p->spec->kind == PLAYER_GOMOCUP)

@@ -86,11 +86,13 @@ player_status player_time_control(player *p, double main_time, double timeout);
 /* Tells the player that m was played in state s (the position before m). */
 player_status player_play(player *p, const void *s, banyan_move m, double timeout);
 
-/* Asks the player for a move in state s, with per-move limits lim for an
- * internal player and clock (seconds left, < 0 for none) for an external
- * one. Returns PLAYER_OK with a legal move in *m; *value receives the
- * mover's estimated value in [0, 1] when known, else -1. */
-player_status player_genmove(player *p, const void *s, const banyan_limits *lim, double clock,
+/* Asks the player for a move in the position the game record rec has
+ * reached, with per-move limits lim for an internal player and clock
+ * (seconds left, < 0 for none) for an external one. Returns PLAYER_OK with
+ * a legal move in *m (an internal player's keeps the game's superko rule;
+ * the referee checks an external one's); *value receives the mover's
+ * estimated value in [0, 1] when known, else -1. */
+player_status player_genmove(player *p, record *rec, const banyan_limits *lim, double clock,
                              double timeout, banyan_move *m, double *value);
 
 /* Ends the player: quit, then kill if needed; always reaps the process. */

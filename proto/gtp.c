@@ -13,9 +13,17 @@
  * cells use GTP's letters, A to Z without I, rows from the bottom, and
  * "pass"; dropping games a column letter; others their own notation.
  * boardsize sets the parameters whose role is the board's width and height,
- * and showboard labels the board in the vertices GTP uses. banyan-set
- * changes an engine option (options.h) and keeps the game. Uses only the
- * public API.
+ * and showboard labels the board in the vertices GTP uses; komi sets the
+ * parameter whose role is the komi. banyan-set changes an engine option
+ * (options.h) and keeps the game. Uses only the public API.
+ *
+ * What GUIs send in a game of Go works for any game whose description
+ * allows it: handicap stones (fixed_handicap, place_free_handicap,
+ * set_free_handicap) on square boards of GTP vertices with a pass, as
+ * Black's stones alternating with White's passes, so that records stay
+ * plain move lists; loadsgf and printsgf through record.h; and, for games
+ * with owner(), final_status_list and final_score from an ownership
+ * estimate (gtp_estimate) and kata-analyze's ownership.
  *
  * Pondering (gtp_set_ponder, off by default so that sessions are
  * reproducible): after a genmove, gtp_run searches on a thread of its own
@@ -35,7 +43,12 @@
 #include "record.h"
 
 #define GTP_DEFAULT_PLAYOUTS 50000
-#define GTP_OUT_MAX          65536 /* Longest response: a board diagram or a table. */
+#define GTP_OUT_MAX          65536 /* Longest response: a board diagram, a table or an SGF record. */
+#define GTP_CELLS_MAX        4096  /* Cells of the largest board ownership is kept for (64 x 64). */
+#define GTP_SCORE_PLAYOUTS   5000  /* Most playouts of the search that estimates ownership. */
+#define GTP_SCORE_MEMORY     (32u << 20) /* Most arena bytes of that search's engine. */
+#define GTP_DEAD             0.5 /* A stone is dead where its colour's ownership is below -this. */
+#define GTP_DAME             0.2 /* A cell counts for nobody where |ownership| is below this. */
 
 struct gtp {
     banyan_engine *e;
@@ -56,10 +69,17 @@ struct gtp {
     const char *id;         /* Id of the command being answered. */
     char resp[GTP_OUT_MAX]; /* The response being built. */
     size_t resp_len;
-    bool stream_stop; /* lz-analyze: the next command arrived. */
-    bool ponder_on;   /* Ponder after genmove (gtp_set_ponder). */
-    bool moved;       /* The command just executed was a genmove that played. */
-    ponder pondering; /* The search on the opponent's time, while gtp_run waits. */
+    bool stream_stop;         /* lz-analyze: the next command arrived. */
+    bool stream_kata;         /* The analysis streaming is kata-analyze's. */
+    bool ponder_on;           /* Ponder after genmove (gtp_set_ponder). */
+    bool moved;               /* The command just executed was a genmove that played. */
+    ponder pondering;         /* The search on the opponent's time, while gtp_run waits. */
+    bool want_owner;          /* kata-analyze asked for ownership: engines are made with it. */
+    bool no_files;            /* loadsgf and printsgf FILE refused (gtp_set_files). */
+    uint64_t est_key;         /* gtp_position_key of the position est was estimated for; 0: none. */
+    float est[GTP_CELLS_MAX]; /* Estimated ownership (gtp_estimate), first player +1. */
+    double owned[GTP_CELLS_MAX]; /* kata-analyze: ownership summed over its searches, */
+    double owned_n;              /* weighted by their playouts, whose sum this is. */
 };
 
 /* ---- Responses ---- */
@@ -131,6 +151,13 @@ static int gtp_color(const char *s)
     return -1;
 }
 
+/* Whether move m of s is a pass. */
+static bool gtp_is_pass(const banyan_game *g, const void *s, banyan_move m)
+{
+    int x, y;
+    return g->place && g->place(s, m, &x, &y) == BANYAN_PLACE_PASS;
+}
+
 static bool gtp_over(gtp *ctx)
 {
     double ret[BANYAN_MAX_PLAYERS];
@@ -153,14 +180,20 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
     net_evaluator *ev;
     record rec;
     char why[512];
-    int rc = options_engine_new(&ctx->opt, &ctx->opt.cfg, g, params, &e, &ev, why, sizeof why);
+    banyan_config cfg = ctx->opt.cfg;
+    /* Ownership (kata-analyze) where the game has it and the leaves are
+     * rollouts: a network's evaluations have no final position. */
+    cfg.ownership = ctx->want_owner && g->owner && g->board_size && !ctx->opt.net[0];
+    if (cfg.ownership && banyan_config_check(g, &cfg))
+        cfg.ownership = false;
+    int rc = options_engine_new(&ctx->opt, &cfg, g, params, &e, &ev, why, sizeof why);
     if (rc != BANYAN_OK) {
         if (why[0])
             return gtp_fail(ctx, why);
         if (banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
             return gtp_fail(ctx, why);
-        if (banyan_config_check(g, &ctx->opt.cfg))
-            return gtp_fail(ctx, banyan_config_check(g, &ctx->opt.cfg));
+        if (banyan_config_check(g, &cfg))
+            return gtp_fail(ctx, banyan_config_check(g, &cfg));
         return gtp_fail(ctx, rc == BANYAN_ENOMEM ? "out of memory" : "bad parameters or options");
     }
     if (record_init(&rec, g, params, NULL, why, sizeof why) != BANYAN_OK) {
@@ -309,30 +342,331 @@ static int gtp_clear_board(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
-/* The game's score (banyan_game.score), player 0 being Black: "B+12",
- * "W+2", or "0"; final once the game is over, as it stands before. */
+/* komi X: where the game has a parameter of role komi, it becomes X and
+ * the game goes on with it (a new engine replays the moves); a value out
+ * of its range is refused. Other games only store it. */
+static int gtp_komi(gtp *ctx, int argc, char **argv)
+{
+    const banyan_param *komi = NULL;
+    char *end, params[RECORD_PARAMS_MAX], now[64];
+    double k = argc == 1 ? strtod(argv[0], &end) : NAN;
+    if (argc != 1 || *end || !isfinite(k))
+        return gtp_fail(ctx, "syntax error");
+    for (const banyan_param *p = ctx->g->params; p && p->name; p++)
+        if (p->role & BANYAN_ROLE_KOMI)
+            komi = p;
+    if (komi) {
+        if (k < (double)komi->min || k > (double)komi->max)
+            return gtp_fail(ctx, "komi out of range");
+        if (banyan_params_value(ctx->g, ctx->rec.params, komi->name, now, sizeof now) !=
+                BANYAN_OK ||
+            strtod(now, NULL) != k) {
+            size_t used;
+            gtp_params_without(ctx->g, ctx->rec.params, BANYAN_ROLE_KOMI, params, sizeof params);
+            used = strlen(params);
+            int n = snprintf(params + used, sizeof params - used, "%s%s=%.10g", used ? " " : "",
+                             komi->name, k);
+            if (n < 0 || (size_t)n >= sizeof params - used ||
+                banyan_params_check(ctx->g, params, now, sizeof now) != BANYAN_OK)
+                return gtp_fail(ctx, "komi out of range");
+            if (gtp_switch(ctx, ctx->g, params, true) != 0)
+                return -1;
+        }
+    }
+    ctx->komi = k;
+    return 0;
+}
+
+/* ---- Boards: handicap stones, ownership and scoring ---- */
+
+/* The side of the game's board where handicap stones can be placed: a
+ * square board of cells written in GTP's vertices, with a pass for White
+ * between Black's stones; 0 for other games. */
+static int gtp_square_side(gtp *ctx)
+{
+    const banyan_game *g = ctx->g;
+    const void *s = gtp_state_of(ctx);
+    banyan_move pass;
+    int w, h;
+    if (ctx->coords != BANYAN_COORDS_GTP || !g->board_size || g->n_players != 2)
+        return 0;
+    g->board_size(s, &w, &h);
+    if (w != h || g->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass) != BANYAN_OK)
+        return 0;
+    return w;
+}
+
+/* Whether nothing was played and no piece stands on the board. */
+static bool gtp_board_empty(gtp *ctx, int side)
+{
+    const void *s = gtp_state_of(ctx);
+    for (int y = 0; y < side; y++)
+        for (int x = 0; x < side; x++)
+            if (ctx->g->piece(s, x, y) >= 0)
+                return false;
+    return ctx->rec.n_moves == 0 && ctx->g->to_move(s) == 0;
+}
+
+/* The most stones fixed_handicap places on a side x side board (GTP,
+ * section 4.1.1): none below 7x7 or beyond the 25 columns GTP's letters
+ * name, 4 on 7x7 and on even sizes, 9 on other odd sizes. */
+static int gtp_handicap_max(int side)
+{
+    return side < 7 || side > 25 ? 0 : side == 7 || side % 2 == 0 ? 4 : 9;
+}
+
+/* The handicap points of GTP's fixed_handicap for n stones (section
+ * 4.1.1), (x, y) from the top-left, into xs and ys, in the order of the
+ * specification's table, in 19x19's names: the corners D4 Q16 D16 Q4,
+ * then D10 Q10 from 6 stones, K4 K16 from 8, and the centre K10 last for
+ * an odd number from 5. The corners are the 3-3 points below 13x13, the
+ * 4-4 points from there. Returns n, or 0 when the board takes no such
+ * handicap. */
+static int gtp_handicap_points(int side, int n, int *xs, int *ys)
+{
+    int lo = side < 13 ? 2 : 3, hi = side - 1 - lo, mid = side / 2, k = 0;
+    /* D4 Q16 D16 Q4 D10 Q10 K4 K16 K10, y from the top. */
+    const int px[9] = {lo, hi, lo, hi, lo, hi, mid, mid, mid};
+    const int py[9] = {hi, lo, lo, hi, mid, mid, hi, lo, mid};
+    if (n < 2 || n > gtp_handicap_max(side))
+        return 0;
+    for (int j = 0; j < 9; j++) {
+        bool take = j < 4 ? j < n : j < 6 ? n >= 6 : j < 8 ? n >= 8 : n >= 5 && n % 2;
+        if (take) {
+            xs[k] = px[j];
+            ys[k++] = py[j];
+        }
+    }
+    return k;
+}
+
+/* Places Black's handicap stones at (xs[i], ys[i]), each after a White
+ * pass but the first, in the record and then the engine: the record stays
+ * a plain move list (SGF included), and White moves next. Appends their
+ * vertices to the response when answer is set. Returns 0, or -1 with "bad
+ * vertex list" when one is not legal (the record is then as it was). */
+static int gtp_put_handicap(gtp *ctx, int n, const int *xs, const int *ys, bool answer)
+{
+    const banyan_game *g = ctx->g;
+    banyan_move pass, m;
+    char buf[64];
+    int start = ctx->rec.n_moves;
+    g->place_move(record_state(&ctx->rec), BANYAN_PLACE_PASS, 0, 0, &pass);
+    for (int i = 0; i < n; i++) {
+        if ((i > 0 && record_push(&ctx->rec, pass, -1, NULL) != BANYAN_OK) ||
+            g->place_move(record_state(&ctx->rec), BANYAN_PLACE_CELL, xs[i], ys[i], &m) !=
+                BANYAN_OK) {
+            record_undo(&ctx->rec, ctx->rec.n_moves - start);
+            return gtp_fail(ctx, "bad vertex list");
+        }
+        gtp_move_text(ctx, record_state(&ctx->rec), m, buf, sizeof buf);
+        if (record_push(&ctx->rec, m, -1, NULL) != BANYAN_OK) {
+            record_undo(&ctx->rec, ctx->rec.n_moves - start);
+            return gtp_fail(ctx, "bad vertex list");
+        }
+        if (answer)
+            gtp_append(ctx, "%s%s", i ? " " : "", buf);
+    }
+    for (int i = start; i < ctx->rec.n_moves; i++)
+        banyan_engine_play(ctx->e, ctx->rec.moves[i].move);
+    return 0;
+}
+
+/* fixed_handicap N and place_free_handicap N: the points of GTP's table;
+ * place_free_handicap takes any number from 2 to the board's cells less
+ * one, as the specification allows, and places as many of them as the
+ * table has (the specification lets an engine place fewer). */
+static int gtp_handicap(gtp *ctx, int argc, char **argv, bool free_placement)
+{
+    int xs[9], ys[9], side = gtp_square_side(ctx);
+    long n;
+    if (argc != 1 || banyan_parse_int(argv[0], 0, 1000000, &n) != BANYAN_OK)
+        return gtp_fail(ctx, "syntax error");
+    if (!side)
+        return gtp_fail(ctx, "no handicap in this game");
+    if (!gtp_board_empty(ctx, side))
+        return gtp_fail(ctx, "board not empty");
+    if (free_placement && n >= 2 && n < (long)side * side && n > gtp_handicap_max(side))
+        n = gtp_handicap_max(side);
+    if (!gtp_handicap_points(side, (int)n, xs, ys))
+        return gtp_fail(ctx, "invalid number of stones");
+    return gtp_put_handicap(ctx, (int)n, xs, ys, true);
+}
+
+static int gtp_fixed_handicap(gtp *ctx, int argc, char **argv)
+{
+    return gtp_handicap(ctx, argc, argv, false);
+}
+
+static int gtp_place_free_handicap(gtp *ctx, int argc, char **argv)
+{
+    return gtp_handicap(ctx, argc, argv, true);
+}
+
+/* set_free_handicap V1 V2 ...: Black's stones where the controller says;
+ * at least two, each a cell named once. */
+static int gtp_set_free_handicap(gtp *ctx, int argc, char **argv)
+{
+    int xs[32], ys[32], side = gtp_square_side(ctx);
+    banyan_move m;
+    if (!side)
+        return gtp_fail(ctx, "no handicap in this game");
+    if (!gtp_board_empty(ctx, side))
+        return gtp_fail(ctx, "board not empty");
+    if (argc < 2 || argc > 32 || argc >= side * side)
+        return gtp_fail(ctx, "bad vertex list");
+    for (int i = 0; i < argc; i++) {
+        if (gtp_parse_vertex(ctx, argv[i], &m) != BANYAN_OK ||
+            ctx->g->place(gtp_state_of(ctx), m, &xs[i], &ys[i]) != BANYAN_PLACE_CELL)
+            return gtp_fail(ctx, "bad vertex list");
+        for (int j = 0; j < i; j++)
+            if (xs[j] == xs[i] && ys[j] == ys[i])
+                return gtp_fail(ctx, "bad vertex list");
+    }
+    return gtp_put_handicap(ctx, argc, xs, ys, false);
+}
+
+/* A key of the position, the moves that led to it and the parameters, for
+ * the ownership estimate kept between commands. Never 0. */
+static uint64_t gtp_position_key(gtp *ctx)
+{
+    uint64_t k = banyan_game_hash(ctx->g, gtp_state_of(ctx)) ^
+                 banyan_mix64((uint64_t)(uintptr_t)ctx->g + (uint64_t)ctx->rec.n_moves);
+    for (const char *p = ctx->rec.params; *p; p++)
+        k = banyan_mix64(k ^ (unsigned char)*p);
+    for (int i = 0; i < ctx->rec.n_moves; i++)
+        k = banyan_mix64(k ^ ctx->rec.moves[i].move);
+    return k ? k : 1;
+}
+
+/* Estimates who owns each cell of the current position into ctx->est
+ * (row by row from the top; +1 the first player, -1 the second), for
+ * final_status_list and final_score. A search of an engine of its own, made
+ * with config.ownership and rollouts to the end, plays the record's moves
+ * less the passes at its end (so that there is a game to search, and the
+ * side to move cannot win the search at once by ending it) and searches GTP_SCORE_PLAYOUTS
+ * playouts, or less where the session's limits are smaller; the ownership is then the mean over its
+ * finished rollouts, in which dead stones are captured. Where none
+ * finished, it is the game's owner() of the position as it stands. Kept
+ * until the position changes. Returns 0 with the board's size, or -1 with a
+ * message. */
+static int gtp_estimate(gtp *ctx, int *width, int *height)
+{
+    const banyan_game *g = ctx->g;
+    const void *s = gtp_state_of(ctx);
+    banyan_engine *e;
+    banyan_report r;
+    int w, h, n = ctx->rec.n_moves;
+    if (!g->owner || !g->board_size)
+        return gtp_fail(ctx, "cannot score");
+    g->board_size(s, &w, &h);
+    if (w * h > GTP_CELLS_MAX)
+        return gtp_fail(ctx, "board too large to score");
+    *width = w;
+    *height = h;
+    uint64_t key = gtp_position_key(ctx);
+    if (key == ctx->est_key)
+        return 0;
+    for (int y = 0, c = 0; y < h; y++)
+        for (int x = 0; x < w; x++, c++) {
+            int o = g->owner(s, x, y);
+            ctx->est[c] = o == 0 ? 1.0f : o == 1 ? -1.0f : 0.0f;
+        }
+    banyan_config cfg = ctx->opt.cfg;
+    cfg.ownership = true;
+    cfg.leaf = BANYAN_LEAF_ROLLOUT;
+    cfg.evaluator = NULL;
+    cfg.batch = 0;
+    cfg.noise_alpha = 0;
+    if (!cfg.memory || cfg.memory > GTP_SCORE_MEMORY)
+        cfg.memory = GTP_SCORE_MEMORY;
+    while (n > 0 && gtp_is_pass(g, record_before(&ctx->rec, n - 1), ctx->rec.moves[n - 1].move))
+        n--;
+    if (banyan_engine_new(g, ctx->rec.params, &cfg, &e) == BANYAN_OK) {
+        banyan_limits lim = gtp_move_limits(ctx);
+        lim.time_max = 0;
+        lim.stop_early = false;
+        if (!lim.playouts || lim.playouts > GTP_SCORE_PLAYOUTS)
+            lim.playouts = GTP_SCORE_PLAYOUTS;
+        if (record_replay(&ctx->rec, e, n) == BANYAN_OK &&
+            banyan_engine_search(e, &lim, &r) == BANYAN_OK && r.ownership && r.owner_width == w &&
+            r.owner_height == h)
+            memcpy(ctx->est, r.ownership, (size_t)(w * h) * sizeof *ctx->est);
+        banyan_engine_free(e);
+    }
+    ctx->est_key = key;
+    return 0;
+}
+
+/* final_status_list dead|alive|seki: the stones the ownership estimate
+ * (gtp_estimate) gives to the other colour are dead: where its colour's
+ * ownership is below -GTP_DEAD, the other colour owned the point in more
+ * than half of the finished rollouts, and by that margin more often than
+ * the stone's own colour did. The others are alive; seki is not told
+ * apart (an empty list). One line, the vertices row by row from the top. */
+static int gtp_final_status_list(gtp *ctx, int argc, char **argv)
+{
+    static const char *const kinds[] = {"alive", "dead", "seki"};
+    const banyan_game *g = ctx->g;
+    int kind = -1, w, h, n = 0;
+    char buf[64];
+    for (int k = 0; k < 3 && argc == 1; k++)
+        if (!strcasecmp(argv[0], kinds[k]))
+            kind = k;
+    if (kind < 0)
+        return gtp_fail(ctx, "syntax error");
+    if (gtp_estimate(ctx, &w, &h) != 0)
+        return -1;
+    const void *s = gtp_state_of(ctx);
+    for (int y = 0, c = 0; y < h && kind < 2; y++)
+        for (int x = 0; x < w; x++, c++) {
+            int p = g->piece(s, x, y);
+            banyan_move m;
+            if (p != 0 && p != 1)
+                continue;
+            bool dead = (p == 0 ? ctx->est[c] : -ctx->est[c]) < -GTP_DEAD;
+            if (dead != (kind == 1) || g->place_move(s, BANYAN_PLACE_CELL, x, y, &m) != BANYAN_OK)
+                continue;
+            gtp_append(ctx, "%s%s", n++ ? " " : "", gtp_move_text(ctx, s, m, buf, sizeof buf));
+        }
+    return 0;
+}
+
+/* final_score, player 0 being Black: "B+12", "W+2", or "0". Games with
+ * owner() count the cells of the ownership estimate (gtp_estimate) each
+ * side owns, a cell whose |ownership| is below GTP_DAME counting for
+ * nobody, so that dead stones count for the side that would capture them;
+ * the komi is taken off, worked out as the area difference of the position
+ * by owner() less the game's score of it (0 without score()). Other games
+ * answer their score(), final once the game is over. */
 static int gtp_final_score(gtp *ctx, int argc, char **argv)
 {
+    const banyan_game *g = ctx->g;
+    const void *s = gtp_state_of(ctx);
+    double v;
+    int w, h;
     (void)argv;
     if (argc != 0)
         return gtp_fail(ctx, "syntax error");
-    if (!ctx->g->score)
+    if (g->owner && gtp_estimate(ctx, &w, &h) == 0) {
+        double area = 0, owned = 0;
+        for (int y = 0, c = 0; y < h; y++)
+            for (int x = 0; x < w; x++, c++) {
+                int o = g->owner(s, x, y);
+                area += o == 0 ? 1 : o == 1 ? -1 : 0;
+                owned += ctx->est[c] > GTP_DAME ? 1 : ctx->est[c] < -GTP_DAME ? -1 : 0;
+            }
+        v = owned - (g->score ? area - g->score(s) : 0);
+    } else if (g->score) {
+        ctx->resp_len = 0;
+        v = g->score(s);
+    } else {
         return gtp_fail(ctx, "cannot score");
-    double v = ctx->g->score(gtp_state_of(ctx));
+    }
     if (v == 0)
         gtp_append(ctx, "0");
     else
         gtp_append(ctx, "%c+%g", v > 0 ? 'B' : 'W', fabs(v));
-    return 0;
-}
-
-static int gtp_komi(gtp *ctx, int argc, char **argv)
-{
-    char *end;
-    double k = argc == 1 ? strtod(argv[0], &end) : NAN;
-    if (argc != 1 || *end || !isfinite(k))
-        return gtp_fail(ctx, "syntax error");
-    ctx->komi = k;
     return 0;
 }
 
@@ -378,8 +712,18 @@ static int gtp_play(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
-static int gtp_genmove(gtp *ctx, int argc, char **argv)
+/* What gtp_generate does with the move it finds. */
+enum { GTP_GEN_PLAY, GTP_GEN_CLEANUP, GTP_GEN_ONLY };
+
+/* genmove, kgs-genmove_cleanup and reg_genmove COLOUR: a search for the
+ * colour to move, answered with the move found, which is played
+ * (GTP_GEN_PLAY); played, but never a pass while the search gave another
+ * move visits and did not prove it lost (GTP_GEN_CLEANUP: KGS's clean-up
+ * phase, in which the dead stones must be captured); or only named
+ * (GTP_GEN_ONLY). */
+static int gtp_generate(gtp *ctx, int argc, char **argv, int mode)
 {
+    const banyan_game *g = ctx->g;
     banyan_report r;
     char buf[64];
     if (argc != 1)
@@ -389,18 +733,43 @@ static int gtp_genmove(gtp *ctx, int argc, char **argv)
         return gtp_fail(ctx, "syntax error");
     if (gtp_over(ctx))
         return gtp_fail(ctx, "game is over");
-    if (gtp_forced_passes(ctx, color) != BANYAN_OK)
+    if (mode != GTP_GEN_ONLY && gtp_forced_passes(ctx, color) != BANYAN_OK)
         return gtp_fail(ctx, "out of memory");
-    if (color != ctx->g->to_move(gtp_state_of(ctx)))
+    if (color != g->to_move(gtp_state_of(ctx)))
         return gtp_fail(ctx, "it is the other colour's turn");
     banyan_limits lim = gtp_move_limits(ctx);
     banyan_engine_search(ctx->e, &lim, &r);
-    if (record_push(&ctx->rec, r.best, r.seconds, NULL) != BANYAN_OK)
+    const void *s = gtp_state_of(ctx);
+    banyan_move m = record_pick(&ctx->rec, &r);
+    for (int i = 0; mode == GTP_GEN_CLEANUP && gtp_is_pass(g, s, m) && i < r.n_moves; i++) {
+        const banyan_move_stats *c = &r.moves[i];
+        if (c->visits && c->proof != BANYAN_PROVEN_LOSS && !gtp_is_pass(g, s, c->move) &&
+            !record_repeats(&ctx->rec, c->move))
+            m = c->move;
+    }
+    gtp_append(ctx, "%s", gtp_move_text(ctx, s, m, buf, sizeof buf));
+    if (mode == GTP_GEN_ONLY)
+        return 0;
+    if (record_push(&ctx->rec, m, r.seconds, NULL) != BANYAN_OK)
         return gtp_fail(ctx, "out of memory");
-    gtp_append(ctx, "%s", gtp_move_text(ctx, gtp_state_of(ctx), r.best, buf, sizeof buf));
-    banyan_engine_play(ctx->e, r.best);
+    banyan_engine_play(ctx->e, m);
     ctx->moved = true;
     return 0;
+}
+
+static int gtp_genmove(gtp *ctx, int argc, char **argv)
+{
+    return gtp_generate(ctx, argc, argv, GTP_GEN_PLAY);
+}
+
+static int gtp_kgs_genmove_cleanup(gtp *ctx, int argc, char **argv)
+{
+    return gtp_generate(ctx, argc, argv, GTP_GEN_CLEANUP);
+}
+
+static int gtp_reg_genmove(gtp *ctx, int argc, char **argv)
+{
+    return gtp_generate(ctx, argc, argv, GTP_GEN_ONLY);
 }
 
 static int gtp_undo(gtp *ctx, int argc, char **argv)
@@ -494,6 +863,69 @@ static int gtp_time_left(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
+/* loadsgf FILE [MOVE_NUMBER]: the game of an SGF file (or of any record
+ * record.h reads), up to the position before move MOVE_NUMBER (from 1;
+ * all of it without one). The session takes the record's game and
+ * parameters where they differ from its own. */
+static int gtp_loadsgf(gtp *ctx, int argc, char **argv)
+{
+    record r;
+    char why[512];
+    long upto = 0;
+    if (argc < 1 || argc > 2 ||
+        (argc == 2 && banyan_parse_int(argv[1], 1, 100000000, &upto) != BANYAN_OK))
+        return gtp_fail(ctx, "syntax error");
+    if (ctx->no_files || record_load_file(&r, NULL, argv[0], why, sizeof why) != BANYAN_OK)
+        return gtp_fail(ctx, "cannot load file");
+    if (upto > 0 && upto - 1 < r.n_moves)
+        record_undo(&r, r.n_moves - (int)(upto - 1));
+    if ((r.g != ctx->g || strcmp(r.params, ctx->rec.params)) &&
+        gtp_switch(ctx, r.g, r.params, false) != 0) {
+        record_free(&r);
+        return -1;
+    }
+    record_free(&ctx->rec);
+    ctx->rec = r;
+    if (record_replay(&ctx->rec, ctx->e, ctx->rec.n_moves) != BANYAN_OK) {
+        gtp_replay(ctx, 0); /* Not expected: the record checked every move. */
+        return gtp_fail(ctx, "cannot load file");
+    }
+    return 0;
+}
+
+/* printsgf [FILE]: the game as SGF, in the response (its empty lines, which
+ * would end a GTP response, dropped) or written to FILE. */
+static int gtp_printsgf(gtp *ctx, int argc, char **argv)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (argc > 1)
+        return gtp_fail(ctx, "syntax error");
+    if (!ctx->g->sgf_game)
+        return gtp_fail(ctx, "no SGF for this game");
+    FILE *f = argc == 0 ? open_memstream(&text, &len) : ctx->no_files ? NULL : fopen(argv[0], "w");
+    if (!f)
+        return gtp_fail(ctx, argc == 1 ? "cannot save file" : "out of memory");
+    int rc = record_save(&ctx->rec, f, RECORD_SGF);
+    if (fclose(f) != 0 && rc == BANYAN_OK)
+        rc = BANYAN_ENOMEM;
+    if (rc == BANYAN_OK && argc == 0) {
+        while (len > 0 && text[len - 1] == '\n')
+            len--;
+        if (len >= sizeof ctx->resp - 1) {
+            free(text);
+            return gtp_fail(ctx, "record too long for a response: printsgf FILE writes it");
+        }
+        for (size_t i = 0; i < len; i++)
+            if (text[i] != '\n' || (i > 0 && text[i - 1] != '\n'))
+                ctx->resp[ctx->resp_len++] = text[i];
+    }
+    free(text);
+    if (rc != BANYAN_OK)
+        return gtp_fail(ctx, rc == BANYAN_EINVAL ? "no SGF for this game" : "cannot save file");
+    return 0;
+}
+
 static int gtp_banyan_game(gtp *ctx, int argc, char **argv)
 {
     char params[256] = "";
@@ -529,9 +961,21 @@ static int gtp_banyan_set(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
-/* Writes one analysis update in the format of Leela Zero, which Sabaki and
- * Lizzie read: every root move's "info move ... pv ..." on one line. */
-static void gtp_write_info(gtp *ctx, const banyan_report *r)
+/* How an analysis writes its updates. */
+typedef struct gtp_analysis {
+    bool kata;      /* KataGo's format (kata-analyze), else Leela Zero's. */
+    bool ownership; /* kata-analyze ... ownership true. */
+} gtp_analysis;
+
+/* Writes one analysis update, every root move with visits as "info move
+ * ... pv ..." on one line: in Leela Zero's format (winrate and prior in
+ * 1/10000) or KataGo's (winrate, prior and lcb in [0, 1], lcb being the
+ * winrate less two binomial standard errors, sqrt(w (1 - w) / visits)),
+ * which Sabaki and Lizzie read; winrates are the side to move's. KataGo's
+ * ownership follows on the same line: "ownership" and one value a cell,
+ * row by row from the top-left, from the side to move's point of view
+ * (ctx->owned over ctx->owned_n). */
+static void gtp_write_info(gtp *ctx, const banyan_report *r, const gtp_analysis *how)
 {
     const banyan_game *g = ctx->g;
     const void *s = gtp_state_of(ctx);
@@ -539,72 +983,182 @@ static void gtp_write_info(gtp *ctx, const banyan_report *r)
     unsigned char scratch[1 << 16];
     if (g->state_size > sizeof scratch)
         return;
+    int n = 0;
     for (int i = 0; i < r->n_moves; i++) {
         const banyan_move_stats *m = &r->moves[i];
         if (!m->visits)
             continue;
-        fprintf(ctx->out, "%sinfo move %s visits %u winrate %d prior %d order %d pv", i ? " " : "",
-                gtp_move_text(ctx, s, m->move, buf, sizeof buf), m->visits,
-                (int)lrint(m->value * 10000), (int)lrint(m->prior * 10000), i);
+        gtp_move_text(ctx, s, m->move, buf, sizeof buf);
+        if (how->kata) {
+            double sd = sqrt(m->value * (1 - m->value) / m->visits);
+            fprintf(ctx->out,
+                    "%sinfo move %s visits %u winrate %.6f prior %.6f lcb %.6f order %d pv",
+                    n++ ? " " : "", buf, m->visits, m->value, m->prior, m->value - 2 * sd, i);
+        } else {
+            fprintf(ctx->out, "%sinfo move %s visits %u winrate %d prior %d order %d pv",
+                    n++ ? " " : "", buf, m->visits, (int)lrint(m->value * 10000),
+                    (int)lrint(m->prior * 10000), i);
+        }
         memcpy(scratch, s, g->state_size);
         for (int k = 0; k < m->pv_len; k++) {
             fprintf(ctx->out, " %s", gtp_move_text(ctx, scratch, m->pv[k], buf, sizeof buf));
             g->play(scratch, m->pv[k]);
         }
     }
+    if (how->ownership) {
+        int w, h;
+        double sign = g->to_move(s) == 0 ? 1 : -1;
+        g->board_size(s, &w, &h);
+        fprintf(ctx->out, "%sownership", n ? " " : "");
+        for (int c = 0; c < w * h && c < GTP_CELLS_MAX; c++) {
+            double v = ctx->owned_n > 0 ? sign * ctx->owned[c] / ctx->owned_n : 0;
+            fprintf(ctx->out, " %.6f", fabs(v) < 5e-7 ? 0.0 : v);
+        }
+    }
     fprintf(ctx->out, "\n");
     fflush(ctx->out);
 }
 
-/* Progress callback of lz-analyze: an update, and a stop when the next
- * command is waiting (or at once without an input to watch). */
+/* Whether the analysis must end: the next command is waiting, or there is
+ * no input to watch. */
+static bool gtp_analysis_done(gtp *ctx)
+{
+    return !ctx->in || line_ready(ctx->in);
+}
+
+/* Progress callback of lz-analyze and kata-analyze: an update, and a stop
+ * when the next command is waiting. */
 static void gtp_analyze_progress(void *ud, const banyan_report *r)
 {
     gtp *ctx = ud;
-    gtp_write_info(ctx, r);
-    if (!ctx->in || line_ready(ctx->in)) {
+    gtp_write_info(ctx, r, &(gtp_analysis){.kata = ctx->stream_kata});
+    if (gtp_analysis_done(ctx)) {
         ctx->stream_stop = true;
         banyan_engine_stop(ctx->e);
     }
 }
 
-/* lz-analyze [colour] [interval]: streams updates every interval
- * centiseconds until the next command arrives. The response is sent here
- * (its "=" line, the updates, then the empty line). */
-static int gtp_lz_analyze(gtp *ctx, int argc, char **argv)
+/* Progress callback of kata-analyze with ownership: only the stop. */
+static void gtp_analyze_poll(void *ud, const banyan_report *r)
 {
+    gtp *ctx = ud;
+    (void)r;
+    if (gtp_analysis_done(ctx)) {
+        ctx->stream_stop = true;
+        banyan_engine_stop(ctx->e);
+    }
+}
+
+/* Streams the analysis of the position every interval seconds until the
+ * next command arrives; without an input to watch, one short search and
+ * its update (fuzzing and scripted use). With ownership, which a report
+ * gives only at the end of a search, the analysis is a run of searches of
+ * interval seconds each, growing one tree, whose ownerships are summed,
+ * weighted by their playouts, and each update follows one. */
+static void gtp_analyze_stream(gtp *ctx, double interval, const gtp_analysis *how)
+{
+    banyan_report r;
+    ctx->stream_stop = false;
+    ctx->stream_kata = how->kata;
+    ctx->owned_n = 0;
+    memset(ctx->owned, 0, sizeof ctx->owned);
+    for (;;) {
+        banyan_limits lim = {.time = how->ownership ? interval : 1e6,
+                             .progress = how->ownership ? gtp_analyze_poll : gtp_analyze_progress,
+                             .progress_ud = ctx,
+                             .progress_interval = how->ownership ? 0.02 : interval};
+        if (!ctx->in)
+            lim = (banyan_limits){.playouts = 64};
+        banyan_engine_search(ctx->e, &lim, &r);
+        if (how->ownership && r.ownership) {
+            int n = r.owner_width * r.owner_height;
+            for (int c = 0; c < n && c < GTP_CELLS_MAX; c++)
+                ctx->owned[c] += (double)r.ownership[c] * (double)r.playouts;
+            ctx->owned_n += (double)r.playouts;
+        }
+        /* With ownership every search ends in an update; without, the
+         * updates came from the callback, and a search that ended by
+         * itself (a proof) gives the last word. */
+        if (how->ownership || !ctx->stream_stop)
+            gtp_write_info(ctx, &r, how);
+        if (!how->ownership || ctx->stream_stop || gtp_analysis_done(ctx) || r.playouts == 0 ||
+            r.proof != BANYAN_UNPROVEN)
+            break;
+    }
+}
+
+/* lz-analyze and kata-analyze [COLOUR] [INTERVAL] [interval N] and, for
+ * kata-analyze, [ownership true|false] and KataGo's other keys (minmoves,
+ * maxmoves, pvVisits, rootInfo, ownershipStdev, movesOwnership,
+ * pvEdgeVisits, each with a value), accepted and ignored: updates every
+ * INTERVAL centiseconds until the next command arrives. The response is
+ * sent here (its "=" line, the updates, then the empty line). Ownership
+ * needs an engine made with config.ownership: the first request makes one,
+ * which replays the game, and the session keeps it. */
+static int gtp_analyze(gtp *ctx, int argc, char **argv, bool kata)
+{
+    static const char *const ignored[] = {"minmoves",    "maxmoves",       "pvVisits",
+                                          "rootInfo",    "ownershipStdev", "movesOwnership",
+                                          "pvEdgeVisits"};
+    gtp_analysis how = {.kata = kata};
     long interval = 100;
     for (int i = 0; i < argc; i++) {
         long v;
+        bool skip = false;
         if (gtp_color(argv[i]) >= 0)
             continue;
+        if (kata && !strcmp(argv[i], "ownership") && i + 1 < argc) {
+            i++;
+            if (strcmp(argv[i], "true") && strcmp(argv[i], "false"))
+                return gtp_fail(ctx, "syntax error");
+            how.ownership = !strcmp(argv[i], "true");
+            continue;
+        }
+        for (size_t k = 0; kata && k < sizeof ignored / sizeof ignored[0]; k++)
+            skip |= !strcmp(argv[i], ignored[k]) && i + 1 < argc;
+        if (skip) {
+            i++;
+            continue;
+        }
         if (!strcmp(argv[i], "interval") && i + 1 < argc)
             i++;
         if (banyan_parse_int(argv[i], 1, 100000, &v) != BANYAN_OK)
             return gtp_fail(ctx, "syntax error");
         interval = v;
     }
+    if (how.ownership) {
+        banyan_config cfg = ctx->opt.cfg;
+        cfg.ownership = true;
+        const char *why = !ctx->g->owner || !ctx->g->board_size ? "no ownership in this game"
+                          : ctx->opt.net[0] ? "ownership needs rollouts, not a network"
+                                            : banyan_config_check(ctx->g, &cfg);
+        if (why)
+            return gtp_fail(ctx, why);
+        if (!ctx->want_owner) {
+            ctx->want_owner = true;
+            if (gtp_switch(ctx, ctx->g, ctx->rec.params, true) != 0) {
+                ctx->want_owner = false;
+                return -1;
+            }
+        }
+    }
     fprintf(ctx->out, "=%s\n", ctx->id);
     fflush(ctx->out);
-    if (!gtp_over(ctx)) {
-        banyan_limits lim = {.time = 1e6,
-                             .progress = gtp_analyze_progress,
-                             .progress_ud = ctx,
-                             .progress_interval = (double)interval / 100};
-        if (!ctx->in) {
-            /* Nothing to watch for the next command: one short search and
-             * its update (fuzzing and scripted use). */
-            lim = (banyan_limits){.playouts = 64};
-        }
-        banyan_report r;
-        ctx->stream_stop = false;
-        banyan_engine_search(ctx->e, &lim, &r);
-        if (!ctx->stream_stop)
-            gtp_write_info(ctx, &r); /* Ended by itself (a proof): the last word. */
-    }
+    if (!gtp_over(ctx))
+        gtp_analyze_stream(ctx, (double)interval / 100, &how);
     fprintf(ctx->out, "\n");
     fflush(ctx->out);
     return 1; /* Already sent. */
+}
+
+static int gtp_lz_analyze(gtp *ctx, int argc, char **argv)
+{
+    return gtp_analyze(ctx, argc, argv, false);
+}
+
+static int gtp_kata_analyze(gtp *ctx, int argc, char **argv)
+{
+    return gtp_analyze(ctx, argc, argv, true);
 }
 
 /* banyan-analyze [playouts]: the statistics table of `banyan analyze`. */
@@ -665,16 +1219,25 @@ static const struct gtp_command {
     {"boardsize", gtp_boardsize},
     {"clear_board", gtp_clear_board},
     {"final_score", gtp_final_score},
+    {"final_status_list", gtp_final_status_list},
+    {"fixed_handicap", gtp_fixed_handicap},
     {"genmove", gtp_genmove},
+    {"kata-analyze", gtp_kata_analyze},
+    {"kgs-genmove_cleanup", gtp_kgs_genmove_cleanup},
     {"kgs-time_settings", gtp_kgs_time_settings},
     {"known_command", gtp_known_command},
     {"komi", gtp_komi},
     {"list_commands", gtp_list_commands},
+    {"loadsgf", gtp_loadsgf},
     {"lz-analyze", gtp_lz_analyze},
     {"name", gtp_name},
+    {"place_free_handicap", gtp_place_free_handicap},
     {"play", gtp_play},
+    {"printsgf", gtp_printsgf},
     {"protocol_version", gtp_protocol_version},
     {"quit", gtp_quit},
+    {"reg_genmove", gtp_reg_genmove},
+    {"set_free_handicap", gtp_set_free_handicap},
     {"showboard", gtp_showboard},
     {"time_left", gtp_time_left},
     {"time_settings", gtp_time_settings},
@@ -790,6 +1353,11 @@ gtp *gtp_new(const banyan_game *g, const char *params, const options *opt, FILE 
         return NULL;
     }
     return ctx;
+}
+
+void gtp_set_files(gtp *ctx, bool on)
+{
+    ctx->no_files = !on;
 }
 
 void gtp_set_ponder(gtp *ctx, bool on)

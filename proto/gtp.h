@@ -28,6 +28,11 @@ void gtp_free(gtp *ctx);
  * opponent's time after each genmove, until the next line arrives. */
 void gtp_set_ponder(gtp *ctx, bool on);
 
+/* Allows or forbids the commands that read and write files named by the
+ * controller (loadsgf, printsgf FILE); allowed by default. Fuzzing forbids
+ * them. */
+void gtp_set_files(gtp *ctx, bool on);
+
 /* Executes one input line (modified in place) and writes its response.
  * Returns true when the session should end (quit). Bad input of any kind
  * becomes a "?" response. */

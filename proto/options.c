@@ -33,6 +33,7 @@ typedef enum options_kind {
     OPT_REUSE,
     OPT_RECYCLE,
     OPT_TRANSPOSITIONS,
+    OPT_RAVE,
     OPT_PONDER,
     OPT_NO_PONDER,
     OPT_POLICY,
@@ -80,6 +81,9 @@ static const struct options_row {
     {"transpositions", "on|off", OPTIONS_ALL, true, OPT_TRANSPOSITIONS, "off",
      "a new leaf reached before by another order of moves takes the mean found there "
      "(two-player games)"},
+    {"rave", "K|off", OPTIONS_ALL, true, OPT_RAVE, "3000 for games whose rollouts tell their moves",
+     "RAVE: each child's mean mixed with its all-moves-as-first mean, equal weights at K "
+     "simulations"},
     {"net", "FILE", OPTIONS_ALL, true, OPT_NET, "none",
      "a network file (banyan train) that evaluates the leaves and gives the priors"},
     {"batch", "N", OPTIONS_ALL, true, OPT_BATCH, "1",
@@ -269,6 +273,12 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         else
             o->cfg.transpositions = w == 0;
         return true;
+    case OPT_RAVE:
+        if (!strcmp(v, "off")) {
+            o->cfg.rave = -1;
+            return true;
+        }
+        return options_real(v, 1, 1e9, &o->cfg.rave);
     case OPT_PONDER:
     case OPT_NO_PONDER:
         o->ponder = r->kind == OPT_PONDER;

@@ -97,6 +97,22 @@ static void record_rebuild(const record *r, int n, void *out)
         r->g->play(out, r->moves[i].move);
 }
 
+/* A hash of the board of s, from piece(): what positional superko
+ * compares. 0 for a game without a board. */
+static uint64_t record_board(const banyan_game *g, const void *s)
+{
+    int w = 0, h = 0;
+    uint64_t key = 0x9e3779b97f4a7c15ULL;
+    if (!g->board_size || !g->piece)
+        return 0;
+    g->board_size(s, &w, &h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            key = banyan_mix64(key ^ (uint64_t)(g->piece(s, x, y) + 2) ^
+                               ((uint64_t)(y * w + x) << 8));
+    return key;
+}
+
 /* Whether the game is over in s. */
 static bool record_is_over(const banyan_game *g, const void *s)
 {
@@ -141,6 +157,7 @@ static int record_start(record *r, const banyan_game *g, const char *params, con
         goto fail;
     }
     *part = 1;
+    r->start_board = record_board(g, r->state);
     start = record_trim(start, &n);
     if (n == 0)
         return BANYAN_OK;
@@ -159,6 +176,7 @@ static int record_start(record *r, const banyan_game *g, const char *params, con
                                             : "it is no position of this game");
         goto fail;
     }
+    r->start_board = record_board(g, r->state);
     return BANYAN_OK;
 fail:
     record_free(r);
@@ -190,9 +208,47 @@ void record_clear(record *r)
     memset(r->result, 0, sizeof r->result);
 }
 
+/* The board after move m, legal in record_state(r), into *board; whether
+ * that breaks superko. */
+static bool record_superko(record *r, banyan_move m, uint64_t *board)
+{
+    *board = 0;
+    if (!(r->g->rules & BANYAN_RULE_SUPERKO))
+        return false;
+    memcpy(r->scratch, r->state, r->g->state_size);
+    r->g->play(r->scratch, m);
+    *board = record_board(r->g, r->scratch);
+    uint64_t now = r->n_moves ? r->moves[r->n_moves - 1].board : r->start_board;
+    if (*board == now)
+        return false; /* The board stays as it is: a pass. */
+    if (*board == r->start_board)
+        return true;
+    for (int i = 0; i < r->n_moves; i++)
+        if (r->moves[i].board == *board)
+            return true;
+    return false;
+}
+
+bool record_repeats(record *r, banyan_move m)
+{
+    uint64_t board;
+    return banyan_game_is_legal(r->g, r->state, m) && record_superko(r, m, &board);
+}
+
+banyan_move record_pick(record *r, const banyan_report *rep)
+{
+    if (rep->best == BANYAN_MOVE_NONE || !record_repeats(r, rep->best))
+        return rep->best;
+    for (int i = 0; i < rep->n_moves; i++)
+        if (!record_repeats(r, rep->moves[i].move))
+            return rep->moves[i].move;
+    return rep->best; /* Every move repeats: only a pass can, which never does. */
+}
+
 int record_push(record *r, banyan_move m, double seconds, const char *comment)
 {
-    if (!banyan_game_is_legal(r->g, r->state, m))
+    uint64_t board;
+    if (!banyan_game_is_legal(r->g, r->state, m) || record_superko(r, m, &board))
         return BANYAN_EILLEGAL;
     if (r->n_moves == r->cap) {
         /* Doubling keeps pushes amortised O(1); a failed realloc keeps the
@@ -211,6 +267,7 @@ int record_push(record *r, banyan_move m, double seconds, const char *comment)
         return BANYAN_ENOMEM;
     record_move *rm = &r->moves[r->n_moves++];
     rm->move = m;
+    rm->board = board;
     rm->seconds = seconds >= 0 && seconds <= DBL_MAX ? seconds : -1; /* NaN, inf: unknown. */
     rm->comment = copy;
     r->g->play(r->state, m);

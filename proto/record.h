@@ -83,6 +83,7 @@ typedef enum record_format {
 
 typedef struct record_move {
     banyan_move move; /* Legal in the position before it. */
+    uint64_t board;   /* The board after it (record_board), for superko. */
     double seconds;   /* Time the move took; < 0 when unknown. */
     char *comment;    /* NULL, or text owned by the record. */
 } record_move;
@@ -99,6 +100,7 @@ typedef struct record {
     char result[RECORD_NAME_MAX];     /* "1-0", "0-1", "1/2-1/2" with a reason, or "". */
     void *state;                      /* The position after every move (owned). */
     void *scratch;                    /* Room for a state (owned). */
+    uint64_t start_board;             /* The board at the start (record_board). */
 } record;
 
 /* Starts an empty record of game g with params (NULL or "" for the
@@ -117,11 +119,23 @@ void record_free(record *r);
  * start stay. */
 void record_clear(record *r);
 
-/* Appends move m, which must be legal in record_state(r); seconds < 0 when
- * unknown (NaN and infinities are kept as unknown), comment NULL or
- * borrowed text (copied). Returns BANYAN_OK, BANYAN_EILLEGAL (the record is
- * unchanged) or BANYAN_ENOMEM (likewise). */
+/* Appends move m, which must be legal in record_state(r) and keep the
+ * game's superko rule (record_repeats); seconds < 0 when unknown (NaN and
+ * infinities are kept as unknown), comment NULL or borrowed text (copied).
+ * Returns BANYAN_OK, BANYAN_EILLEGAL (the record is unchanged) or
+ * BANYAN_ENOMEM (likewise). */
 int record_push(record *r, banyan_move m, double seconds, const char *comment);
+
+/* Whether move m, legal in record_state(r), breaks the game's superko rule
+ * (BANYAN_RULE_SUPERKO): it changes the board into one the game had
+ * earlier. A move that leaves the board as it is (a pass) never does.
+ * Always false for games without the rule. */
+bool record_repeats(record *r, banyan_move m);
+
+/* The move to play from a search's report rep of record_state(r): its best,
+ * unless that breaks superko, then the next of rep->moves (best first)
+ * that does not; BANYAN_MOVE_NONE when the game is over. */
+banyan_move record_pick(record *r, const banyan_report *rep);
 
 /* Drops the last n moves (at most the number held). Returns the number
  * dropped. */

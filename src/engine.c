@@ -49,8 +49,17 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
      * 85% of the points against UCT, docs/STRENGTH.md). */
     if (out->select == BANYAN_SELECT_DEFAULT)
         out->select = out->leaf == BANYAN_LEAF_ROLLOUT ? BANYAN_SELECT_UCT : BANYAN_SELECT_PUCT;
+    /* RAVE where a game tells its rollouts' moves, in rollout searches of
+     * two players taking turns (docs/SEARCH.md, "RAVE"). */
+    if (out->rave == 0)
+        out->rave = g->playout ? ENGINE_RAVE_K : -1;
+    if (out->rave > 0 &&
+        (out->leaf != BANYAN_LEAF_ROLLOUT || g->n_players != 2 || out->select != BANYAN_SELECT_UCT))
+        out->rave = -1;
     if (out->c == 0)
-        out->c = out->select == BANYAN_SELECT_PUCT ? 1.5 : sqrt(2.0);
+        out->c = out->select == BANYAN_SELECT_PUCT ? 1.5
+                 : out->rave > 0                   ? ENGINE_RAVE_C
+                                                   : sqrt(2.0);
     if (out->fpu == BANYAN_FPU_DEFAULT) {
         out->fpu = out->select == BANYAN_SELECT_PUCT ? BANYAN_FPU_PARENT : BANYAN_FPU_INFINITE;
         if (out->select == BANYAN_SELECT_PUCT && out->fpu_value == 0)
@@ -98,6 +107,10 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "the cutoff is not within 1 .. 1024 plies";
     if (out->transpositions && (g->n_players != 2 || !g->hash))
         return "transpositions need a two-player game with a hash";
+    if (!isfinite(out->rave))
+        return "rave is not a number";
+    if (out->ownership && (!g->owner || out->leaf != BANYAN_LEAF_ROLLOUT))
+        return "ownership needs rollouts to the end in a game with owner()";
     return NULL;
 }
 
@@ -126,6 +139,14 @@ static void engine_release(banyan_engine *e)
                 a(ud, e->workers[i].scratch, 0);
             if (e->workers[i].deep)
                 a(ud, e->workers[i].deep, 0);
+            if (e->workers[i].rave_moves)
+                a(ud, e->workers[i].rave_moves, 0);
+            if (e->workers[i].rave_stamp)
+                a(ud, e->workers[i].rave_stamp, 0);
+            if (e->workers[i].rave_who)
+                a(ud, e->workers[i].rave_who, 0);
+            if (e->workers[i].owned)
+                a(ud, e->workers[i].owned, 0);
         }
         a(ud, e->workers, 0);
     }
@@ -141,6 +162,10 @@ static void engine_release(banyan_engine *e)
         a(ud, e->block, 0);
     if (e->tt_block)
         a(ud, e->tt_block, 0);
+    if (e->amaf_block)
+        a(ud, e->amaf_block, 0);
+    if (e->ownership)
+        a(ud, e->ownership, 0);
     a(ud, e, 0);
 }
 
@@ -149,6 +174,7 @@ static void engine_release(banyan_engine *e)
 static void engine_clear_tree(banyan_engine *e)
 {
     e->root_noised = false;
+    e->owner_width = e->owner_height = 0;
     for (int i = 0; i < e->n_trees; i++) {
         tree_reset(&e->trees[i]);
         if (e->trees[i].tt)
@@ -213,8 +239,11 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     }
 
     /* One block, cut into a share per tree; each share a whole number of
-     * cache lines and aligned to one, so that a node never straddles two. */
-    size_t n_nodes = (memory - 64) / sizeof(node) / (size_t)e->n_trees & ~(size_t)1;
+     * cache lines and aligned to one, so that a node never straddles two.
+     * With RAVE each node has its AMAF statistics beside it, in a block
+     * of their own: 8 bytes more a node. */
+    size_t per_node = sizeof(node) + (c.rave > 0 ? sizeof(uint64_t) : 0);
+    size_t n_nodes = (memory - 64) / per_node / (size_t)e->n_trees & ~(size_t)1;
     if (n_nodes > UINT32_MAX - 1)
         n_nodes = UINT32_MAX - 1;
     e->block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(node) + 64);
@@ -225,13 +254,21 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         /* The sentinel node 0 is never read as a node, but keep it defined. */
         memset(&e->trees[i].nodes[0], 0, sizeof(node));
     }
+    if (c.rave > 0) {
+        e->amaf_block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(uint64_t));
+        for (int i = 0; e->amaf_block && i < e->n_trees; i++)
+            e->trees[i].amaf = (_Atomic uint64_t *)e->amaf_block + (size_t)i * n_nodes;
+    }
+    if (c.ownership)
+        e->ownership = c.alloc(c.alloc_ud, NULL, BANYAN_OWNER_CELLS * sizeof(float));
     e->root_state = c.alloc(c.alloc_ud, NULL, g->state_size);
     e->spare = c.alloc(c.alloc_ud, NULL, g->state_size);
     e->stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->stats);
     e->children = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->children);
     e->workers = c.alloc(c.alloc_ud, NULL, (size_t)c.threads * sizeof *e->workers);
     if (!e->block || !e->root_state || !e->spare || !e->stats || !e->children || !e->workers ||
-        (c.transpositions && !e->tt_block)) {
+        (c.transpositions && !e->tt_block) || (c.rave > 0 && !e->amaf_block) ||
+        (c.ownership && !e->ownership)) {
         if (e->workers)
             memset(e->workers, 0, (size_t)c.threads * sizeof *e->workers);
         engine_release(e);
@@ -253,8 +290,19 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
             search_sims_init(w, c.batch, g->state_size);
         if (g->deep_size > 0 && (w->deep = c.alloc(c.alloc_ud, NULL, g->deep_size)) != NULL)
             memset(w->deep, 0, g->deep_size);
+        if (c.rave > 0) {
+            w->rave_moves = c.alloc(c.alloc_ud, NULL, SEARCH_RAVE_MOVES * sizeof(banyan_move));
+            w->rave_stamp = c.alloc(c.alloc_ud, NULL, BANYAN_MOVE_LIMIT * sizeof(uint32_t));
+            w->rave_who = c.alloc(c.alloc_ud, NULL, BANYAN_MOVE_LIMIT);
+            if (w->rave_stamp)
+                memset(w->rave_stamp, 0, BANYAN_MOVE_LIMIT * sizeof(uint32_t));
+        }
+        if (c.ownership)
+            w->owned = c.alloc(c.alloc_ud, NULL, 2 * BANYAN_OWNER_CELLS * sizeof(uint32_t));
         if (!w->states || !w->sims || !w->requests || !w->scratch ||
-            (g->deep_size > 0 && !w->deep)) {
+            (g->deep_size > 0 && !w->deep) ||
+            (c.rave > 0 && (!w->rave_moves || !w->rave_stamp || !w->rave_who)) ||
+            (c.ownership && !w->owned)) {
             engine_release(e);
             return BANYAN_ENOMEM;
         }
@@ -378,6 +426,7 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     DEBUG_CHECK(search_check(e));
     e->root_player = e->game->to_move(e->root_state);
     e->root_noised = false;
+    e->owner_width = e->owner_height = 0; /* The ownership was the old root's. */
     return engine_ok(e);
 }
 

@@ -51,7 +51,29 @@ typedef struct worker {
     uint32_t claimed;    /* Simulations taken from the budget and not yet started. */
     uint32_t recycles;   /* Recycling passes of its tree in the current search. */
     uint64_t transposed; /* Leaves it valued from the transposition table in this search. */
+    /* RAVE (config.rave): the moves of the current simulation's rollout,
+     * and per move code the simulation that last marked it and the
+     * player who first played it in the part of the simulation walked. */
+    banyan_move *rave_moves; /* SEARCH_RAVE_MOVES of them. */
+    int rave_n;
+    uint32_t *rave_stamp; /* BANYAN_MOVE_LIMIT each. */
+    uint8_t *rave_who;
+    uint32_t rave_sim;
+    /* Ownership (config.ownership): per cell, the finished simulations of
+     * this search in which each of two players owned it, and their number. */
+    uint32_t *owned; /* 2 x BANYAN_OWNER_CELLS. */
+    uint32_t owned_n;
 } worker;
+
+/* RAVE's defaults: the equivalence K (banyan_config.rave) and the
+ * exploration constant, smaller than UCT's since the AMAF means explore
+ * already; and the most moves of a rollout it records. */
+#define ENGINE_RAVE_K     3000.0
+#define ENGINE_RAVE_C     0.25
+#define SEARCH_RAVE_MOVES 2048
+
+/* The most cells config.ownership counts: boards up to 64 x 64. */
+#define BANYAN_OWNER_CELLS 4096
 
 struct banyan_engine {
     const banyan_game *game;        /* Borrowed; outlives the engine. */
@@ -84,6 +106,10 @@ struct banyan_engine {
     int exact_n;
     banyan_move exact_move[BANYAN_MAX_MOVES];
     int exact_score[BANYAN_MAX_MOVES];
+    void *amaf_block; /* The trees' AMAF statistics (config.rave), or NULL. */
+    float *ownership; /* BANYAN_OWNER_CELLS, for reports (config.ownership), or NULL; */
+    int owner_width;  /* owner_width x owner_height of them hold the last search's, */
+    int owner_height; /* both 0 when none. */
     bool root_noised; /* The root's priors took their Dirichlet noise (config.noise_alpha). */
     bool shared;      /* More than one thread: statistics need atomic RMW. */
     char errmsg[256]; /* banyan_errmsg() text. */

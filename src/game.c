@@ -55,11 +55,16 @@ BANYAN_API const char *banyan_game_check(const banyan_game *g)
         return "coordinate systems need a board: board_size() is missing";
     if (g->planes && !g->board_size)
         return "planes() draws on a board: board_size() is missing";
+    if (g->owner && !g->board_size)
+        return "owner() is about a board's cells: board_size() is missing";
+    if ((g->rules & BANYAN_RULE_SUPERKO) && !g->piece)
+        return "superko compares boards: piece() is missing";
     for (const banyan_param *p = g->params; p && p->name; p++) {
-        if (p->type != BANYAN_PARAM_INT && p->type != BANYAN_PARAM_CHOICE)
+        if (p->type != BANYAN_PARAM_INT && p->type != BANYAN_PARAM_CHOICE &&
+            p->type != BANYAN_PARAM_NUMBER)
             return "a parameter has no type";
-        if (p->type == BANYAN_PARAM_INT && p->min > p->max)
-            return "an integer parameter has min above max";
+        if (p->type != BANYAN_PARAM_CHOICE && p->min > p->max)
+            return "a number parameter has min above max";
         if (p->type == BANYAN_PARAM_CHOICE && (!p->choices || !p->choices[0]))
             return "a choice parameter has no choices";
         if (!p->def)
@@ -116,6 +121,23 @@ static bool game_is_choice(const char *choices, const char *word)
     return false;
 }
 
+/* Whether text is a whole decimal number (an optional sign, digits, an
+ * optional fraction) in [lo, hi]: the C library's strtod would take hex,
+ * exponents, "inf" and "nan" as well. */
+static bool game_is_number(const char *text, long lo, long hi)
+{
+    const char *t = text + (*text == '-' || *text == '+');
+    size_t digits = strspn(t, "0123456789");
+    if (!digits)
+        return false;
+    if (t[digits] == '.' && strspn(t + digits + 1, "0123456789") > 0)
+        digits += 1 + strspn(t + digits + 1, "0123456789");
+    if (t[digits] || digits > 20)
+        return false;
+    double v = strtod(text, NULL);
+    return v >= (double)lo && v <= (double)hi;
+}
+
 /* Writes a sentence into why[len] and returns BANYAN_EINVAL. */
 static int game_why(char *why, size_t len, const char *fmt, ...)
 {
@@ -147,6 +169,9 @@ BANYAN_API int banyan_params_check(const banyan_game *g, const char *params, cha
         if (p->type == BANYAN_PARAM_INT && banyan_parse_int(v, p->min, p->max, &n) != BANYAN_OK)
             return game_why(why, len, "%s must be a whole number from %ld to %ld, not \"%s\"", k,
                             p->min, p->max, v);
+        if (p->type == BANYAN_PARAM_NUMBER && !game_is_number(v, p->min, p->max))
+            return game_why(why, len, "%s must be a number from %ld to %ld, not \"%s\"", k, p->min,
+                            p->max, v);
         if (p->type == BANYAN_PARAM_CHOICE && !game_is_choice(p->choices, v))
             return game_why(why, len, "%s must be one of %s, not \"%s\"", k, p->choices, v);
     }

@@ -230,6 +230,57 @@ static double search_log(double x)
 }
 
 /*
+ * Selection with RAVE (config.rave; docs/SEARCH.md, "RAVE"): each child's
+ * mean q from its n simulations is mixed with its AMAF mean r from the A
+ * simulations that played its move later, by the same player, with the
+ * weight b = A / (A + n + n A / K), which starts at 1 and fades as the
+ * child's own simulations grow past K; then UCB1's exploration term,
+ * c sqrt(ln N / (n + 1)), counts the child's own visits. A child seen
+ * neither way scores FPU_RAVE plus its prior, so that the children the
+ * game ranks first are tried first. Proofs as in search_select.
+ */
+#define SEARCH_FPU_RAVE 1.0f
+static uint32_t search_select_rave(const banyan_engine *e, const tree *t, const node *x,
+                                   uint32_t first, int n, float log_n)
+{
+    const node *nodes = t->nodes;
+    const float unit = 1.0f / VALUE_ONE, k = (float)e->cfg.rave;
+    const float c = (float)e->cfg.c;
+    bool root = x == &nodes[t->root];
+    float best = -HUGE_VALF;
+    uint32_t best_i = first;
+    for (int i = 0, live = 0; live < n; i++) {
+        uint32_t ci = first + (uint32_t)i;
+        const node *ch = &nodes[ci];
+        uint8_t flags = atomic_load_explicit(&ch->flags, memory_order_acquire);
+        banyan_proof proof = (banyan_proof)(flags & NODE_PROOF_MASK);
+        uint64_t st = tree_stats(ch), am = atomic_load_explicit(&t->amaf[ci], memory_order_relaxed);
+        float cn = (float)tree_stats_visits(st), an = (float)tree_stats_visits(am);
+        live += !root || proof != BANYAN_PROVEN_LOSS;
+        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN))
+            return ci;
+        float score;
+        if (cn == 0 && an == 0) {
+            score = SEARCH_FPU_RAVE + tree_prior(ch);
+        } else {
+            float q = cn > 0 ? (float)tree_stats_value(st) * unit / cn : 0;
+            float r = an > 0 ? (float)tree_stats_value(am) * unit / an : q;
+            float b = an / (an + cn + cn * an / k);
+            score = (1 - b) * q + b * r + c * sqrtf(log_n / (cn + 1));
+        }
+        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_LOSS))
+            score -= 1e9f;
+        if (score > best) {
+            best = score;
+            best_i = ci;
+        }
+        if (flags & NODE_LAST)
+            break;
+    }
+    return best_i;
+}
+
+/*
  * Chooses the child of x to descend into. Children proven to lose for the
  * player to move are never chosen while another exists; a proven win is
  * taken at once. Unvisited children get the first-play urgency, and under
@@ -281,6 +332,8 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
 
     float best = -HUGE_VALF;
     uint32_t best_i = first;
+    if (t->amaf)
+        return search_select_rave(e, t, x, first, n, log_n);
     if (!puct && cfg->fpu == BANYAN_FPU_INFINITE &&
         !(atomic_load_explicit(&x->flags, memory_order_acquire) & NODE_PROVEN_CHILD)) {
         /* The common case, kept lean: no proofs to look at, and the first
@@ -402,6 +455,41 @@ static bool search_prove_deep(worker *w, uint32_t xi, int mover, uint32_t n)
     return true; /* The backup marks the root as having a proven child. */
 }
 
+/* A rollout from s that writes its moves (the first SEARCH_RAVE_MOVES) to
+ * out and returns how many: the game's playout(), or uniform moves. */
+static int search_recorded_rollout(const banyan_game *g, void *s, banyan_rng *rng, banyan_move *out)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int n, k = 0;
+    if (g->playout)
+        return g->playout(s, rng, out, SEARCH_RAVE_MOVES);
+    while ((n = g->moves(s, moves)) > 0) {
+        banyan_move m = moves[banyan_rng_below(rng, (uint32_t)n)];
+        if (k < SEARCH_RAVE_MOVES)
+            out[k++] = m;
+        g->play(s, m);
+    }
+    return k;
+}
+
+/* Counts who owns each cell of w->state, a finished rollout's position
+ * (config.ownership). */
+static void search_count_owners(worker *w)
+{
+    const banyan_game *g = w->e->game;
+    int width, height;
+    g->board_size(w->state, &width, &height);
+    if (width * height > BANYAN_OWNER_CELLS)
+        return;
+    for (int y = 0, i = 0; y < height; y++)
+        for (int x = 0; x < width; x++, i++) {
+            int o = g->owner(w->state, x, y);
+            if (o == 0 || o == 1)
+                w->owned[2 * i + o]++;
+        }
+    w->owned_n++;
+}
+
 /* The returns of the leaf position w->state, a game that goes on, by the
  * config's leaf rule: a rollout to the end, the game's evaluation, or a
  * rollout of at most cutoff plies among the candidates and then the
@@ -411,10 +499,14 @@ static void search_leaf(worker *w, double *ret)
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
     if (e->cfg.leaf == BANYAN_LEAF_ROLLOUT) {
-        if (g->rollout)
+        if (w->rave_moves)
+            w->rave_n = search_recorded_rollout(g, w->state, &w->rng, w->rave_moves);
+        else if (g->rollout)
             g->rollout(w->state, &w->rng);
         else
             util_default_rollout(g, w->state, &w->rng);
+        if (w->owned)
+            search_count_owners(w);
         if (NEVER(!g->outcome(w->state, ret)))
             for (int i = 0; i < g->n_players; i++)
                 ret[i] = e->reward_lo;
@@ -516,6 +608,8 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
         c->move = (uint16_t)moves[i];
         c->prior = have_priors ? tree_prior_code(priors[i]) : uniform;
         atomic_init(&c->flags, i == n - 1 ? NODE_LAST : 0);
+        if (w->t->amaf)
+            atomic_init(&w->t->amaf[first + (uint32_t)i], 0);
     }
     if (g->candidates)
         atomic_fetch_or_explicit(&x->flags, NODE_CANDIDATES, memory_order_relaxed);
@@ -588,6 +682,7 @@ struct search_sim {
     int depth;
     bool proving;
     bool pending; /* The leaf waits for its evaluation, */
+    bool rolled;  /* Its leaf's rollout moves are in worker.rave_moves. */
     int dup;      /* or for that of sims[dup] of the same batch, at the same leaf. */
     unsigned char *state;
     double ret[BANYAN_MAX_PLAYERS];
@@ -722,6 +817,63 @@ static void search_descend(worker *w, search_sim *S, int before)
     }
 }
 
+/* Adds v VALUE_ONE units and a visit to an AMAF entry. */
+static inline void search_add_amaf(const banyan_engine *e, _Atomic uint64_t *a, uint32_t v)
+{
+    uint64_t add = ((uint64_t)v << NODE_VISIT_BITS) + 1;
+    if (e->shared)
+        atomic_fetch_add_explicit(a, add, memory_order_relaxed);
+    else
+        atomic_store_explicit(a, atomic_load_explicit(a, memory_order_relaxed) + add,
+                              memory_order_relaxed);
+}
+
+/* RAVE's part of step 5: every child of a node on the path whose move the
+ * player to move there played first, later in the simulation, takes that
+ * player's return in its AMAF statistics. The moves are walked from the
+ * end of the rollout back to the root, each marking its code with the
+ * player who played it, so that at each node the marks hold the first
+ * player of every move after it. The rollout's players take turns from
+ * the leaf's (RAVE is for two players). AMAF counts stop short of the
+ * visits' cap. */
+static void search_ascend_rave(worker *w, const search_sim *S, const uint32_t *units)
+{
+    banyan_engine *e = w->e;
+    tree *t = w->t;
+    node *nodes = t->nodes;
+    const step *path = S->path;
+    uint32_t stamp = ++w->rave_sim;
+    if (BANYAN_UNLIKELY(stamp == 0)) {
+        memset(w->rave_stamp, 0, BANYAN_MOVE_LIMIT * sizeof(uint32_t));
+        stamp = w->rave_sim = 1;
+    }
+    int depth = S->depth;
+    /* The leaf's player to move: the other one than who moved into it. */
+    int p = 1 - path[depth].mover;
+    bool rolled = S->rolled;
+    for (int j = rolled ? w->rave_n - 1 : -1; j >= 0; j--) {
+        banyan_move m = w->rave_moves[j];
+        w->rave_stamp[m] = stamp;
+        w->rave_who[m] = (uint8_t)(p ^ (j & 1));
+    }
+    for (int i = depth - 1; i >= 0; i--) {
+        const node *child = &nodes[path[i + 1].node];
+        int mover = path[i + 1].mover;
+        w->rave_stamp[child->move] = stamp;
+        w->rave_who[child->move] = (uint8_t)mover;
+        uint32_t first = atomic_load_explicit(&nodes[path[i].node].children, memory_order_acquire);
+        for (uint32_t ci = first;; ci++) {
+            uint16_t m = nodes[ci].move;
+            if (w->rave_stamp[m] == stamp && w->rave_who[m] == mover &&
+                tree_stats_visits(atomic_load_explicit(&t->amaf[ci], memory_order_relaxed)) <
+                    SEARCH_VISITS_MAX)
+                search_add_amaf(e, &t->amaf[ci], units[mover]);
+            if (atomic_load_explicit(&nodes[ci].flags, memory_order_relaxed) & NODE_LAST)
+                break;
+        }
+    }
+}
+
 /* Step 5 of simulation S, whose returns S->ret are known (on the [0, 1]
  * scale): back up. Debug builds check the last position the simulation
  * reached, which every move it played led to: once per simulation, since
@@ -763,6 +915,8 @@ static void search_ascend(worker *w, search_sim *S)
             atomic_fetch_or_explicit(&nodes[path[i - 1].node].flags, NODE_PROVEN_CHILD,
                                      memory_order_release);
     }
+    if (t->amaf)
+        search_ascend_rave(w, S, units);
 }
 
 /* An evaluated leaf's returns, within the game's reward bounds, mapped
@@ -780,9 +934,11 @@ static void search_simulate(worker *w)
 {
     search_sim *S = w->sims;
     search_descend(w, S, 0);
+    S->rolled = false;
     if (S->pending) {
         search_leaf(w, S->ret);
         search_norm_returns(w->e, S->ret);
+        S->rolled = w->rave_moves != NULL;
     }
     search_ascend(w, S);
 }
@@ -1424,6 +1580,28 @@ static void search_defend_root(banyan_engine *e)
     }
 }
 
+/* The ownership of the root's cells over this search's finished
+ * simulations (config.ownership), into e->ownership. */
+static void search_ownership(banyan_engine *e)
+{
+    int width = 0, height = 0;
+    uint64_t n = 0;
+    e->game->board_size(e->root_state, &width, &height);
+    e->owner_width = e->owner_height = 0;
+    if (width * height > BANYAN_OWNER_CELLS)
+        return;
+    for (int i = 0; i < e->cfg.threads; i++)
+        n += e->workers[i].owned_n;
+    for (int c = 0; c < width * height; c++) {
+        int64_t d = 0;
+        for (int i = 0; i < e->cfg.threads; i++)
+            d += (int64_t)e->workers[i].owned[2 * c] - e->workers[i].owned[2 * c + 1];
+        e->ownership[c] = n ? (float)((double)d / (double)n) : 0.0f;
+    }
+    e->owner_width = width;
+    e->owner_height = height;
+}
+
 void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 {
     static const banyan_limits none = {0};
@@ -1457,6 +1635,10 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         w->recycles = 0;
         w->transposed = 0;
         w->claimed = 0;
+        if (w->owned) {
+            memset(w->owned, 0, 2 * BANYAN_OWNER_CELLS * sizeof *w->owned);
+            w->owned_n = 0;
+        }
         /* Root parallelism: an even share each, the first ones taking the
          * remainder. */
         w->budget =
@@ -1507,6 +1689,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     if (playing)
         search_verify_best(e, search_verify_effort(u, &L));
     atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
+    if (e->ownership)
+        search_ownership(e);
 
     search_report(e, out);
     out->playouts = 0;
@@ -1677,6 +1861,11 @@ void search_report(banyan_engine *e, banyan_report *out)
     if (n > 0)
         search_priors(e, 0, e->root_state, moves, n, priors);
     memset(out, 0, sizeof *out);
+    if (e->owner_width > 0) {
+        out->ownership = e->ownership;
+        out->owner_width = e->owner_width;
+        out->owner_height = e->owner_height;
+    }
     for (int i = 0; i < n; i++) {
         st[i].move = c[i].move;
         st[i].visits = c[i].visits;

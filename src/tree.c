@@ -149,6 +149,8 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
                                     ~(NODE_LAST | NODE_MARK)),
                           memory_order_relaxed);
     nodes[1] = root;
+    if (t->amaf)
+        atomic_store_explicit(&t->amaf[1], 0, memory_order_relaxed);
 
     /* Pass 2. */
     uint32_t to = 2;
@@ -157,6 +159,8 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
         n = tree_block_size(nodes, i);
         atomic_fetch_and_explicit(&nodes[i].flags, (uint8_t)~NODE_MARK, memory_order_relaxed);
         memmove(&nodes[to], &nodes[i], n * sizeof(node));
+        if (t->amaf) /* A node's AMAF statistics move with it. */
+            memmove((void *)&t->amaf[to], (void *)&t->amaf[i], n * sizeof *t->amaf);
         to += n;
     }
     t->root = 1;

@@ -77,6 +77,8 @@ typedef struct tree {
     uint32_t root;           /* Index of the root node. */
     uint32_t recycle_visits; /* Visits a node needs to keep its children when the arena is
                                 recycled; grows each time it fills again, 0 after a reset. */
+    _Atomic uint64_t *amaf;  /* With banyan_config.rave: capacity slots, each node's AMAF
+                                statistics in node.stats form, beside it; else NULL. */
     tree_tt_entry *tt;       /* With banyan_config.transpositions: tt_mask + 1 entries;
                                 else NULL. Kept across moves, cleared for a new game. */
     uint64_t tt_mask;

@@ -55,3 +55,61 @@ printf 'kgs-time_settings canadian 0 2 4\ntime_left b 2 4\ngenmove b\nkgs-time_s
     | "$BANYAN" gtp --game connect4 > "$tmp/out" 2>&1
 has "kgs-time_settings canadian" '^= [a-g]$'
 has "kgs-time_settings: unknown system refused" '^\? syntax error$'
+
+# Go for GUIs: scoring with dead stones, SGF in and out, cleanup, ownership.
+# A finished 9x9 game (two passes) in which White's B2 and Black's H2 stand
+# dead in the other's corner; every group has single-point eyes, so the
+# playouts settle the rest: Black 36 points, White 45, komi 7.5.
+cat > "$tmp/dead.sgf" <<'SGF'
+(;GM[1]FF[4]SZ[9]KM[7.5]
+;B[ba];W[ea];B[da];W[ga];B[ab];W[ia];B[bb];W[eb];B[cb];W[fb];B[db];W[gb]
+;B[bc];W[hb];B[dc];W[ib];B[ad];W[ec];B[bd];W[gc];B[cd];W[ic];B[dd];W[ed]
+;B[be];W[fd];B[de];W[gd];B[af];W[hd];B[bf];W[id];B[cf];W[ee];B[df];W[ge]
+;B[dg];W[ie];B[dh];W[ef];B[hh];W[ff];B[di];W[gf];B[];W[hf];B[];W[if];B[]
+;W[eg];B[];W[fg];B[];W[bh];B[];W[eh];B[];W[fh];B[];W[ei];B[];W[fi];B[];W[])
+SGF
+# Before White's last pass genmove passes too (White wins as it stands),
+# but kgs-genmove_cleanup must not while H2 stands.
+printf 'loadsgf %s\nfinal_status_list dead\nfinal_status_list alive\nfinal_status_list seki\nfinal_score\nkomi 6.5\nfinal_score\nfinal_status_list dead\nloadsgf %s 64\nkgs-genmove_cleanup w\nloadsgf %s/none.sgf\n' \
+    "$tmp/dead.sgf" "$tmp/dead.sgf" "$tmp" \
+    | "$BANYAN" gtp --game go --playouts 2000 > "$tmp/out" 2>&1
+has "final_status_list dead: exactly the dead stones" '^= B2 H2$'
+has "final_status_list alive: the living stones" '^= B9 D9 E9 G9 J9 A8 .* D1 E1 F1$'
+[ "$(sed -n 7p "$tmp/out")" = "=" ] && ok "final_status_list seki: none" || bad "final_status_list seki: none"
+has "final_score: dead stones counted for the other side" '^= W\+16\.5$'
+has "komi: the game goes on with it" '^= W\+15\.5$'
+[ "$(grep -c '^= B2 H2$' "$tmp/out")" -eq 2 ] && ok "final_status_list after komi" || bad "final_status_list after komi"
+has "kgs-genmove_cleanup: no pass while H2 stands" '^= [A-HJ][1-9]$'
+has "loadsgf: unreadable file" '^\? cannot load file$'
+
+# printsgf, then loadsgf of what it wrote, then printsgf again: the same
+# record; loadsgf with a move number stops before that move; reg_genmove
+# names a move and plays nothing.
+printf 'loadsgf %s\nprintsgf %s\nloadsgf %s 3\nprintsgf\nloadsgf %s\nprintsgf\nreg_genmove b\nprintsgf\n' \
+    "$tmp/dead.sgf" "$tmp/printed.sgf" "$tmp/dead.sgf" "$tmp/printed.sgf" \
+    | "$BANYAN" gtp --game go --playouts 200 > "$tmp/out" 2>&1
+has "printsgf: GM, SZ and Banyan's game" '^= \(;GM\[1\]FF\[4\].*SZ\[9\]XG\[go\]'
+has "loadsgf N: the position before move N" '^;W\[ea\]$'
+[ "$(grep -c '^;W\[ea\]' "$tmp/out")" -eq 3 ] && ok "loadsgf of a printed SGF, and printsgf to a file" \
+    || bad "loadsgf of a printed SGF, and printsgf to a file"
+if [ "$(grep -c '^;W\[\]$' "$tmp/printed.sgf")" -eq 1 ] && [ "$(grep -c '^;[BW]\[' "$tmp/printed.sgf")" -eq 64 ]; then
+    ok "printsgf FILE: the 64 moves"; else bad "printsgf FILE: the 64 moves"; fi
+# The record after reg_genmove is the one before it (as long as the game).
+awk '/^= \(;GM/{n++} n==2' "$tmp/out" | sed -n '/^= (/,/^)$/p' > "$tmp/a"
+awk '/^= \(;GM/{n++} n==3' "$tmp/out" | sed -n '/^= (/,/^)$/p' > "$tmp/b"
+[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok "reg_genmove plays nothing" || bad "reg_genmove plays nothing"
+
+printf 'play b E5\nreg_genmove w\nreg_genmove b\nshowboard\n' | "$BANYAN" gtp --game go --param size=9 --playouts 300 > "$tmp/out" 2>&1
+has "reg_genmove: a move for the side to move" '^= [A-HJ][1-9]$'
+has "reg_genmove: not for the other side" "^\? it is the other colour's turn$"
+
+# kata-analyze: KataGo's info lines, then "ownership" and 81 values.
+(printf 'play b E5\n1 kata-analyze w 10 ownership true\n'; sleep 0.5; printf '2 name\n') \
+    | "$BANYAN" gtp --game go --param size=9 > "$tmp/out" 2>&1
+has "kata-analyze: answers with its id" '^=1$'
+has "kata-analyze: KataGo's info lines" \
+    '^info move [A-HJ][1-9] visits [0-9]+ winrate 0\.[0-9]{6} prior [0-9.]+ lcb -?[0-9.]+ order 0 pv [A-HJ][1-9]'
+n=$(grep '^info move' "$tmp/out" | awk '{n = 0; for (i = 1; i <= NF; i++) if ($i == "ownership") n = NF - i; print n}' | sort -u)
+[ "$n" = 81 ] && ok "kata-analyze ownership: 81 values on each update" || bad "kata-analyze ownership: 81 values ($n)"
+has "kata-analyze ownership: values in [-1, 1]" 'ownership( -?[01]\.[0-9]{6}){81}$'
+has "kata-analyze: the next command is answered" '^=2 Banyan$'

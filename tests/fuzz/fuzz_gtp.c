@@ -1,10 +1,14 @@
 /*
  * fuzz_gtp.c - libFuzzer target for the GTP front-end: the input is a
- * session, one command per line, run against Connect Four with a tiny
- * search budget (lz-analyze sends one update and stops, as it does with no
- * input to watch). Responses go to /dev/null; only crashes, hangs and
- * sanitizer reports count.
+ * session, one command per line, run against Connect Four, or against Go
+ * on 9x9 (handicap, scoring, ownership) when it begins with "# go" (a
+ * comment to GTP), with a tiny search budget
+ * (lz-analyze and kata-analyze send one update and stop, as they do with
+ * no input to watch), and the commands that name files refused.
+ * Responses go to /dev/null; only crashes, hangs and sanitizer reports
+ * count.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.lim = (banyan_limits){.playouts = 16};
     if (!sink && !(sink = fopen("/dev/null", "w")))
         return 0;
-    gtp *ctx = gtp_new(&banyan_game_connect4, NULL, &opt, sink, NULL, err, sizeof err);
+    bool go = size >= 4 && !memcmp(data, "# go", 4);
+    gtp *ctx = go ? gtp_new(&banyan_game_go, "size=9", &opt, sink, NULL, err, sizeof err)
+                  : gtp_new(&banyan_game_connect4, NULL, &opt, sink, NULL, err, sizeof err);
     if (!ctx)
         return 0;
+    gtp_set_files(ctx, false);
     line_init_mem(&in, (const char *)data, size);
     gtp_run(ctx, &in);
     gtp_free(ctx);

@@ -984,3 +984,126 @@ void test_engine_transpositions(void)
     banyan_engine_free(b);
     banyan_engine_free(c);
 }
+
+/* ---- RAVE and ownership, on an m,n,k-game given the two hooks ---- */
+
+/* Uniform playouts that tell their moves (banyan_game.playout). */
+static int test_playout(void *s, banyan_rng *rng, banyan_move *out, int max)
+{
+    const banyan_game *g = &banyan_game_tictactoe;
+    banyan_move moves[BANYAN_MAX_MOVES];
+    int n, k = 0;
+    while ((n = g->moves(s, moves)) > 0) {
+        banyan_move m = moves[banyan_rng_below(rng, (uint32_t)n)];
+        if (k < max)
+            out[k++] = m;
+        g->play(s, m);
+    }
+    return k;
+}
+
+/* A cell belongs to whoever has a piece on it. */
+static int test_owner(const void *s, int x, int y)
+{
+    return banyan_game_tictactoe.piece(s, x, y);
+}
+
+static banyan_game test_rave_game(void)
+{
+    banyan_game g = banyan_game_tictactoe;
+    g.playout = test_playout;
+    g.owner = test_owner;
+    return g;
+}
+
+void test_engine_rave(void)
+{
+    banyan_game g = test_rave_game();
+    banyan_config on = {.seed = 3, .memory = 4u << 20},
+                  off = {.seed = 3, .memory = 4u << 20, .rave = -1};
+    banyan_limits lim = {.playouts = 3000};
+    banyan_report r1, r2, r3;
+    /* 5x5, four in a row: X to move wins with d1 (a1 b1 c1 d1). */
+    const char *pos = "a1 a2 b1 b2 c1 c2";
+    banyan_engine *a = test_engine(&g, "m=5 n=5 k=4", &on);
+    banyan_engine *b = test_engine(&g, "m=5 n=5 k=4", &on);
+    banyan_engine *c = test_engine(&g, "m=5 n=5 k=4", &off);
+    T_EQ(banyan_engine_load(a, pos), BANYAN_OK);
+    T_EQ(banyan_engine_load(b, pos), BANYAN_OK);
+    T_EQ(banyan_engine_load(c, pos), BANYAN_OK);
+    T_EQ(banyan_engine_search(a, &lim, &r1), BANYAN_OK);
+    T_EQ(banyan_engine_search(b, &lim, &r2), BANYAN_OK);
+    T_EQ(banyan_engine_search(c, &lim, &r3), BANYAN_OK);
+    banyan_move win;
+    T_EQ(banyan_engine_parse_move(a, "d1", &win), BANYAN_OK);
+    T_EQ(r1.best, win);
+    T_EQ(r3.best, win);
+    /* The AMAF statistics take a third of the memory. */
+    T_TRUE(r1.node_capacity < r3.node_capacity * 3 / 4);
+    /* One thread and a seed reproduce a RAVE search. */
+    T_EQ(r1.nodes, r2.nodes);
+    for (int i = 0; i < r1.n_moves && i < r2.n_moves; i++) {
+        T_EQ(r1.moves[i].move, r2.moves[i].move);
+        T_EQ(r1.moves[i].visits, r2.moves[i].visits);
+    }
+    T_EQ(banyan_engine_play(a, win), BANYAN_OK); /* The game is over. */
+    T_EQ(banyan_engine_search(a, &lim, &r1), BANYAN_OK);
+    T_EQ(r1.best, BANYAN_MOVE_NONE);
+    /* A tree kept across a move, its AMAF statistics moved with its nodes
+     * (debug builds check the tree after every search). */
+    banyan_engine *d = test_engine(&g, "m=6 n=6 k=4", &on);
+    T_EQ(banyan_engine_load(d, "c3 d4"), BANYAN_OK);
+    T_EQ(banyan_engine_search(d, &lim, &r1), BANYAN_OK);
+    /* RAVE steers the search: the visits spread otherwise than without. */
+    banyan_engine *f = test_engine(&g, "m=6 n=6 k=4", &off);
+    T_EQ(banyan_engine_load(f, "c3 d4"), BANYAN_OK);
+    T_EQ(banyan_engine_search(f, &lim, &r3), BANYAN_OK);
+    bool differ = r1.nodes != r3.nodes;
+    for (int i = 0; i < r1.n_moves && i < r3.n_moves; i++)
+        differ = differ || r1.moves[i].move != r3.moves[i].move ||
+                 r1.moves[i].visits != r3.moves[i].visits;
+    T_TRUE(differ);
+    banyan_engine_free(f);
+    T_EQ(banyan_engine_play(d, r1.best), BANYAN_OK);
+    T_EQ(banyan_engine_search(d, &lim, &r2), BANYAN_OK);
+    T_TRUE(r2.start_nodes > 1);
+    T_TRUE(r2.best != BANYAN_MOVE_NONE);
+    banyan_config bad = {.rave = NAN};
+    T_TRUE(banyan_config_check(&g, &bad) != NULL);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+    banyan_engine_free(c);
+    banyan_engine_free(d);
+}
+
+void test_engine_ownership(void)
+{
+    banyan_game g = test_rave_game();
+    banyan_config cfg = {.seed = 3, .memory = 4u << 20, .ownership = true};
+    banyan_limits lim = {.playouts = 2000};
+    banyan_report r;
+    banyan_game plain = banyan_game_tictactoe;
+    T_TRUE(banyan_config_check(&plain, &cfg) != NULL); /* No owner(). */
+    banyan_engine *e = test_engine(&g, "m=4 n=3 k=3", &cfg);
+    T_EQ(banyan_engine_load(e, "a1 d3"), BANYAN_OK);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    T_TRUE(r.ownership == NULL); /* Nothing searched yet. */
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.ownership != NULL);
+    T_EQ(r.owner_width, 4);
+    T_EQ(r.owner_height, 3);
+    for (int i = 0; r.ownership && i < 12; i++)
+        T_TRUE(r.ownership[i] >= -1.0f && r.ownership[i] <= 1.0f);
+    /* a1 (bottom left: x 0, y 2) stays X's, d3 (top right) O's, in every
+     * finished game; an empty cell is filled by either. */
+    if (r.ownership) {
+        T_TRUE(r.ownership[2 * 4 + 0] == 1.0f);
+        T_TRUE(r.ownership[0 * 4 + 3] == -1.0f);
+        T_TRUE(r.ownership[1 * 4 + 1] > -1.0f && r.ownership[1 * 4 + 1] < 1.0f);
+    }
+    /* A move makes the old root's ownership stale: none until a search. */
+    T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    T_TRUE(r.ownership == NULL);
+    banyan_engine_free(e);
+}

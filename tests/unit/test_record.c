@@ -215,7 +215,7 @@ static const struct record_test_bad {
     {NULL, "(;GM[4];B[])", BANYAN_EINVAL, "SGF: B[] at byte 8 is not a move"},
     {NULL, "(;GM[4]AB[aa][bb];W[cc])", BANYAN_EINVAL,
      "SGF: AB at byte 7: setup properties (AB, AW, AE) are not supported"},
-    {NULL, "(;GM[1]SZ[19];B[pd])", BANYAN_EINVAL, "SGF: GM[1] is no game Banyan knows"},
+    {NULL, "(;GM[3]SZ[8];B[pd])", BANYAN_EINVAL, "SGF: GM[3] is no game Banyan knows"},
     {&banyan_game_gomoku, "(;GM[2])", BANYAN_EINVAL, "SGF: GM[2] is not gomoku"},
     {NULL, "(;SZ[15];B[hh])", BANYAN_EINVAL, "SGF: neither GM[] nor XG[] names the game"},
     {NULL, "(;XG[chess])", BANYAN_EINVAL, "SGF: XG[chess] is no game Banyan knows"},
@@ -894,4 +894,139 @@ void test_record_file(void)
     T_EQ(record_load_file(&r, NULL, path, err, sizeof err), BANYAN_EINVAL);
     snprintf(want, sizeof want, "cannot read \"%s\": No such file or directory", path);
     T_STR(err, want);
+}
+
+/* ---- Superko: a board of two cells that moves toggle ---- */
+
+/* Move 0 or 1 toggles that cell (empty: the mover's piece; taken: empty
+ * again), move 2 passes; the game ends after 12 moves. */
+typedef struct toggle_state {
+    signed char cell[2];
+    int ply;
+} toggle_state;
+
+static int toggle_setup(void *s, const char *params)
+{
+    toggle_state *t = s;
+    memset(t, 0, sizeof *t);
+    t->cell[0] = t->cell[1] = -1;
+    return params && params[0] ? BANYAN_EINVAL : BANYAN_OK;
+}
+
+static int toggle_moves(const void *s, banyan_move *out)
+{
+    const toggle_state *t = s;
+    if (t->ply >= 12)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        out[i] = (banyan_move)i;
+    return 3;
+}
+
+static void toggle_play(void *s, banyan_move m)
+{
+    toggle_state *t = s;
+    if (m < 2)
+        t->cell[m] = t->cell[m] < 0 ? (signed char)(t->ply & 1) : -1;
+    t->ply++;
+}
+
+static bool toggle_outcome(const void *s, double *ret)
+{
+    const toggle_state *t = s;
+    if (t->ply < 12)
+        return false;
+    ret[0] = ret[1] = 0.5;
+    return true;
+}
+
+static int toggle_to_move(const void *s)
+{
+    return ((const toggle_state *)s)->ply & 1;
+}
+
+static void toggle_board_size(const void *s, int *w, int *h)
+{
+    (void)s;
+    *w = 2;
+    *h = 1;
+}
+
+static int toggle_place(const void *s, banyan_move m, int *x, int *y)
+{
+    (void)s;
+    *x = (int)m;
+    *y = 0;
+    return m < 2 ? BANYAN_PLACE_CELL : m == 2 ? BANYAN_PLACE_PASS : BANYAN_PLACE_NONE;
+}
+
+static int toggle_place_move(const void *s, int kind, int x, int y, banyan_move *out)
+{
+    (void)s, (void)y;
+    if (kind == BANYAN_PLACE_PASS)
+        return *out = 2, BANYAN_OK;
+    if (kind != BANYAN_PLACE_CELL)
+        return BANYAN_EINVAL;
+    if (x < 0 || x > 1)
+        return BANYAN_ERANGE;
+    *out = (banyan_move)x;
+    return BANYAN_OK;
+}
+
+static int toggle_piece(const void *s, int x, int y)
+{
+    const toggle_state *t = s;
+    return x >= 0 && x < 2 && y == 0 ? t->cell[x] : -1;
+}
+
+static const banyan_game toggle_game = {
+    .name = "toggle",
+    .state_size = sizeof(toggle_state),
+    .n_players = 2,
+    .setup = toggle_setup,
+    .moves = toggle_moves,
+    .play = toggle_play,
+    .outcome = toggle_outcome,
+    .to_move = toggle_to_move,
+    .board_size = toggle_board_size,
+    .place = toggle_place,
+    .place_move = toggle_place_move,
+    .piece = toggle_piece,
+    .rules = BANYAN_RULE_SUPERKO,
+};
+
+void test_record_superko(void)
+{
+    record r;
+    char err[256];
+    T_EQ(record_init(&r, &toggle_game, NULL, NULL, err, sizeof err), BANYAN_OK);
+    T_EQ(record_push(&r, 0, -1, NULL), BANYAN_OK); /* X on cell 0. */
+    T_TRUE(record_repeats(&r, 0));                 /* O would empty it: the start again. */
+    T_EQ(record_push(&r, 0, -1, NULL), BANYAN_EILLEGAL);
+    T_EQ(r.n_moves, 1);
+    T_TRUE(!record_repeats(&r, 2)); /* A pass leaves the board as it is. */
+    T_EQ(record_push(&r, 2, -1, NULL), BANYAN_OK);
+    T_EQ(record_push(&r, 1, -1, NULL), BANYAN_OK); /* X on cell 1: X X, new. */
+    T_TRUE(record_repeats(&r, 1));                 /* O empties it: X - again. */
+    T_TRUE(!record_repeats(&r, 0));                /* O empties cell 0: - X, new. */
+    /* The engine's choice: its best unless that repeats, then the next. */
+    banyan_move_stats st[2] = {{.move = 1}, {.move = 0}};
+    banyan_report rep = {.best = 1, .n_moves = 2, .moves = st};
+    T_EQ(record_pick(&r, &rep), 0);
+    rep.best = 0;
+    T_EQ(record_pick(&r, &rep), 0);
+    /* After an undo the earlier boards are forgotten as they should be. */
+    T_EQ(record_undo(&r, 2), 2);
+    T_EQ(record_push(&r, 2, -1, NULL), BANYAN_OK);
+    T_TRUE(record_repeats(&r, 0)); /* X would empty cell 0: the start. */
+    /* A game without the rule repeats freely. */
+    banyan_game free_game = toggle_game;
+    free_game.rules = 0;
+    record f;
+    T_EQ(record_init(&f, &free_game, NULL, NULL, err, sizeof err), BANYAN_OK);
+    T_EQ(record_push(&f, 0, -1, NULL), BANYAN_OK);
+    T_TRUE(!record_repeats(&f, 0));
+    T_EQ(record_push(&f, 0, -1, NULL), BANYAN_OK);
+    record_free(&f);
+    record_free(&r);
 }
