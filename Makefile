@@ -11,7 +11,7 @@ sanitize ?=
 WARN    = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Wshadow \
           -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wwrite-strings \
           -Wconversion -Wno-sign-conversion $(if $(WERROR),-Werror)
-INCS    = -Iinclude -Isrc -Iproto -Igames -Inet
+INCS    = -Iinclude -Isrc -Iproto -Igames -Inet -Iweb
 
 # The learning part (net/) multiplies its matrices with OpenBLAS where the
 # build machine has it (Debian libopenblas-dev), else with its own plain C:
@@ -21,6 +21,16 @@ BLAS ?= $(shell pkg-config --exists openblas 2>/dev/null && echo openblas || ech
 ifeq ($(BLAS),openblas)
   NET_CFLAGS = -DBANYAN_BLAS $(shell pkg-config --cflags openblas)
   NET_LIBS   = $(shell pkg-config --libs openblas)
+endif
+
+# The web board (web/, `banyan serve`) is built on libmicrohttpd and jansson
+# where pkg-config finds them (Debian libmicrohttpd-dev, libjansson-dev);
+# WEB=yes or WEB=no chooses. Without them web/none.c stands in and says
+# what to install.
+WEB ?= $(shell pkg-config --exists libmicrohttpd jansson 2>/dev/null && echo yes || echo no)
+ifeq ($(WEB),yes)
+  WEB_CFLAGS = $(shell pkg-config --cflags libmicrohttpd jansson)
+  WEB_LIBS   = $(shell pkg-config --libs libmicrohttpd jansson)
 endif
 
 ifneq ($(sanitize),)
@@ -57,14 +67,23 @@ PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] program/*.[ch] proto/*.[ch] \
-             net/*.[ch] \
+             net/*.[ch] web/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
              examples/*.c bench/*.c
 LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
 
-FUZZ_TARGETS = game gtp gomocup record model data
+# The page's files, embedded in the program (web/gen_assets.c).
+WEB_ASSETS   = web/assets/index.html web/assets/app.js web/assets/style.css web/assets/favicon.svg
+WEB_ASSETS_C = $(B)/web/assets.c
+ifeq ($(WEB),yes)
+  WEB_OBJ = $(B)/web/api.o $(B)/web/server.o $(B)/web/assets.o
+else
+  WEB_OBJ = $(B)/web/none.o
+endif
+
+FUZZ_TARGETS = game gtp gomocup record model data $(if $(filter yes,$(WEB)),web)
 FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
@@ -136,24 +155,40 @@ $(GMK_TABLES:.c=.o): $(GMK_TABLES)
 	$(SAY) CC $<
 	$(Q)$(CC) $(CFLAGS) -Igames/gomoku -MMD -MP -c $< -o $@
 
-fuzz: $(GMK_TABLES)
+fuzz: $(GMK_TABLES) $(if $(filter yes,$(WEB)),$(WEB_ASSETS_C))
 
 # --version names the compiler that built the program.
 $(B)/program/main.o: CFLAGS += -DBANYAN_COMPILER='"$(subst ',,$(shell $(CC) --version 2>/dev/null | head -1))"'
 
-$(BANYAN): $(TOOL_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
+$(BANYAN): $(TOOL_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a $(NET_LIBS) \
-	  $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a \
+	  $(NET_LIBS) $(WEB_LIBS) $(LDLIBS)
+
+# The web board's objects see libmicrohttpd's and jansson's headers; its
+# page is written into a C file by a generator built first.
+$(B)/web/%.o: CFLAGS += $(WEB_CFLAGS)
+$(B)/web/gen_assets: web/gen_assets.c
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+$(WEB_ASSETS_C): $(B)/web/gen_assets $(WEB_ASSETS)
+	$(SAY) GEN $@
+	$(Q)$< $@.tmp $(WEB_ASSETS) && mv $@.tmp $@
+
+$(WEB_ASSETS_C:.c=.o): $(WEB_ASSETS_C)
+	$(SAY) CC $<
+	$(Q)$(CC) $(CFLAGS) $(WEB_CFLAGS) -MMD -MP -c $< -o $@
 
 # The program with one more game, which lives in tests/extra/ only: its
 # registry stands in for the library's, so no front-end file knows the game
 # (tests/cli/extra.sh plays it through GTP, the referee and game records).
 EXTRA_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard tests/extra/*.c))
-$(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
+$(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a \
-	  $(NET_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a \
+	  $(B)/libbanyan.a $(NET_LIBS) $(WEB_LIBS) $(LDLIBS)
 
 # The unit tests also cover the match statistics of program/stats.c and the
 # game record of proto/record.c.
@@ -170,12 +205,20 @@ $(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(PROTO_OBJ) $
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(NET_LIBS) $(LDLIBS)
 
+# The web board's target drives its request handling (api.c) with jansson.
+$(B)/fuzz-web: $(B)/tests/fuzz/fuzz_web.o $(B)/tests/fuzz/fuzz_main.o $(B)/web/api.o \
+               $(B)/web/assets.o $(PROTO_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(NET_LIBS) $(WEB_LIBS) $(LDLIBS)
+$(B)/tests/fuzz/fuzz_web.o: CFLAGS += $(WEB_CFLAGS)
+
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz:
 	@mkdir -p build/fuzz
 	for t in $(FUZZ_TARGETS); do \
+	  web=; [ $$t = web ] && web="web/api.c $(WEB_ASSETS_C) $(WEB_CFLAGS) $(WEB_LIBS)"; \
 	  clang $(WARN) $(INCS) -pthread $(FUZZ_FLAGS) -o build/fuzz/fuzz-$$t tests/fuzz/fuzz_$$t.c \
-	    $(LIB_SRC) $(wildcard proto/*.c) $(NET_SRC) -lm || exit 1; done
+	    $(LIB_SRC) $(wildcard proto/*.c) $(NET_SRC) $$web -lm || exit 1; done
 	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"
 
 # The inputs of Gomoku's evaluation model, for bench/fit_eval.py (not built
@@ -238,7 +281,7 @@ test:
 	@if $(TSAN_PROBE); then \
 	  echo "== threads under ThreadSanitizer"; \
 	  $(MAKE) --no-print-directory -j$(JOBS) sanitize=thread $(UNIT:$(B)/%=build/san-thread/%) \
-	    build/san-thread/banyan && \
+	    build/san-thread/banyan $(if $(filter yes,$(WEB)),build/san-thread/fuzz-web) && \
 	  $(MAKE) --no-print-directory sanitize=thread tsan; \
 	else echo "SKIPPED: the TSan pass: $(CC) cannot link -fsanitize=thread"; fi
 else
@@ -258,9 +301,12 @@ unit: $(UNIT)
 # Threaded code under ThreadSanitizer (make sanitize=thread tsan): the
 # threaded unit tests, and 4-thread searches of every game, on one shared
 # tree and on a tree per thread.
-tsan: $(UNIT) $(BANYAN)
+tsan: $(UNIT) $(BANYAN) $(if $(filter yes,$(WEB)),$(B)/fuzz-web)
 	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop
-	@for p in tree root; do for g in tictactoe connect4 gomoku othello; do \
+	@if [ -x $(B)/fuzz-web ]; then \
+	  TSAN_OPTIONS=halt_on_error=1 $(B)/fuzz-web tests/fuzz/corpus/web > /dev/null || exit 1; \
+	  echo "tsan: the web board's sessions and searches (fuzz inputs): 1 passed, 0 failed"; fi
+	@for p in tree root; do for g in tictactoe connect4 gomoku othello go; do \
 	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --parallel $$p \
 	    --playouts 20000 > /dev/null || exit 1; \
 	  echo "tsan: 4-thread $$g search, $$p parallelism: 1 passed, 0 failed"; done; done
@@ -287,7 +333,7 @@ bench: $(BANYAN)
 
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
-	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h proto/*.h net/*.h; do \
+	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h proto/*.h net/*.h web/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
 	    $(CC) $(WARN) $(INCS) -I$$(dirname $$h) -fsyntax-only -x c - || exit 1; \
 	done
@@ -297,9 +343,10 @@ headers:
 	    echo "$$f: games include only the public headers and their own, not $$h"; exit 1; }; \
 	  done; done
 	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' program/*.[ch] proto/*.[ch] examples/*.c \
-	    tests/fuzz/*.c | sort -u); do \
-	  [ -f include/$$h ] || [ -f proto/$$h ] || [ -f program/$$h ] || [ -f net/$$h ] || { \
-	  echo "program/, proto/, examples/ and fuzz targets include only the public headers" \
+	    tests/fuzz/*.c web/*.[ch] | sort -u); do \
+	  [ -f include/$$h ] || [ -f proto/$$h ] || [ -f program/$$h ] || [ -f net/$$h ] || \
+	  [ -f web/$$h ] || { \
+	  echo "program/, proto/, web/, examples/ and fuzz targets include only the public headers" \
 	    "and front-end modules, not $$h"; exit 1; }; done
 	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' net/*.[ch] | sort -u); do \
 	  [ -f include/$$h ] || [ -f net/$$h ] || { \
@@ -356,5 +403,5 @@ help:
 # Keep the objects of pattern-built binaries (fuzz replay) between runs.
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d

@@ -9,6 +9,7 @@
 #include "banyan.h"
 #include "cli.h"
 #include "nn.h"
+#include "web.h"
 
 static void main_usage(FILE *f)
 {
@@ -24,6 +25,7 @@ static void main_usage(FILE *f)
                "  perft <depth>      count the positions <depth> plies ahead\n"
                "  selfplay           games of a network against itself, recorded for training\n"
                "  train              fit a network to selfplay's records (or make a random one)\n"
+               "  serve              the web board: play and analyse in a browser\n"
                "  show               print a position: diagram, side to move, legal moves\n"
                "  games [--params]   list the games (and each one's parameters)\n"
                "\n"
@@ -44,8 +46,8 @@ static const struct main_command {
 } main_commands[] = {
     {"analyze", cli_analyze}, {"bench", cli_bench},       {"games", cli_games},
     {"gtp", cli_gtp},         {"match", cli_match},       {"perft", cli_perft},
-    {"play", cli_play},       {"selfplay", cli_selfplay}, {"show", cli_show},
-    {"train", cli_train},
+    {"play", cli_play},       {"selfplay", cli_selfplay}, {"serve", cli_serve},
+    {"show", cli_show},       {"train", cli_train},
 };
 
 int main(int argc, char **argv)
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) {
         printf("banyan %s (%s, %s)\n", banyan_version(), BANYAN_COMPILER, __DATE__);
         printf("networks: %s\n", nn_have_blas() ? "OpenBLAS" : "plain C (built without BLAS)");
+        printf("web board: %s\n", web_about());
         return 0;
     }
     if (!strcmp(cmd, "gomocup"))

@@ -1,8 +1,8 @@
 # tests/cli/structure.sh - the shape of the code, checked on the build: no
 # two object files call each other (the layers stay a tree), and no
-# front-end (program/, proto/) knows a game by name or by its parameters.
+# front-end (program/, proto/, web/ and its page) knows a game by name or by its parameters.
 # Sourced by tests/run.sh.
-objs=$(ls "$B"/src/*.o "$B"/games/*.o "$B"/games/gomoku/*.o "$B"/program/*.o "$B"/proto/*.o \
+objs=$(ls "$B"/src/*.o "$B"/games/*.o "$B"/games/gomoku/*.o "$B"/program/*.o "$B"/proto/*.o "$B"/web/*.o \
     2>/dev/null)
 for o in $objs; do
     nm --defined-only "$o" 2>/dev/null | awk '$2 ~ /[TDBR]/ {print $3}' | sed "s|\$| $o|"
@@ -26,7 +26,7 @@ games=$("$BANYAN" games | awk '{print $1}' | tr '\n' '|' | sed 's/|$//')
 params=$("$BANYAN" games --params | sed -n 's/^    \([a-z_]*\)=.*/\1/p' | sort -u | tr '\n' '|' |
     sed 's/|$//')
 if grep -nE "\"($games)\"|banyan_game_($games)\b|\"($params)=([0-9]|[a-z]{2,})" \
-    program/*.[ch] proto/*.[ch] > "$tmp/out"; then
+    program/*.[ch] proto/*.[ch] web/*.[ch] web/assets/* > "$tmp/out"; then
     bad "structure: a front-end names a game or one of its parameters"
 else
     ok "structure: no front-end names a game ($games) or one of its parameters ($params)"

@@ -1,0 +1,24 @@
+/*
+ * none.c - `banyan serve` in a build without libmicrohttpd and jansson:
+ * says what to install. The Makefile links it in place of server.c and
+ * api.c when pkg-config finds neither.
+ */
+#include <stdio.h>
+
+#include "web.h"
+
+#define WEB_MISSING                                                                                \
+    "not built (it needs libmicrohttpd and jansson: apt-get install libmicrohttpd-dev "            \
+    "libjansson-dev pkg-config, then rebuild)"
+
+int web_serve(const web_config *c)
+{
+    (void)c;
+    fprintf(stderr, "banyan serve: the web board is %s\n", WEB_MISSING);
+    return 1;
+}
+
+const char *web_about(void)
+{
+    return WEB_MISSING;
+}
