@@ -678,10 +678,8 @@ static int gtp_forced_passes(gtp *ctx, int color)
 {
     const banyan_game *g = ctx->g;
     banyan_move legal[BANYAN_MAX_MOVES];
-    int x, y;
-    while (color != g->to_move(gtp_state_of(ctx)) && g->place &&
-           g->moves(gtp_state_of(ctx), legal) == 1 &&
-           g->place(gtp_state_of(ctx), legal[0], &x, &y) == BANYAN_PLACE_PASS) {
+    while (color != g->to_move(gtp_state_of(ctx)) && g->moves(gtp_state_of(ctx), legal) == 1 &&
+           gtp_is_pass(g, gtp_state_of(ctx), legal[0])) {
         int rc = record_push(&ctx->rec, legal[0], -1, NULL);
         if (rc != BANYAN_OK)
             return rc;

@@ -313,6 +313,8 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
     float fpu = (float)cfg->fpu_value;
     const float unit = 1.0f / VALUE_ONE;
 
+    if (t->amaf) /* RAVE has its own first-play urgency. */
+        return search_select_rave(e, t, x, first, n, log_n);
     if (cfg->fpu == BANYAN_FPU_PARENT) {
         /* The parent's value for the player to move here is the visit-
          * weighted mean of its visited children, which holds for any number
@@ -332,8 +334,6 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
 
     float best = -HUGE_VALF;
     uint32_t best_i = first;
-    if (t->amaf)
-        return search_select_rave(e, t, x, first, n, log_n);
     if (!puct && cfg->fpu == BANYAN_FPU_INFINITE &&
         !(atomic_load_explicit(&x->flags, memory_order_acquire) & NODE_PROVEN_CHILD)) {
         /* The common case, kept lean: no proofs to look at, and the first
