@@ -83,7 +83,7 @@ else
   WEB_OBJ = $(B)/web/none.o
 endif
 
-FUZZ_TARGETS = game gtp gomocup record model data $(if $(filter yes,$(WEB)),web)
+FUZZ_TARGETS = game gtp gomocup record model data morpion $(if $(filter yes,$(WEB)),web)
 FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
@@ -358,6 +358,16 @@ format:
 format-check:
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 
+# The Python package (python/banyan) goes where the system's python3 looks
+# under PREFIX (python/install_dir.py: /usr/lib/python3/dist-packages for
+# /usr, /usr/local/lib/python3.X/dist-packages for /usr/local on Debian),
+# with _installed.py naming PREFIX/lib; without python3 it is left out.
+# The system's python3 (Debian's /usr/bin/python3) unless PYTHON names
+# another: a python3 found first on the PATH (pyenv, a venv) searches
+# other folders.
+PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+PYDIR   = $(shell $(PYTHON) python/install_dir.py $(PREFIX) 2>/dev/null)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -370,6 +380,12 @@ install: all
 	ln -sf banyan $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	  banyan.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc
+	@pydir='$(PYDIR)'; if [ -n "$$pydir" ]; then \
+	  echo "install the Python package in $$pydir/banyan"; \
+	  install -d "$(DESTDIR)$$pydir/banyan" && \
+	  install -m 644 python/banyan/*.py "$(DESTDIR)$$pydir/banyan/" && \
+	  printf 'LIBDIR = "%s"\n' '$(PREFIX)/lib' > "$(DESTDIR)$$pydir/banyan/_installed.py"; \
+	else echo "note: $(PYTHON) not found: the Python package (python/banyan) is not installed"; fi
 	@# The dynamic loader's cache, so that programs find libbanyan.so.MAJOR at once.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
 	  ldconfig; \
@@ -383,6 +399,8 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/include/banyan.h $(DESTDIR)$(PREFIX)/include/banyan_game.h \
 	  $(DESTDIR)$(PREFIX)/bin/banyan $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc \
 	  $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
+	@pydir='$(PYDIR)'; if [ -n "$$pydir" ] && [ -d "$(DESTDIR)$$pydir/banyan" ]; then \
+	  echo "rm -rf $(DESTDIR)$$pydir/banyan"; rm -rf "$(DESTDIR)$$pydir/banyan"; fi
 
 clean:
 	rm -rf build

@@ -8,7 +8,7 @@
 
 static const banyan_game *const games_all[] = {
     &banyan_game_tictactoe, &banyan_game_connect4, &banyan_game_gomoku,
-    &banyan_game_othello,   &banyan_game_go,
+    &banyan_game_othello,   &banyan_game_go,       &banyan_game_morpion,
 };
 
 static const struct {
@@ -24,6 +24,8 @@ static const struct {
     /* Go, under its Chinese and Korean names. */
     {"weiqi", &banyan_game_go},
     {"baduk", &banyan_game_go},
+    /* Morpion Solitaire, under its English name. */
+    {"joinfive", &banyan_game_morpion},
 };
 
 static int games_same(const char *a, const char *b)

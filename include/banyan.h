@@ -186,6 +186,15 @@ typedef struct banyan_config {
     bool ownership; /* Rollout searches of games with owner(): who owns each cell at the
                        end of every simulation that played to the end of the game,
                        averaged in banyan_report.ownership. */
+    /* Single-player games, UCT selection (docs/SEARCH.md, "Single-player
+     * search"): */
+    double max_mix; /* each child's mean mixed with the best return seen through it, with
+                       this weight on the best (0 .. 1; 0 = plain means). The best returns
+                       take 4 bytes a node of memory. */
+    int adaptive;   /* 1: the exploration term scaled by the spread of the returns seen in
+                       the tree (the best less the worst, on the [0, 1] scale), so that c
+                       is relative to the returns that occur rather than to the declared
+                       bounds; -1: not; 0 = the default (docs/SEARCH.md says which). */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -269,6 +278,15 @@ struct banyan_report {
                                       simulations in which the first player owned it less the share
                                       in which the second did (-1 .. 1); NULL otherwise. */
     int owner_width, owner_height; /* Its board's size; 0 without. */
+    /* Single-player games (n_players 1), whose rollouts the search can
+     * record (the game's playout(), or uniform moves where it has no
+     * rollout()): the best whole game found from the root, by any search
+     * since the root was set up, its moves kept as the moves on it are
+     * played (another move drops it). line points into the engine and
+     * stays valid until the next call on it. */
+    int line_len;            /* Its moves, from the root to the game's end; 0: none yet. */
+    const banyan_move *line; /* The moves; NULL when line_len is 0. */
+    double line_return;      /* Its return (the game's own scale); 0 when none. */
 };
 
 /* A player's clock, for time management. Seconds throughout; zero fields

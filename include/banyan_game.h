@@ -430,6 +430,7 @@ extern const banyan_game banyan_game_connect4;  /* Connect Four, 7 wide, 6 high.
 extern const banyan_game banyan_game_gomoku;    /* Gomoku, 15x15 freestyle by default. */
 extern const banyan_game banyan_game_othello;   /* Othello (Reversi), 8x8. */
 extern const banyan_game banyan_game_go;        /* Go, 9x9 to 19x19, area scoring. */
+extern const banyan_game banyan_game_morpion;   /* Morpion Solitaire, 5T or 5D; one player. */
 
 /* Says what a game table lacks: NULL when the engine can use it, else a
  * static sentence naming the first missing or inconsistent part ("moves()

@@ -17,13 +17,6 @@
 #include "banyan.h"
 #include "cli.h"
 
-static double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* The allocation hook of the bench engines: realloc/free plus a count, to
  * show that a search allocates nothing. */
 static void *bench_alloc(void *ud, void *ptr, size_t nsize)
@@ -51,9 +44,9 @@ static double bench_rollouts(const banyan_game *g, const char *params, const cha
     }
     unsigned char *scratch = malloc(g->state_size);
     banyan_rng_seed(&rng, 1, 0);
-    double t0 = bench_now();
+    double t0 = cli_now();
     int rc = banyan_random_games(g, banyan_engine_state(e), n, &rng, scratch, NULL);
-    double dt = bench_now() - t0;
+    double dt = cli_now() - t0;
     free(scratch);
     banyan_engine_free(e);
     if (rc != BANYAN_OK)
@@ -135,9 +128,9 @@ static int bench_reuse(const cli_opts *o)
         uint64_t before = r.nodes;
         char move[64];
         snprintf(move, sizeof move, "%s", cli_move(c.game, banyan_engine_state(e), r.best));
-        double t0 = bench_now();
+        double t0 = cli_now();
         banyan_engine_play(e, r.best);
-        double ms = (bench_now() - t0) * 1000;
+        double ms = (cli_now() - t0) * 1000;
         banyan_engine_report(e, &r);
         double share = before ? (double)r.nodes / (double)before : 0;
         printf("%4d %5s %10" PRIu64 " %10" PRIu64 " %6.1f%% %9.3f\n", ply + 1, move, before,
@@ -192,11 +185,11 @@ static void bench_provers(const banyan_game *g)
                 break;
             memcpy(s, t, g->state_size);
         }
-        double t0 = bench_now();
+        double t0 = cli_now();
         fast_won += g->prove_win(s, &m);
-        double t1 = bench_now();
+        double t1 = cli_now();
         deep_won += g->prove_win_deep && g->prove_win_deep(s, BENCH_DEEP_EFFORT, deep, &m);
-        double t2 = bench_now();
+        double t2 = cli_now();
         fast_s += t1 - t0;
         deep_s += t2 - t1;
         deep_max = t2 - t1 > deep_max ? t2 - t1 : deep_max;

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Which of the subcommands' own options a subcommand takes (cli_own_options
  * in that order, one bit each). */
@@ -46,6 +47,16 @@ static const struct cli_command {
      CLI_GAME | CLI_REUSE | CLI_ENGINE, "the fixed list's own; with --game 1000000 playouts"},
     {"perft", "banyan perft --game G [--param k=v] [--position P] DEPTH",
      "Counts the positions 1 to DEPTH plies ahead.", CLI_GAME, NULL},
+    {"solo",
+     "banyan solo [--game G] [--param k=v] [--position P] [--time S | --playouts N] [--runs K] "
+     "[--follow line|visits] [--save F] [--load F] [options]",
+     "The highest-scoring game of a single-player game (Morpion Solitaire by default) within a "
+     "total budget: each run plays a game, a search before each move, following the best whole "
+     "game found; --runs K restarts K times with new seeds, sharing the budget; --follow "
+     "visits plays the most visited move instead; --save F writes the best game (a record) at "
+     "each improvement; --load F checks and shows a saved game, and with a budget searches for "
+     "a better one.",
+     CLI_GAME | CLI_ENGINE, "20 seconds in all"},
     {"show", "banyan show --game G [--param k=v] [--position P]",
      "Prints a position: diagram, hash, side to move and legal moves, or the result.", CLI_GAME,
      NULL},
@@ -212,6 +223,13 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o)
         i += takes;
     }
     return true;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 const banyan_game *cli_game(cli_opts *o, const char *usage)

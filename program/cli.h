@@ -88,6 +88,9 @@ const char *cli_proof(banyan_proof p);
  * else as cli_proof. A static buffer, valid until the next call. */
 const char *cli_proof_plies(const banyan_move_stats *m);
 
+/* Seconds on the monotonic clock, for timing. */
+double cli_now(void);
+
 /* Subcommands. Each returns the process exit status. */
 int cli_play(int argc, char **argv);
 int cli_bench(int argc, char **argv);
@@ -95,6 +98,7 @@ int cli_analyze(int argc, char **argv);
 int cli_perft(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_games(int argc, char **argv);
+int cli_solo(int argc, char **argv);
 int cli_gtp(int argc, char **argv);
 /* argv[first ..) are the options: 2 for `banyan gomocup`, 1 for pbrain-banyan. */
 int cli_gomocup(int argc, char **argv, int first);

@@ -27,6 +27,7 @@ static void main_usage(FILE *f)
                "  train              fit a network to selfplay's records (or make a random one)\n"
                "  serve              the web board: play and analyse in a browser\n"
                "  show               print a position: diagram, side to move, legal moves\n"
+               "  solo               the best game of a single-player game (Morpion Solitaire)\n"
                "  games [--params]   list the games (and each one's parameters)\n"
                "\n"
                "options:\n");
@@ -47,7 +48,7 @@ static const struct main_command {
     {"analyze", cli_analyze}, {"bench", cli_bench},       {"games", cli_games},
     {"gtp", cli_gtp},         {"match", cli_match},       {"perft", cli_perft},
     {"play", cli_play},       {"selfplay", cli_selfplay}, {"serve", cli_serve},
-    {"show", cli_show},       {"train", cli_train},
+    {"show", cli_show},       {"solo", cli_solo},         {"train", cli_train},
 };
 
 int main(int argc, char **argv)

@@ -47,8 +47,11 @@
 #define GTP_CELLS_MAX        4096  /* Cells of the largest board ownership is kept for (64 x 64). */
 #define GTP_SCORE_PLAYOUTS   5000  /* Most playouts of the search that estimates ownership. */
 #define GTP_SCORE_MEMORY     (32u << 20) /* Most arena bytes of that search's engine. */
-#define GTP_DEAD             0.5 /* A stone is dead where its colour's ownership is below -this. */
-#define GTP_DAME             0.2 /* A cell counts for nobody where |ownership| is below this. */
+#define GTP_DEAD             0.5  /* A stone is dead where its colour's ownership is below -this. */
+#define GTP_DAME             0.2  /* A cell counts for nobody where |ownership| is below this. */
+#define GTP_RESIGN           0.1  /* Default resignation threshold (options' resign). */
+#define GTP_RESIGN_MOVES     3    /* Genmoves in a row below it before resigning. */
+#define GTP_RESIGN_PLAYOUTS  1000 /* Fewest playouts of a search whose value counts. */
 
 struct gtp {
     banyan_engine *e;
@@ -73,6 +76,8 @@ struct gtp {
     bool stream_kata;         /* The analysis streaming is kata-analyze's. */
     bool ponder_on;           /* Ponder after genmove (gtp_set_ponder). */
     bool moved;               /* The command just executed was a genmove that played. */
+    int low;                  /* This session's genmoves in a row whose value was below the
+                                 resignation threshold (gtp_resigns). */
     ponder pondering;         /* The search on the opponent's time, while gtp_run waits. */
     bool want_owner;          /* kata-analyze asked for ownership: engines are made with it. */
     bool no_files;            /* loadsgf and printsgf FILE refused (gtp_set_files). */
@@ -167,6 +172,8 @@ static bool gtp_over(gtp *ctx)
 /* Rebuilds the engine's position from the start and the first n moves. */
 static void gtp_replay(gtp *ctx, int n)
 {
+    ctx->low = 0;
+    ctx->rec.result[0] = 0;
     record_undo(&ctx->rec, ctx->rec.n_moves - n);
     record_replay(&ctx->rec, ctx->e, n);
 }
@@ -213,6 +220,7 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
     ctx->g = g;
     ctx->rec = rec;
     ctx->coords = gtp_coords(g);
+    ctx->low = 0;
     return 0;
 }
 
@@ -707,11 +715,43 @@ static int gtp_play(gtp *ctx, int argc, char **argv)
     if (rc != BANYAN_OK)
         return gtp_fail(ctx, rc == BANYAN_ENOMEM ? "out of memory" : "illegal move");
     banyan_engine_play(ctx->e, m);
+    ctx->rec.result[0] = 0; /* A game resigned goes on after all. */
     return 0;
 }
 
 /* What gtp_generate does with the move it finds. */
 enum { GTP_GEN_PLAY, GTP_GEN_CLEANUP, GTP_GEN_ONLY };
+
+/* Dynamic resignation: whether the player to move, whose search r chose m,
+ * should resign rather than play m. At once when the root is proven lost;
+ * otherwise when, for GTP_RESIGN_MOVES of its genmoves in a row, the upper
+ * end of m's 95% interval (its value plus two standard errors and one
+ * visit's worth over its visits, so that a move little searched does not
+ * resign on a hunch) stayed below the threshold (options' resign,
+ * GTP_RESIGN by default; off when negative), counting only searches of
+ * GTP_RESIGN_PLAYOUTS playouts or more and none before an eighth of the
+ * board's cells have been played (the opening's values are the least
+ * reliable). Counts the move in ctx->low. */
+static bool gtp_resigns(gtp *ctx, const banyan_report *r, banyan_move m)
+{
+    double v = ctx->opt.resign != 0 ? ctx->opt.resign : GTP_RESIGN;
+    const banyan_move_stats *st = NULL;
+    int w = 0, h = 0;
+    if (v < 0 || ctx->g->n_players != 2)
+        return false;
+    if (r->proof == BANYAN_PROVEN_LOSS)
+        return true;
+    for (int i = 0; i < r->n_moves; i++)
+        if (r->moves[i].move == m)
+            st = &r->moves[i];
+    if (ctx->g->board_size)
+        ctx->g->board_size(gtp_state_of(ctx), &w, &h);
+    bool low =
+        st && st->visits && r->playouts >= GTP_RESIGN_PLAYOUTS && ctx->rec.n_moves >= w * h / 8 &&
+        st->value + 2 * sqrt(st->value * (1 - st->value) / st->visits) + 1.0 / st->visits < v;
+    ctx->low = low ? ctx->low + 1 : 0;
+    return ctx->low >= GTP_RESIGN_MOVES;
+}
 
 /* genmove, kgs-genmove_cleanup and reg_genmove COLOUR: a search for the
  * colour to move, answered with the move found, which is played
@@ -745,12 +785,20 @@ static int gtp_generate(gtp *ctx, int argc, char **argv, int mode)
             !record_repeats(&ctx->rec, c->move))
             m = c->move;
     }
+    if (mode != GTP_GEN_CLEANUP && gtp_resigns(ctx, &r, m)) {
+        gtp_append(ctx, "resign");
+        if (mode == GTP_GEN_PLAY)
+            snprintf(ctx->rec.result, sizeof ctx->rec.result, "%s (resignation)",
+                     color == 0 ? "0-1" : "1-0");
+        return 0;
+    }
     gtp_append(ctx, "%s", gtp_move_text(ctx, s, m, buf, sizeof buf));
     if (mode == GTP_GEN_ONLY)
         return 0;
     if (record_push(&ctx->rec, m, r.seconds, NULL) != BANYAN_OK)
         return gtp_fail(ctx, "out of memory");
     banyan_engine_play(ctx->e, m);
+    ctx->rec.result[0] = 0;
     ctx->moved = true;
     return 0;
 }
@@ -888,6 +936,7 @@ static int gtp_loadsgf(gtp *ctx, int argc, char **argv)
         gtp_replay(ctx, 0); /* Not expected: the record checked every move. */
         return gtp_fail(ctx, "cannot load file");
     }
+    ctx->low = 0;
     return 0;
 }
 

@@ -39,7 +39,10 @@ typedef enum options_kind {
     OPT_POLICY,
     OPT_PARAMS,
     OPT_NET,
-    OPT_BATCH
+    OPT_BATCH,
+    OPT_RESIGN,
+    OPT_MAX_MIX,
+    OPT_ADAPTIVE
 } options_kind;
 
 static const struct options_row {
@@ -84,6 +87,11 @@ static const struct options_row {
     {"rave", "K|off", OPTIONS_ALL, true, OPT_RAVE, "3000 for games whose rollouts tell their moves",
      "RAVE: each child's mean mixed with its all-moves-as-first mean, equal weights at K "
      "simulations"},
+    {"max-mix", "M", OPTIONS_ALL, true, OPT_MAX_MIX, "0",
+     "single-player games: each child's mean mixed with the best return seen through it, M "
+     "(0 to 1) on the best"},
+    {"adaptive", "on|off", OPTIONS_ALL, true, OPT_ADAPTIVE, "off",
+     "single-player games: exploration scaled by the spread of the returns seen"},
     {"net", "FILE", OPTIONS_ALL, true, OPT_NET, "none",
      "a network file (banyan train) that evaluates the leaves and gives the priors"},
     {"batch", "N", OPTIONS_ALL, true, OPT_BATCH, "1",
@@ -92,6 +100,10 @@ static const struct options_row {
      "think on the opponent's time"},
     {"no-ponder", NULL, OPTIONS_CLI, false, OPT_NO_PONDER, "",
      "do not think on the opponent's time"},
+    {"resign", "V|off", OPTIONS_CLI | OPTIONS_LIVE, false, OPT_RESIGN,
+     "0.1 in gtp; play, serve and gomocup play every game out",
+     "gtp: resign when the move's value (its upper 95% bound) stays below V for 3 moves in a "
+     "row, or at once when the game is proven lost"},
     {"policy", "textbook", OPTIONS_CLI | OPTIONS_PLAYER, true, OPT_POLICY, "the engine's own",
      "textbook: plain UCT, c = 1.4, every move a candidate, the most visited played, uniform "
      "rollouts, no solvers, 2000 playouts unless told"},
@@ -306,6 +318,19 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             return false;
         o->cfg.batch = (int)u;
         return true;
+    case OPT_MAX_MIX:
+        return options_real(v, 0, 1, &o->cfg.max_mix);
+    case OPT_ADAPTIVE:
+        if (w < 0)
+            return false;
+        o->cfg.adaptive = w == 0 ? 1 : -1;
+        return true;
+    case OPT_RESIGN:
+        if (!strcmp(v, "off")) {
+            o->resign = -1;
+            return true;
+        }
+        return options_real(v, 1e-9, 1, &o->resign);
     case OPT_NET:
         if (!*v || strlen(v) >= sizeof o->net)
             return false;

@@ -27,6 +27,7 @@ typedef struct options {
     bool textbook;                   /* policy=textbook: the seed articles' plain UCT. */
     char params[OPTIONS_PARAMS_MAX]; /* Game parameters the options add (textbook, params). */
     char net[256];                   /* net=FILE: the network file, or "". */
+    double resign;                   /* resign=V: 0 the front-end's default, < 0 never. */
 } options;
 
 /* Where an option comes from, for the few that only some places take. */

@@ -383,14 +383,16 @@ static void record_put_sgf(FILE *f, const char *id, const char *value)
     fputc(']', f);
 }
 
-/* SGF's RE for the record's result: the winner's colour, or 0 for a draw;
- * NULL when the result is unknown. The reason stays out. */
+/* SGF's RE for the record's result: the winner's colour (with R for a
+ * resignation), or 0 for a draw; NULL when the result is unknown. Other
+ * reasons stay out. */
 static const char *record_sgf_result(const char *result)
 {
+    bool resigned = strstr(result, "resign") != NULL;
     if (!strncmp(result, "1-0", 3))
-        return "B+";
+        return resigned ? "B+R" : "B+";
     if (!strncmp(result, "0-1", 3))
-        return "W+";
+        return resigned ? "W+R" : "W+";
     if (!strncmp(result, "1/2-1/2", 7))
         return "0";
     return NULL;

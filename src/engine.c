@@ -111,6 +111,17 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "rave is not a number";
     if (out->ownership && (!g->owner || out->leaf != BANYAN_LEAF_ROLLOUT))
         return "ownership needs rollouts to the end in a game with owner()";
+    if (!(out->max_mix >= 0 && out->max_mix <= 1))
+        return "max_mix is not within 0 .. 1";
+    if (out->adaptive < -1 || out->adaptive > 1)
+        return "adaptive is not -1, 0 or 1";
+    /* The single-player aids apply to UCT selection in single-player games. */
+    if (out->adaptive == 0)
+        out->adaptive = ENGINE_ADAPTIVE;
+    if (g->n_players != 1 || out->select != BANYAN_SELECT_UCT) {
+        out->max_mix = 0;
+        out->adaptive = -1;
+    }
     return NULL;
 }
 
@@ -147,9 +158,13 @@ static void engine_release(banyan_engine *e)
                 a(ud, e->workers[i].rave_who, 0);
             if (e->workers[i].owned)
                 a(ud, e->workers[i].owned, 0);
+            if (e->workers[i].line)
+                a(ud, e->workers[i].line, 0);
         }
         a(ud, e->workers, 0);
     }
+    if (e->line)
+        a(ud, e->line, 0);
     if (e->stats)
         a(ud, e->stats, 0);
     if (e->children)
@@ -164,6 +179,8 @@ static void engine_release(banyan_engine *e)
         a(ud, e->tt_block, 0);
     if (e->amaf_block)
         a(ud, e->amaf_block, 0);
+    if (e->best_block)
+        a(ud, e->best_block, 0);
     if (e->ownership)
         a(ud, e->ownership, 0);
     a(ud, e, 0);
@@ -173,6 +190,9 @@ static void engine_release(banyan_engine *e)
  * recycling starts afresh, and the root's priors take their noise again. */
 static void engine_clear_tree(banyan_engine *e)
 {
+    e->line_len = 0;
+    atomic_store_explicit(&e->seen_lo, UINT32_MAX, memory_order_relaxed);
+    atomic_store_explicit(&e->seen_hi, 0, memory_order_relaxed);
     e->root_noised = false;
     e->owner_width = e->owner_height = 0;
     for (int i = 0; i < e->n_trees; i++) {
@@ -242,7 +262,8 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
      * cache lines and aligned to one, so that a node never straddles two.
      * With RAVE each node has its AMAF statistics beside it, in a block
      * of their own: 8 bytes more a node. */
-    size_t per_node = sizeof(node) + (c.rave > 0 ? sizeof(uint64_t) : 0);
+    size_t per_node =
+        sizeof(node) + (c.rave > 0 ? sizeof(uint64_t) : 0) + (c.max_mix > 0 ? sizeof(uint32_t) : 0);
     size_t n_nodes = (memory - 64) / per_node / (size_t)e->n_trees & ~(size_t)1;
     if (n_nodes > UINT32_MAX - 1)
         n_nodes = UINT32_MAX - 1;
@@ -253,6 +274,11 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         e->trees[i].capacity = (uint32_t)n_nodes;
         /* The sentinel node 0 is never read as a node, but keep it defined. */
         memset(&e->trees[i].nodes[0], 0, sizeof(node));
+    }
+    if (c.max_mix > 0) {
+        e->best_block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(uint32_t));
+        for (int i = 0; e->best_block && i < e->n_trees; i++)
+            e->trees[i].best = (_Atomic uint32_t *)e->best_block + (size_t)i * n_nodes;
     }
     if (c.rave > 0) {
         e->amaf_block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(uint64_t));
@@ -266,9 +292,16 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     e->stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->stats);
     e->children = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->children);
     e->workers = c.alloc(c.alloc_ud, NULL, (size_t)c.threads * sizeof *e->workers);
+    /* A single-player game keeps its best line where the search can
+     * record the rollouts' moves: the game tells them (playout), or its
+     * rollouts are the uniform ones the engine records itself. */
+    bool keep_line = g->n_players == 1 && (g->playout || !g->rollout);
+    if (keep_line)
+        e->line = c.alloc(c.alloc_ud, NULL, ENGINE_LINE_MAX * sizeof(banyan_move));
     if (!e->block || !e->root_state || !e->spare || !e->stats || !e->children || !e->workers ||
         (c.transpositions && !e->tt_block) || (c.rave > 0 && !e->amaf_block) ||
-        (c.ownership && !e->ownership)) {
+        (c.ownership && !e->ownership) || (keep_line && !e->line) ||
+        (c.max_mix > 0 && !e->best_block)) {
         if (e->workers)
             memset(e->workers, 0, (size_t)c.threads * sizeof *e->workers);
         engine_release(e);
@@ -290,6 +323,11 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
             search_sims_init(w, c.batch, g->state_size);
         if (g->deep_size > 0 && (w->deep = c.alloc(c.alloc_ud, NULL, g->deep_size)) != NULL)
             memset(w->deep, 0, g->deep_size);
+        if (keep_line) {
+            w->line = c.alloc(c.alloc_ud, NULL, ENGINE_LINE_MAX * sizeof(banyan_move));
+            if (c.rave <= 0)
+                w->rave_moves = c.alloc(c.alloc_ud, NULL, SEARCH_RAVE_MOVES * sizeof(banyan_move));
+        }
         if (c.rave > 0) {
             w->rave_moves = c.alloc(c.alloc_ud, NULL, SEARCH_RAVE_MOVES * sizeof(banyan_move));
             w->rave_stamp = c.alloc(c.alloc_ud, NULL, BANYAN_MOVE_LIMIT * sizeof(uint32_t));
@@ -302,7 +340,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         if (!w->states || !w->sims || !w->requests || !w->scratch ||
             (g->deep_size > 0 && !w->deep) ||
             (c.rave > 0 && (!w->rave_moves || !w->rave_stamp || !w->rave_who)) ||
-            (c.ownership && !w->owned)) {
+            (c.ownership && !w->owned) || (keep_line && (!w->line || !w->rave_moves))) {
             engine_release(e);
             return BANYAN_ENOMEM;
         }
@@ -421,6 +459,11 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
         else
             tree_reset(t);
     }
+    /* The best line goes on from m, or is dropped. */
+    if (e->line_len > 0 && e->line[0] == m)
+        memmove(e->line, e->line + 1, (size_t)--e->line_len * sizeof *e->line);
+    else
+        e->line_len = 0;
     e->game->play(e->root_state, m);
     GAME_CHECK(e->game, e->root_state);
     DEBUG_CHECK(search_check(e));

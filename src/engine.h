@@ -59,6 +59,11 @@ typedef struct worker {
     uint32_t *rave_stamp; /* BANYAN_MOVE_LIMIT each. */
     uint8_t *rave_who;
     uint32_t rave_sim;
+    /* Single-player games (engine.line): the best whole game this worker
+     * found in the current search, as moves from the root. */
+    banyan_move *line; /* ENGINE_LINE_MAX of them, or NULL where no line is kept. */
+    int line_len;      /* 0: none yet. */
+    double line_return;
     /* Ownership (config.ownership): per cell, the finished simulations of
      * this search in which each of two players owned it, and their number. */
     uint32_t *owned; /* 2 x BANYAN_OWNER_CELLS. */
@@ -71,6 +76,14 @@ typedef struct worker {
 #define ENGINE_RAVE_K     3000.0
 #define ENGINE_RAVE_C     0.25
 #define SEARCH_RAVE_MOVES 2048
+
+/* Single-player games: whether the exploration term follows the spread of
+ * the returns seen by default (config.adaptive). */
+#define ENGINE_ADAPTIVE (-1)
+
+/* The longest whole game a single-player line keeps: the deepest path
+ * and a recorded rollout. */
+#define ENGINE_LINE_MAX (BANYAN_MAX_DEPTH + SEARCH_RAVE_MOVES)
 
 /* The most cells config.ownership counts: boards up to 64 x 64. */
 #define BANYAN_OWNER_CELLS 4096
@@ -107,9 +120,18 @@ struct banyan_engine {
     banyan_move exact_move[BANYAN_MAX_MOVES];
     int exact_score[BANYAN_MAX_MOVES];
     void *amaf_block; /* The trees' AMAF statistics (config.rave), or NULL. */
+    void *best_block; /* The trees' best returns (config.max_mix), or NULL. */
+    /* Single-player games (config.adaptive): the lowest and highest return
+     * a simulation of this game has backed up, in VALUE_ONE units. */
+    _Atomic uint32_t seen_lo, seen_hi;
     float *ownership; /* BANYAN_OWNER_CELLS, for reports (config.ownership), or NULL; */
     int owner_width;  /* owner_width x owner_height of them hold the last search's, */
     int owner_height; /* both 0 when none. */
+    /* Single-player games whose rollouts can be recorded: the best whole
+     * game found from the root (banyan_report.line). */
+    banyan_move *line; /* ENGINE_LINE_MAX moves, or NULL where none is kept. */
+    int line_len;      /* 0: none. */
+    double line_return;
     bool root_noised; /* The root's priors took their Dirichlet noise (config.noise_alpha). */
     bool shared;      /* More than one thread: statistics need atomic RMW. */
     char errmsg[256]; /* banyan_errmsg() text. */

@@ -281,6 +281,50 @@ static uint32_t search_select_rave(const banyan_engine *e, const tree *t, const 
 }
 
 /*
+ * Selection in single-player games (config.max_mix, config.adaptive;
+ * docs/SEARCH.md, "Single-player search"): UCB1 on each child's mean mixed
+ * with the best return seen through it, q = (1 - m) mean + m best, and an
+ * exploration constant scaled by the spread of the returns seen so far
+ * (the best less the worst), which is UCB1 on means mapped onto [0, 1] by
+ * that spread rather than by the declared bounds. Unvisited children first,
+ * in prior order (first-play urgency infinite); no proofs in such games.
+ */
+static uint32_t search_select_solo(const banyan_engine *e, const tree *t, uint32_t first, int n,
+                                   float log_n)
+{
+    const node *nodes = t->nodes;
+    const float unit = 1.0f / VALUE_ONE, mix = (float)e->cfg.max_mix;
+    float c = (float)e->cfg.c;
+    if (e->cfg.adaptive > 0) {
+        uint32_t lo = atomic_load_explicit(&e->seen_lo, memory_order_relaxed);
+        uint32_t hi = atomic_load_explicit(&e->seen_hi, memory_order_relaxed);
+        if (hi > lo)
+            c *= (float)(hi - lo) * unit;
+    }
+    float best = -HUGE_VALF;
+    uint32_t best_i = first;
+    for (int i = 0; i < n; i++) {
+        uint32_t ci = first + (uint32_t)i;
+        uint64_t st = tree_stats(&nodes[ci]);
+        float cn = (float)tree_stats_visits(st);
+        if (cn == 0)
+            return ci;
+        float q = (float)tree_stats_value(st) * unit / cn;
+        if (t->best)
+            q = (1 - mix) * q +
+                mix * (float)atomic_load_explicit(&t->best[ci], memory_order_relaxed) * unit;
+        float score = q + c * sqrtf(log_n / cn);
+        if (score > best) {
+            best = score;
+            best_i = ci;
+        }
+        if (atomic_load_explicit(&nodes[ci].flags, memory_order_relaxed) & NODE_LAST)
+            break;
+    }
+    return best_i;
+}
+
+/*
  * Chooses the child of x to descend into. Children proven to lose for the
  * player to move are never chosen while another exists; a proven win is
  * taken at once. Unvisited children get the first-play urgency, and under
@@ -315,6 +359,8 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
 
     if (t->amaf) /* RAVE has its own first-play urgency. */
         return search_select_rave(e, t, x, first, n, log_n);
+    if ((t->best || cfg->adaptive > 0) && cfg->fpu == BANYAN_FPU_INFINITE)
+        return search_select_solo(e, t, first, n, log_n);
     if (cfg->fpu == BANYAN_FPU_PARENT) {
         /* The parent's value for the player to move here is the visit-
          * weighted mean of its visited children, which holds for any number
@@ -610,6 +656,8 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
         atomic_init(&c->flags, i == n - 1 ? NODE_LAST : 0);
         if (w->t->amaf)
             atomic_init(&w->t->amaf[first + (uint32_t)i], 0);
+        if (w->t->best)
+            atomic_init(&w->t->best[first + (uint32_t)i], 0);
     }
     if (g->candidates)
         atomic_fetch_or_explicit(&x->flags, NODE_CANDIDATES, memory_order_relaxed);
@@ -874,6 +922,16 @@ static void search_ascend_rave(worker *w, const search_sim *S, const uint32_t *u
     }
 }
 
+/* Raises *a to v, or lowers it with lower set, unless it is there already. */
+static inline void search_bound(_Atomic uint32_t *a, uint32_t v, bool lower)
+{
+    uint32_t old = atomic_load_explicit(a, memory_order_relaxed);
+    while ((lower ? v < old : v > old) &&
+           !atomic_compare_exchange_weak_explicit(a, &old, v, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
 /* Step 5 of simulation S, whose returns S->ret are known (on the [0, 1]
  * scale): back up. Debug builds check the last position the simulation
  * reached, which every move it played led to: once per simulation, since
@@ -917,6 +975,12 @@ static void search_ascend(worker *w, search_sim *S)
     }
     if (t->amaf)
         search_ascend_rave(w, S, units);
+    if (e->cfg.adaptive > 0) {
+        search_bound(&e->seen_lo, units[0], true);
+        search_bound(&e->seen_hi, units[0], false);
+    }
+    for (int i = depth; t->best && i > 0; i--)
+        search_bound(&t->best[path[i].node], units[0], false);
 }
 
 /* An evaluated leaf's returns, within the game's reward bounds, mapped
@@ -925,6 +989,35 @@ static void search_norm_returns(const banyan_engine *e, double *ret)
 {
     for (int i = 0; i < e->game->n_players; i++)
         ret[i] = search_norm(e, ret[i]);
+}
+
+/* Single-player games (engine.line): the simulation S, just played, becomes
+ * the worker's best line when it reached the game's end (a recorded
+ * rollout's whole game, or a finished position in the tree) with a return
+ * above the best so far. */
+static void search_keep_line(worker *w, const search_sim *S)
+{
+    const banyan_game *g = w->e->game;
+    double ret[BANYAN_MAX_PLAYERS];
+    int n = S->depth, k = S->rolled ? w->rave_n : 0;
+    if (k >= SEARCH_RAVE_MOVES || !g->outcome(w->state, ret) ||
+        (w->line_len > 0 && !(ret[0] > w->line_return)))
+        return;
+    for (int i = 1; i <= n; i++)
+        w->line[i - 1] = tree_move(&w->t->nodes[S->path[i].node]);
+    memcpy(w->line + n, w->rave_moves, (size_t)k * sizeof *w->line);
+    w->line_len = n + k;
+    w->line_return = ret[0];
+}
+
+/* Makes worker w's best line the engine's where it is better. */
+static void search_merge_line(banyan_engine *e, const worker *w)
+{
+    if (w->line_len > 0 && (e->line_len == 0 || w->line_return > e->line_return)) {
+        memcpy(e->line, w->line, (size_t)w->line_len * sizeof *e->line);
+        e->line_len = w->line_len;
+        e->line_return = w->line_return;
+    }
 }
 
 /* One simulation from the root, written as numbered steps: select, expand
@@ -940,6 +1033,8 @@ static void search_simulate(worker *w)
         search_norm_returns(w->e, S->ret);
         S->rolled = w->rave_moves != NULL;
     }
+    if (w->line)
+        search_keep_line(w, S);
     search_ascend(w, S);
 }
 
@@ -1112,6 +1207,8 @@ static bool search_should_stop(worker *w, limits *L)
     }
     if (w->index == 0 && L->user->progress && now >= L->next_progress) {
         banyan_report rep;
+        if (w->line)
+            search_merge_line(e, w); /* Its own: the others' are merged at the end. */
         search_report(e, &rep);
         rep.playouts = atomic_load_explicit(&e->started, memory_order_relaxed);
         rep.seconds = now - L->start;
@@ -1635,6 +1732,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         w->recycles = 0;
         w->transposed = 0;
         w->claimed = 0;
+        w->line_len = 0;
         if (w->owned) {
             memset(w->owned, 0, 2 * BANYAN_OWNER_CELLS * sizeof *w->owned);
             w->owned_n = 0;
@@ -1688,6 +1786,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     }
     if (playing)
         search_verify_best(e, search_verify_effort(u, &L));
+    for (int i = 0; e->line && i < e->cfg.threads; i++)
+        search_merge_line(e, &e->workers[i]);
     atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
     if (e->ownership)
         search_ownership(e);
@@ -1861,6 +1961,11 @@ void search_report(banyan_engine *e, banyan_report *out)
     if (n > 0)
         search_priors(e, 0, e->root_state, moves, n, priors);
     memset(out, 0, sizeof *out);
+    if (e->line_len > 0) {
+        out->line = e->line;
+        out->line_len = e->line_len;
+        out->line_return = e->line_return;
+    }
     if (e->owner_width > 0) {
         out->ownership = e->ownership;
         out->owner_width = e->owner_width;

@@ -151,6 +151,10 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
     nodes[1] = root;
     if (t->amaf)
         atomic_store_explicit(&t->amaf[1], 0, memory_order_relaxed);
+    if (t->best)
+        atomic_store_explicit(&t->best[1],
+                              atomic_load_explicit(&t->best[child], memory_order_relaxed),
+                              memory_order_relaxed);
 
     /* Pass 2. */
     uint32_t to = 2;
@@ -161,6 +165,8 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
         memmove(&nodes[to], &nodes[i], n * sizeof(node));
         if (t->amaf) /* A node's AMAF statistics move with it. */
             memmove((void *)&t->amaf[to], (void *)&t->amaf[i], n * sizeof *t->amaf);
+        if (t->best) /* And its best return. */
+            memmove((void *)&t->best[to], (void *)&t->best[i], n * sizeof *t->best);
         to += n;
     }
     t->root = 1;

@@ -79,6 +79,9 @@ typedef struct tree {
                                 recycled; grows each time it fills again, 0 after a reset. */
     _Atomic uint64_t *amaf;  /* With banyan_config.rave: capacity slots, each node's AMAF
                                 statistics in node.stats form, beside it; else NULL. */
+    _Atomic uint32_t *best;  /* With banyan_config.max_mix: capacity slots, the best return
+                                backed up through each node (VALUE_ONE units), beside it;
+                                else NULL. */
     tree_tt_entry *tt;       /* With banyan_config.transpositions: tt_mask + 1 entries;
                                 else NULL. Kept across moves, cleared for a new game. */
     uint64_t tt_mask;

@@ -76,11 +76,12 @@ if grep -Eq 'crash|hang|illegal' "$tmp/out"; then bad "match: no forfeits with b
 # Othello against a program that refuses passes (tests/engines/nopass.sh, as
 # GRhino does): from an opening after which Black must pass, each side in
 # turn. The referee plays a forced pass for it, stops telling it of passes,
-# and banyan gtp passes where the game forces it: both games end normally.
+# and banyan gtp passes where the game forces it: both games end normally
+# (played out: --resign off).
 echo "f5 f6 d3 g5 h5 h4 f7 h6" > "$tmp/pass.txt"
 rm -f "$tmp/res"
 check "match: a program that passes implicitly" $BANYAN match --game othello banyan:playouts=200 \
-    "gtp:tests/engines/nopass.sh $BANYAN gtp --game othello --playouts 200" \
+    "gtp:tests/engines/nopass.sh $BANYAN gtp --game othello --playouts 200 --resign off" \
     --openings "$tmp/pass.txt" --games 2 --results "$tmp/res"
 [ "$(grep -c ' normal$' "$tmp/res")" -eq 2 ] && ok "match: implicit passes, two normal games" ||
     bad "match: implicit passes, two normal games"

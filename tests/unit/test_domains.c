@@ -94,6 +94,216 @@ void test_domain_single_player(void)
     banyan_engine_free(e);
 }
 
+/* A single-player game longer than a tree grows in a few hundred
+ * playouts: twelve binary choices, scored by the length of the prefix that
+ * matches a hidden pattern, times ten, and 200 for the whole pattern. Its
+ * rollouts are uniform (no rollout()), which the engine records, so it
+ * keeps the best whole game found. */
+typedef struct needle {
+    uint8_t depth;
+    uint8_t choices[12];
+} needle;
+
+static const uint8_t needle_pattern[12] = {1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0};
+
+static int needle_setup(void *s, const char *params)
+{
+    if (params && *params)
+        return BANYAN_EINVAL;
+    memset(s, 0, sizeof(needle));
+    return BANYAN_OK;
+}
+
+static int needle_moves(const void *s, banyan_move *out)
+{
+    if (((const needle *)s)->depth == 12)
+        return 0;
+    out[0] = 0;
+    out[1] = 1;
+    return 2;
+}
+
+static void needle_play(void *s, banyan_move m)
+{
+    needle *d = s;
+    d->choices[d->depth++] = (uint8_t)m;
+}
+
+static bool needle_outcome(const void *s, double *returns)
+{
+    const needle *d = s;
+    int k = 0;
+    if (d->depth < 12)
+        return false;
+    while (k < 12 && d->choices[k] == needle_pattern[k])
+        k++;
+    returns[0] = k == 12 ? 200 : 10 * k;
+    return true;
+}
+
+static const banyan_game needle_game = {
+    .name = "needle",
+    .state_size = sizeof(needle),
+    .n_players = 1,
+    .reward_min = 0,
+    .reward_max = 200,
+    .setup = needle_setup,
+    .moves = needle_moves,
+    .play = needle_play,
+    .outcome = needle_outcome,
+    .to_move = puzzle_to_move,
+};
+
+/* The return of line from the start, or -1 when a move is illegal or the
+ * game is not over at its end. */
+static double needle_replay(const banyan_move *line, int n)
+{
+    needle d;
+    double ret[1];
+    needle_setup(&d, NULL);
+    for (int i = 0; i < n; i++) {
+        if (d.depth == 12 || line[i] > 1)
+            return -1;
+        needle_play(&d, line[i]);
+    }
+    return needle_outcome(&d, ret) ? ret[0] : -1;
+}
+
+static void needle_rollout(void *s, banyan_rng *rng)
+{
+    while (((needle *)s)->depth < 12)
+        needle_play(s, banyan_rng_below(rng, 2));
+}
+
+/* The best line: a whole game whose return is the one reported, at least
+ * as good as any move's mean; the same from the same seed; kept along its
+ * moves and dropped by another; merged over threads; absent where the
+ * rollouts cannot be recorded and in two-player games. */
+void test_domain_best_line(void)
+{
+    banyan_engine *e;
+    banyan_config cfg = {.seed = 5};
+    banyan_limits lim = {.playouts = 3000};
+    banyan_report r;
+    banyan_move first[12];
+    T_EQ(banyan_engine_new(&needle_game, NULL, &cfg, &e), BANYAN_OK);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    T_EQ(r.line_len, 0);
+    T_TRUE(r.line == NULL);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.line_len, 12);
+    T_NEAR(needle_replay(r.line, r.line_len), r.line_return, 0);
+    T_TRUE(r.line_return >= 60); /* 3,000 tries at a 1-in-64 prefix of six. */
+    for (int i = 0; i < r.n_moves; i++)
+        T_TRUE(r.moves[i].value <= r.line_return / 200 + 1e-9);
+    memcpy(first, r.line, sizeof first);
+    double best = r.line_return;
+
+    /* Another search of the same root keeps the line unless it finds better. */
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.line_return >= best);
+    T_NEAR(needle_replay(r.line, r.line_len), r.line_return, 0);
+    memcpy(first, r.line, sizeof first);
+    best = r.line_return;
+
+    /* Played along, the rest of the line stays; another move drops it. */
+    T_EQ(banyan_engine_play(e, first[0]), BANYAN_OK);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    T_EQ(r.line_len, 11);
+    T_TRUE(r.line_len == 11 && !memcmp(r.line, first + 1, 11 * sizeof *first));
+    T_NEAR(r.line_return, best, 0);
+    T_EQ(banyan_engine_play(e, 1 - first[1]), BANYAN_OK);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    T_EQ(r.line_len, 0);
+    T_EQ(banyan_engine_setup(e, NULL), BANYAN_OK);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    T_EQ(r.line_len, 0);
+
+    /* One thread and a seed reproduce the line. */
+    banyan_engine *e2;
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    memcpy(first, r.line, sizeof first);
+    T_EQ(banyan_engine_new(&needle_game, NULL, &cfg, &e2), BANYAN_OK);
+    T_EQ(banyan_engine_search(e2, &lim, &r), BANYAN_OK);
+    T_TRUE(r.line_len == 12 && !memcmp(r.line, first, sizeof first));
+    banyan_engine_free(e2);
+    banyan_engine_free(e);
+
+    /* Two threads: the better of their lines. */
+    cfg.threads = 2;
+    T_EQ(banyan_engine_new(&needle_game, NULL, &cfg, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.line_len, 12);
+    T_NEAR(needle_replay(r.line, r.line_len), r.line_return, 0);
+    banyan_engine_free(e);
+
+    /* A rollout the engine cannot record, and a two-player game: no line. */
+    banyan_game g = needle_game;
+    g.rollout = needle_rollout;
+    cfg.threads = 1;
+    T_EQ(banyan_engine_new(&g, NULL, &cfg, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.line_len, 0);
+    banyan_engine_free(e);
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 200}, &r), BANYAN_OK);
+    T_EQ(r.line_len, 0);
+    banyan_engine_free(e);
+}
+
+/* The single-player aids: a mean mixed with the best return through each
+ * child (whose array moves with the nodes when a move keeps a subtree),
+ * and exploration scaled by the spread
+ * of the returns; each still finds the deceptive puzzle's best plan, and
+ * bad values are refused. */
+void test_domain_single_player_aids(void)
+{
+    banyan_engine *e;
+    banyan_report r;
+    banyan_config bad = {.max_mix = 1.5};
+    T_TRUE(banyan_config_check(&needle_game, &bad) != NULL);
+    bad = (banyan_config){.adaptive = 2};
+    T_TRUE(banyan_config_check(&needle_game, &bad) != NULL);
+    T_EQ(banyan_engine_new(&needle_game, NULL, &(banyan_config){.max_mix = -0.1}, &e),
+         BANYAN_EINVAL);
+    static const banyan_config aids[] = {
+        {.seed = 3, .max_mix = 0.5, .memory = 32 << 10},
+        {.seed = 3, .max_mix = 1, .memory = 32 << 10},
+        {.seed = 3, .adaptive = 1, .memory = 32 << 10},
+        {.seed = 3, .adaptive = 1, .max_mix = 0.3, .memory = 32 << 10, .threads = 2},
+    };
+    for (size_t k = 0; k < sizeof aids / sizeof aids[0]; k++) {
+        T_EQ(banyan_engine_new(&needle_game, NULL, &aids[k], &e), BANYAN_OK);
+        for (int i = 0; i < 12; i++) {
+            T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 4000}, &r), BANYAN_OK);
+            T_TRUE(r.line_len == 12 - i);
+            T_EQ(banyan_engine_play(e, r.line[0]), BANYAN_OK);
+        }
+        double ret[1] = {0};
+        T_TRUE(needle_outcome(banyan_engine_state(e), ret));
+        T_TRUE(ret[0] >= 60);
+        banyan_engine_free(e);
+        /* The puzzle, whose first choice that looks better is wrong: the
+         * mix with the best return finds the right one. */
+        banyan_config cfg = aids[k];
+        cfg.c = 0.5;
+        T_EQ(banyan_engine_new(&puzzle, NULL, &cfg, &e), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 2000}, &r), BANYAN_OK);
+        T_EQ(r.line_len, 3);
+        if (k == 0) {
+            T_TRUE(r.line_len == 3 && r.line[0] == 0 && r.line[1] == 1 && r.line[2] == 1);
+            T_NEAR(r.line_return, 10, 0);
+            T_EQ(r.best, 0);
+        }
+        banyan_engine_free(e);
+    }
+    /* A two-player game ignores them. */
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &(banyan_config){.max_mix = 0.5}, &e),
+         BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 500}, &r), BANYAN_OK);
+    banyan_engine_free(e);
+}
+
 /* The puzzle with an evaluation: the best reward still reachable (an
  * oracle), and priors that favour choice 1. Calls are counted (tests only:
  * a game keeps no global state). */

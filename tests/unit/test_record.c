@@ -703,12 +703,13 @@ void test_record_sgf_round_trip(void)
     record_test_round_trip(&r, RECORD_SGF, NULL, want, &back);
     record_free(&back);
 
-    /* Results map to RE and back, without their reasons. */
-    const char *results[][3] = {{"1-0 (five)", "RE[B+]", "1-0"},
-                                {"0-1 (time)", "RE[W+]", "0-1"},
-                                {"1/2-1/2", "RE[0]", "1/2-1/2"},
-                                {"?", NULL, ""}};
-    for (int i = 0; i < 4; i++) {
+    /* Results map to RE and back, without their reasons but a resignation's
+     * R. */
+    const char *results[][3] = {
+        {"1-0 (five)", "RE[B+]", "1-0"},        {"0-1 (time)", "RE[W+]", "0-1"},
+        {"1/2-1/2", "RE[0]", "1/2-1/2"},        {"0-1 (resignation)", "RE[W+R]", "0-1"},
+        {"1-0 (O resigned)", "RE[B+R]", "1-0"}, {"?", NULL, ""}};
+    for (int i = 0; i < 6; i++) {
         strcpy(r.result, results[i][0]);
         char *text = record_test_save(&r, RECORD_SGF, &rc);
         const char *re = text ? strstr(text, "RE[") : NULL;

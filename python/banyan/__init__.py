@@ -1,0 +1,20 @@
+"""Banyan from Python: the Monte Carlo Tree Search library libbanyan through
+ctypes, with nothing to compile.
+
+    import banyan
+    with banyan.Engine("connect4", seed=7, memory="64M") as e:
+        a = e.analyze("4453", playouts=100000)
+        print(a.best, a.value, [(m.move, m.visits) for m in a.moves])
+        e.play(a.best)
+
+banyan.games() lists the built-in games. A domain written in Python (any
+object with moves(), play(move), result() and copy()) is searched the same
+way: Engine(MyGame()). Errors raise banyan.Error with the library's
+message. docs/PYTHON.md describes the whole interface.
+"""
+from ._lib import Error, library_path
+from ._lib import check_layout as _check_layout
+from .engine import Analysis, Engine, GameInfo, MoveStats, Param, games, version
+
+__all__ = ["Analysis", "Engine", "Error", "GameInfo", "MoveStats", "Param", "games",
+           "library_path", "version"]

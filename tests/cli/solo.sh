@@ -1,0 +1,26 @@
+# tests/cli/solo.sh - banyan solo on Morpion Solitaire: a budget of playouts
+# reproduces a run, the best game is saved and reloads with its score,
+# restarts run, and bad input is refused. Sourced by tests/run.sh.
+"$BANYAN" solo --param rule=5d --playouts 20000 --seed 3 --save "$tmp/solo.txt" > "$tmp/solo1" 2>&1
+rc=$?
+cp "$tmp/solo1" "$tmp/out"
+best=$(sed -n 's/^best: //p' "$tmp/solo1")
+[ $rc -eq 0 ] && [ -n "$best" ] && [ "$best" -ge 30 ] && [ -s "$tmp/solo.txt" ] &&
+    ok "solo: a run of 20000 playouts finds a game ($best moves) and saves it" ||
+    bad "solo: a run of 20000 playouts finds a game and saves it"
+"$BANYAN" solo --param rule=5d --playouts 20000 --seed 3 > "$tmp/out" 2>&1
+if [ "$(grep -E '^(best|moves)' "$tmp/out")" = "$(grep -E '^(best|moves)' "$tmp/solo1")" ]; then
+    ok "solo: the same seed and playouts, the same game"; else bad "solo: the same seed and playouts, the same game"; fi
+check "solo: --load checks the saved game" "$BANYAN" solo --load "$tmp/solo.txt"
+has "solo: --load gives the saved score" "a finished game of $best moves, score $best$"
+check "solo: --runs 3" "$BANYAN" solo --param rule=5t --playouts 30000 --runs 3
+has "solo: three runs" '^run 3: [0-9]+ '
+sed 's/^(\([0-9]*\),/(9\1,/' "$tmp/solo.txt" > "$tmp/bad.txt"
+"$BANYAN" solo --load "$tmp/bad.txt" > "$tmp/out" 2>&1
+[ $? -eq 1 ] && grep -q "bad.txt" "$tmp/out" && ok "solo: a corrupt record is refused" ||
+    bad "solo: a corrupt record is refused"
+"$BANYAN" solo --game connect4 > "$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "not a single-player game" "$tmp/out" && ok "solo: two-player games refused" ||
+    bad "solo: two-player games refused"
+"$BANYAN" solo --runs 0 > "$tmp/out" 2>&1
+[ $? -eq 2 ] && ok "solo: bad options refused" || bad "solo: bad options refused"
