@@ -49,11 +49,13 @@ static const struct cli_command {
      "Counts the positions 1 to DEPTH plies ahead.", CLI_GAME, NULL},
     {"solo",
      "banyan solo [--game G] [--param k=v] [--position P] [--time S | --playouts N] [--runs K] "
-     "[--follow line|visits] [--save F] [--load F] [options]",
+     "[--follow line|visits] [--share even|front] [--save F] [--load F] [options]",
      "The highest-scoring game of a single-player game (Morpion Solitaire by default) within a "
      "total budget: each run plays a game, a search before each move, following the best whole "
      "game found; --runs K restarts K times with new seeds, sharing the budget; --follow "
-     "visits plays the most visited move instead; --save F writes the best game (a record) at "
+     "visits plays the most visited move instead; --share front gives earlier moves more of "
+     "the budget (shares falling in step with the moves left) instead of even shares; --save F "
+     "writes the best game (a record) at "
      "each improvement; --load F checks and shows a saved game, and with a budget searches for "
      "a better one.",
      CLI_GAME | CLI_ENGINE, "20 seconds in all"},

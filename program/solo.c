@@ -9,7 +9,8 @@
  * within reach, so that a run ends at least as well as the best line it
  * ever saw. Each move gets the run's remaining budget divided by the
  * moves the best line still has, plus one (the first, which has no line
- * yet, a hundredth); once the run's budget is spent
+ * yet, a hundredth), or with --share front a share that falls in step
+ * with the moves left; once the run's budget is spent
  * the rest of the line is played without searching. --runs K restarts K
  * times, each run with its own seed and an even share of what is left;
  * the best game is kept, printed and saved (--save, a record of
@@ -34,6 +35,7 @@ typedef struct solo {
     cli_opts o;
     char params[512];
     bool follow_line; /* --follow line (default) or visits. */
+    bool front;       /* --share front: earlier moves get more of the budget. */
     long runs;
     const char *save, *load;
     record best;     /* The best game so far: moves from the start. */
@@ -96,7 +98,9 @@ static void solo_offer(solo *S, record *r, double ret)
 static banyan_limits solo_limits(const solo *S, double left, int line_len)
 {
     banyan_limits lim = {0};
-    double share = left / (double)(line_len + 1);
+    /* Even: the same for this move and each one left. Front: shares that
+     * fall in step with the moves left, this move's the largest. */
+    double share = S->front ? 2 * left / (double)(line_len + 2) : left / (double)(line_len + 1);
     if (S->o.eng.lim.playouts)
         lim.playouts = share >= 1 ? (uint64_t)share : 1;
     else
@@ -207,7 +211,7 @@ static bool solo_options(solo *S, int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool own = !strcmp(a, "--runs") || !strcmp(a, "--save") || !strcmp(a, "--load") ||
-                   !strcmp(a, "--follow");
+                   !strcmp(a, "--follow") || !strcmp(a, "--share");
         if (!own) {
             argv[2 + keep++] = argv[i];
             continue;
@@ -226,6 +230,13 @@ static bool solo_options(solo *S, int argc, char **argv)
                 return false;
             }
             S->follow_line = !strcmp(v, "line");
+        }
+        if (!strcmp(a, "--share")) {
+            if (strcmp(v, "even") && strcmp(v, "front")) {
+                fprintf(stderr, "banyan solo: bad value for --share: \"%s\" (even|front)\n", v);
+                return false;
+            }
+            S->front = !strcmp(v, "front");
         }
         if (!strcmp(a, "--save"))
             S->save = v;

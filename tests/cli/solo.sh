@@ -13,7 +13,7 @@ if [ "$(grep -E '^(best|moves)' "$tmp/out")" = "$(grep -E '^(best|moves)' "$tmp/
     ok "solo: the same seed and playouts, the same game"; else bad "solo: the same seed and playouts, the same game"; fi
 check "solo: --load checks the saved game" "$BANYAN" solo --load "$tmp/solo.txt"
 has "solo: --load gives the saved score" "a finished game of $best moves, score $best$"
-check "solo: --runs 3" "$BANYAN" solo --param rule=5t --playouts 30000 --runs 3
+check "solo: --runs 3" "$BANYAN" solo --param rule=5t --playouts 30000 --runs 3 --share front
 has "solo: three runs" '^run 3: [0-9]+ '
 sed 's/^(\([0-9]*\),/(9\1,/' "$tmp/solo.txt" > "$tmp/bad.txt"
 "$BANYAN" solo --load "$tmp/bad.txt" > "$tmp/out" 2>&1
@@ -23,4 +23,7 @@ sed 's/^(\([0-9]*\),/(9\1,/' "$tmp/solo.txt" > "$tmp/bad.txt"
 [ $? -eq 2 ] && grep -q "not a single-player game" "$tmp/out" && ok "solo: two-player games refused" ||
     bad "solo: two-player games refused"
 "$BANYAN" solo --runs 0 > "$tmp/out" 2>&1
-[ $? -eq 2 ] && ok "solo: bad options refused" || bad "solo: bad options refused"
+rc=$?
+"$BANYAN" solo --share half > "$tmp/out" 2>&1
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && ok "solo: bad options refused" || bad "solo: bad options refused"
