@@ -299,8 +299,8 @@ unit: $(UNIT)
 	$(UNIT)
 
 # Threaded code under ThreadSanitizer (make sanitize=thread tsan): the
-# threaded unit tests, and 4-thread searches of every game, on one shared
-# tree and on a tree per thread.
+# threaded unit tests, 4-thread searches of every game, on one shared tree
+# and on a tree per thread, and selfplay playing 4 games at once.
 tsan: $(UNIT) $(BANYAN) $(if $(filter yes,$(WEB)),$(B)/fuzz-web)
 	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop
 	@if [ -x $(B)/fuzz-web ]; then \
@@ -327,6 +327,12 @@ tsan: $(UNIT) $(BANYAN) $(if $(filter yes,$(WEB)),$(B)/fuzz-web)
 	    --parallel $$p --transpositions on --playouts 20000 > /dev/null || exit 1; \
 	  echo "tsan: 4-thread Connect Four with transpositions, $$p parallelism: 1 passed, 0 failed"; \
 	done
+	@d=$$(mktemp -d) && \
+	  $(BANYAN) train --game tictactoe --init $$d/r.net --channels 8 --blocks 1 --hidden 8 \
+	    > /dev/null && \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) selfplay --game tictactoe --net $$d/r.net \
+	    --out $$d/r.sp --games 60 --playouts 30 --jobs 4 > /dev/null 2>&1 || { rm -rf $$d; exit 1; }; \
+	  rm -rf $$d; echo "tsan: selfplay, 4 games at once written in order: 1 passed, 0 failed"
 
 bench: $(BANYAN)
 	$(BANYAN) bench

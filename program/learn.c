@@ -281,13 +281,23 @@ static double learn_now(void)
 
 /* ---- selfplay ---- */
 
+/* Finished games held for writing in order: twice the most --jobs, so that
+ * a game waits for room only behind a very long one. */
+#define LEARN_RING 512
+
 typedef struct learn_selfplay {
     const learn_opts *o;
     const nn_net *net;
     char rules[128];
     FILE *out;
-    pthread_mutex_t lock; /* out, the counts and the progress line */
+    pthread_mutex_t lock; /* out, the ring, the counts and the progress line */
+    pthread_cond_t turn;  /* Signalled when games are written or one fails. */
     _Atomic long next;    /* The next game to play. */
+    /* Finished games wait in a ring until all before them are written, so
+     * the file holds them in their numbers' order whatever --jobs is. */
+    data_game ring[LEARN_RING];
+    bool ready[LEARN_RING];
+    long written; /* Games written so far: the next one to write. */
     long done, positions, first_wins, draws, resigned, checked, would_resign, wrong;
     int status; /* 0, or 1 after a failure */
     double start, next_line;
@@ -400,12 +410,29 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
     gm.result = (float)r0;
     banyan_engine_free(e);
 
+    rc = 0;
     pthread_mutex_lock(&sp->lock);
-    rc = data_write_game(sp->out, &gm, why, sizeof why);
-    if (rc != 0) {
-        fprintf(stderr, "banyan selfplay: %s: %s\n", o->out, why);
-        sp->status = 1;
+    while (k >= sp->written + LEARN_RING && !sp->status)
+        pthread_cond_wait(&sp->turn, &sp->lock);
+    if (sp->status) {
+        pthread_mutex_unlock(&sp->lock);
+        data_game_free(&gm);
+        return -1;
     }
+    sp->ring[k % LEARN_RING] = gm;
+    sp->ready[k % LEARN_RING] = true;
+    while (rc == 0 && sp->ready[sp->written % LEARN_RING]) {
+        data_game *w = &sp->ring[sp->written % LEARN_RING];
+        rc = data_write_game(sp->out, w, why, sizeof why);
+        if (rc != 0) {
+            fprintf(stderr, "banyan selfplay: %s: %s\n", o->out, why);
+            sp->status = 1;
+        }
+        data_game_free(w);
+        sp->ready[sp->written % LEARN_RING] = false;
+        sp->written++;
+    }
+    pthread_cond_broadcast(&sp->turn);
     sp->done++;
     sp->positions += gm.n_plies;
     sp->first_wins += r0 > 0.75;
@@ -427,13 +454,21 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
         sp->next_line = now + LEARN_LINE_EVERY;
     }
     pthread_mutex_unlock(&sp->lock);
-    data_game_free(&gm);
     return rc;
 fail:
     fprintf(stderr, "banyan selfplay: cannot record or play a move\n");
     banyan_engine_free(e);
     data_game_free(&gm);
     return -1;
+}
+
+/* Marks the run failed and wakes the threads waiting for their turn to write. */
+static void learn_selfplay_fail(learn_selfplay *sp)
+{
+    pthread_mutex_lock(&sp->lock);
+    sp->status = 1;
+    pthread_cond_broadcast(&sp->turn);
+    pthread_mutex_unlock(&sp->lock);
 }
 
 static void *learn_selfplay_thread(void *arg)
@@ -443,19 +478,18 @@ static void *learn_selfplay_thread(void *arg)
     char why[256];
     if (net_evaluator_new(sp->net, sp->o->g, sp->o->params, 1, 0, &ev, why, sizeof why) != 0) {
         fprintf(stderr, "banyan selfplay: %s\n", why);
-        pthread_mutex_lock(&sp->lock);
-        sp->status = 1;
-        pthread_mutex_unlock(&sp->lock);
+        learn_selfplay_fail(sp);
         return NULL;
     }
     for (;;) {
         long k = atomic_fetch_add(&sp->next, 1);
-        if (k >= sp->o->games || sp->status)
+        pthread_mutex_lock(&sp->lock);
+        int failed = sp->status;
+        pthread_mutex_unlock(&sp->lock);
+        if (k >= sp->o->games || failed)
             break;
         if (learn_play_game(sp, ev, k) != 0) {
-            pthread_mutex_lock(&sp->lock);
-            sp->status = 1;
-            pthread_mutex_unlock(&sp->lock);
+            learn_selfplay_fail(sp);
             break;
         }
     }
@@ -517,6 +551,7 @@ int cli_selfplay(int argc, char **argv)
         return 1;
     }
     pthread_mutex_init(&sp.lock, NULL);
+    pthread_cond_init(&sp.turn, NULL);
     atomic_init(&sp.next, 0);
     sp.start = learn_now();
     pthread_t threads[256];
@@ -544,6 +579,10 @@ int cli_selfplay(int argc, char **argv)
                "players fell below it and %ld of them did not lose (false positives %.1f%%)\n",
                o.resign, sp.resigned, sp.checked, sp.would_resign, sp.wrong,
                sp.would_resign ? 100.0 * (double)sp.wrong / (double)sp.would_resign : 0.0);
+    for (int i = 0; i < LEARN_RING; i++)
+        if (sp.ready[i])
+            data_game_free(&sp.ring[i]); /* Left after a failure. */
+    pthread_cond_destroy(&sp.turn);
     pthread_mutex_destroy(&sp.lock);
     nn_free(&net);
     return sp.status;

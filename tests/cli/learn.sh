@@ -22,10 +22,14 @@ cmp -s "$L/a.sp" "$L/b.sp" && ok "selfplay: one seed, the same records" || bad "
 "$BANYAN" selfplay --game tictactoe --net "$L/g0.net" --out "$L/c.sp" --games 60 --playouts 60 \
     --seed 6 > /dev/null 2>&1
 cmp -s "$L/a.sp" "$L/c.sp" && bad "selfplay: another seed, other records" || ok "selfplay: another seed, other records"
-# Several games at once write as many games.
+# Several games at once write the same records, in the games' order.
 check "selfplay: --jobs 2" "$BANYAN" selfplay --game tictactoe --net "$L/g0.net" --out "$L/j.sp" \
     --games 40 --playouts 60 --jobs 2
 has "selfplay: --jobs 2 plays them all" '^selfplay: 40 games'
+"$BANYAN" selfplay --game tictactoe --net "$L/g0.net" --out "$L/j1.sp" --games 40 --playouts 60 \
+    > /dev/null 2>&1
+cmp -s "$L/j.sp" "$L/j1.sp" && ok "selfplay: --jobs 2 writes what one job writes" ||
+    bad "selfplay: --jobs 2 writes what one job writes"
 
 # Training in one go, and stopped twice and resumed: the same network.
 T="$BANYAN train --game tictactoe --net $L/g0.net --data $L/a.sp --data $L/c.sp --steps 90 --seed 2"
@@ -42,19 +46,27 @@ cmp -s "$L/one.net" "$L/other.net" && bad "train: another seed, another network"
     ok "train: another seed, another network"
 
 # A network trained on 400 games of 100 playouts beats the random one at 3
-# playouts a move (66.5% here; the network's choices decide at so few).
+# playouts a move (the network's choices decide at so few): the match's 95%
+# interval lies above even. Every step is reproduced by its seed, --jobs 2
+# included, but the matrix products (OpenBLAS's kernels differ by processor)
+# may not be from one machine to another; over initial seeds 1 to 8 the
+# release build scored 63.0% to 88.0%, the lower ends all above +40 Elo.
 "$BANYAN" train --game tictactoe --init "$L/r0.net" --channels 16 --blocks 1 --hidden 16 \
     --seed 3 > /dev/null 2>&1
 "$BANYAN" selfplay --game tictactoe --net "$L/r0.net" --out "$L/big.sp" --games 400 \
     --playouts 100 --jobs 2 --random-plies 3 > /dev/null 2>&1
 "$BANYAN" train --game tictactoe --net "$L/r0.net" --data "$L/big.sp" --out "$L/g1.net" \
-    --steps 1500 > /dev/null 2>&1
+    --steps 3000 > /dev/null 2>&1
 check "match: the trained network against the random one" "$BANYAN" match --game tictactoe \
     "banyan:net=$L/g1.net,playouts=3" "banyan:net=$L/r0.net,playouts=3" --games 100 \
     --random-plies 2 -j 2
-score=$(sed -n 's/^games 100, score \([0-9]*\).*/\1/p' "$tmp/out")
-[ "${score:-0}" -ge 58 ] && ok "learn: trained beats random (${score}%)" ||
-    bad "learn: trained beats random (${score}%)"
+line=$(grep '^games 100, score' "$tmp/out")
+low=$(printf '%s\n' "$line" | sed -n 's/.*Elo [^[]*\[\([-+][0-9.]*\),.*/\1/p')
+case "$low" in
++*) [ "$low" != "+0.0" ] && ok "learn: trained beats random ($line)" ||
+    bad "learn: trained beats random ($line)" ;;
+*) bad "learn: trained beats random (${line:-no result})" ;;
+esac
 
 # The network in analyze and gtp; a network of another game is refused.
 check "analyze --net" "$BANYAN" analyze --game tictactoe --net "$L/g1.net" --playouts 500
