@@ -47,17 +47,15 @@ typedef struct step {
 #define SEARCH_DEEP_SHARE  32
 
 /* The effort the deep prover gets on a root child, and on the root before
- * the search (in Gomoku, positions of the VCT, about 3 million a second: 3 ms
- * and 70 ms). A search limited in time gives the root SEARCH_ROOT_PER_SECOND
- * positions per second of its limit (at most about a quarter of it, where a
- * large threat space holds no win; quiet positions end far sooner), within
- * SEARCH_ROOT_MIN .. SEARCH_ROOT_MAX; one limited otherwise,
- * SEARCH_ROOT_EFFORT. */
+ * the search (in Gomoku, positions of the VCT: about 1.7 ms and 40 ms). A
+ * search limited in time gives the root SEARCH_ROOT_PER_SECOND positions
+ * per second of its limit (about 5% of it), within SEARCH_ROOT_MIN ..
+ * SEARCH_ROOT_MAX; one limited otherwise, SEARCH_ROOT_EFFORT. */
 #define SEARCH_DEEP_EFFORT     10000
 #define SEARCH_ROOT_EFFORT     200000
-#define SEARCH_ROOT_PER_SECOND 700000.0
+#define SEARCH_ROOT_PER_SECOND 400000.0
 #define SEARCH_ROOT_MIN        50000
-#define SEARCH_ROOT_MAX        2000000
+#define SEARCH_ROOT_MAX        500000
 
 /* The game's exact solver (banyan_game.solve): the positions it may visit
  * on a node being expanded (300: about 9 empty squares in Connect Four and
