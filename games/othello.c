@@ -532,11 +532,13 @@ static int oth_print(const void *s, banyan_move last, char *buf, size_t len)
 }
 
 /* For a fixed discs[1] the map from discs[0] is a bijection and vice
- * versa; the side to move changes the key. */
+ * versa. The side to move enters after one more mix: added to the bare
+ * xor, it made positions whose discs[0] differ in a few low bits collide
+ * with the other side to move (h + 1 against h with turn 0 and 1). */
 static uint64_t oth_hash(const void *s)
 {
     const oth *t = s;
-    uint64_t h = banyan_mix64(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0];
+    uint64_t h = banyan_mix64(banyan_mix64(t->discs[1] + 0x9e3779b97f4a7c15ULL) ^ t->discs[0]);
     return banyan_mix64(h + t->turn);
 }
 
