@@ -300,7 +300,8 @@ unit: $(UNIT)
 
 # Threaded code under ThreadSanitizer (make sanitize=thread tsan): the
 # threaded unit tests, 4-thread searches of every game, on one shared tree
-# and on a tree per thread, and selfplay playing 4 games at once.
+# and on a tree per thread, graph searches on a shared tree, and selfplay
+# playing 4 games at once.
 tsan: $(UNIT) $(BANYAN) $(if $(filter yes,$(WEB)),$(B)/fuzz-web)
 	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop
 	@if [ -x $(B)/fuzz-web ]; then \
@@ -310,6 +311,10 @@ tsan: $(UNIT) $(BANYAN) $(if $(filter yes,$(WEB)),$(B)/fuzz-web)
 	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 --parallel $$p \
 	    --playouts 20000 > /dev/null || exit 1; \
 	  echo "tsan: 4-thread $$g search, $$p parallelism: 1 passed, 0 failed"; done; done
+	@for g in connect4 othello; do \
+	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game $$g --threads 4 \
+	    --transpositions graph --playouts 20000 > /dev/null || exit 1; \
+	  echo "tsan: 4-thread $$g graph search (shared blocks): 1 passed, 0 failed"; done
 	@for p in tree root; do \
 	  TSAN_OPTIONS=halt_on_error=1 $(BANYAN) analyze --game gomoku --threads 4 --parallel $$p \
 	    --position "c8 b8 d5 f5 a11 g8 h6 e8 j5 f8 h8 f7 f6 h9 i10 g6" --playouts 10000 \

@@ -195,6 +195,12 @@ typedef struct banyan_config {
                        the tree (the best less the worst, on the [0, 1] scale), so that c
                        is relative to the returns that occur rather than to the declared
                        bounds; -1: not; 0 = the default (docs/SEARCH.md says which). */
+    bool graph;     /* Graph search (implies transpositions, whose table it uses instead):
+                       a node three plies or more down whose position another node reached
+                       by another order of moves has expanded shares that node's block of
+                       children, and so the whole subtree below; its own statistics stay
+                       its own. For games whose hash decides the moves and the outcome.
+                       See docs/SEARCH.md. */
 } banyan_config;
 
 typedef struct banyan_report banyan_report;
@@ -272,7 +278,8 @@ struct banyan_report {
     uint32_t recycles;             /* Times the arena filled in this search and the least visited
                                       subtrees were dropped to make room (one thread only). */
     uint64_t transposed;           /* Leaves valued from the transposition table in this search
-                                      (banyan_config.transpositions). */
+                                      (banyan_config.transpositions), or in a graph, nodes
+                                      that took another's block of children. */
     const float *ownership;        /* With config.ownership: for each cell of the root's board, row
                                       by row from the top, the share of this search's finished
                                       simulations in which the first player owned it less the share

@@ -81,9 +81,9 @@ static const struct options_row {
      "keep the subtree of the move played for the next search"},
     {"recycle", "on|off", OPTIONS_ALL, true, OPT_RECYCLE, "on",
      "drop the least visited subtrees when the arena fills"},
-    {"transpositions", "on|off", OPTIONS_ALL, true, OPT_TRANSPOSITIONS, "off",
-     "a new leaf reached before by another order of moves takes the mean found there "
-     "(two-player games)"},
+    {"transpositions", "on|off|graph", OPTIONS_ALL, true, OPT_TRANSPOSITIONS, "off",
+     "on: a new leaf reached before by another order of moves takes the mean found there; "
+     "graph: it shares that position's children and subtree (two-player games)"},
     {"rave", "K|off", OPTIONS_ALL, true, OPT_RAVE, "3000 for games whose rollouts tell their moves",
      "RAVE: each child's mean mixed with its all-moves-as-first mean, equal weights at K "
      "simulations"},
@@ -282,8 +282,10 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             o->cfg.fresh_tree = w == 1;
         else if (r->kind == OPT_RECYCLE)
             o->cfg.no_recycle = w == 1;
-        else
-            o->cfg.transpositions = w == 0;
+        else {
+            o->cfg.transpositions = w != 1;
+            o->cfg.graph = w == 2;
+        }
         return true;
     case OPT_RAVE:
         if (!strcmp(v, "off")) {

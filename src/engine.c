@@ -105,6 +105,8 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "the batch is not within 1 .. 256 positions";
     if (out->cutoff < 1 || out->cutoff > BANYAN_MAX_DEPTH)
         return "the cutoff is not within 1 .. 1024 plies";
+    if (out->graph)
+        out->transpositions = true;
     if (out->transpositions && (g->n_players != 2 || !g->hash))
         return "transpositions need a two-player game with a hash";
     if (!isfinite(out->rave))
@@ -255,6 +257,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         for (int i = 0; e->tt_block && i < e->n_trees; i++) {
             e->trees[i].tt = (tree_tt_entry *)e->tt_block + (size_t)i * tt_entries;
             e->trees[i].tt_mask = tt_entries - 1;
+            e->trees[i].graph = c.graph;
         }
     }
 
@@ -265,8 +268,8 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     size_t per_node =
         sizeof(node) + (c.rave > 0 ? sizeof(uint64_t) : 0) + (c.max_mix > 0 ? sizeof(uint32_t) : 0);
     size_t n_nodes = (memory - 64) / per_node / (size_t)e->n_trees & ~(size_t)1;
-    if (n_nodes > UINT32_MAX - 1)
-        n_nodes = UINT32_MAX - 1;
+    if (n_nodes > NODE_BORROWED - 1)
+        n_nodes = NODE_BORROWED - 1;
     e->block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(node) + 64);
     node *nodes = e->block ? (node *)(((uintptr_t)e->block + 63) & ~(uintptr_t)63) : NULL;
     for (int i = 0; nodes && i < e->n_trees; i++) {

@@ -211,6 +211,57 @@ static void search_tt_add(const banyan_engine *e, const tree *t, uint64_t hash, 
         atomic_store_explicit(&x->stats, s + add, memory_order_relaxed);
 }
 
+/* In a graph (banyan_config.graph) the table maps a position's hash to the
+ * node that owns its block of children. An entry is a key and a node
+ * index, written as a sequence lock would be: a writer takes the entry by
+ * swapping its key for SEARCH_GRAPH_BUSY (another writer there, it gives
+ * up), writes the index, and sets the key; a reader takes the index only
+ * when the key is the one it looks for before and after it. So no thread
+ * pairs one position's key with another's node. The owner of the position
+ * whose hash is hash, or 0. */
+#define SEARCH_GRAPH_BUSY 2u /* An entry being written: no key (keys are odd). */
+static uint32_t search_graph_find(const tree *t, uint64_t hash)
+{
+    uint64_t key = hash | 1;
+    tree_tt_entry *b = &t->tt[hash & t->tt_mask & ~(uint64_t)1];
+    for (int i = 0; i < 2; i++) {
+        if (atomic_load_explicit(&b[i].key, memory_order_acquire) != key)
+            continue;
+        uint64_t owner = atomic_load_explicit(&b[i].stats, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&b[i].key, memory_order_relaxed) == key && owner < t->capacity)
+            return (uint32_t)owner;
+    }
+    return 0;
+}
+
+/* Makes node xi the owner of the position whose hash is hash: in its
+ * bucket, the slot of that position, else an empty one, else the one whose
+ * owner has fewer visits. */
+static void search_graph_put(const tree *t, uint64_t hash, uint32_t xi)
+{
+    uint64_t key = hash | 1;
+    tree_tt_entry *b = &t->tt[hash & t->tt_mask & ~(uint64_t)1], *x = NULL;
+    uint32_t visits[2];
+    for (int i = 0; i < 2 && !x; i++) {
+        uint64_t k = atomic_load_explicit(&b[i].key, memory_order_relaxed);
+        uint64_t owner = atomic_load_explicit(&b[i].stats, memory_order_relaxed);
+        visits[i] = owner < t->capacity ? tree_visits(&t->nodes[owner]) : 0;
+        if (k == key || k == 0)
+            x = &b[i];
+    }
+    if (!x)
+        x = &b[visits[1] < visits[0]];
+    uint64_t old = atomic_load_explicit(&x->key, memory_order_relaxed);
+    if (old == SEARCH_GRAPH_BUSY ||
+        !atomic_compare_exchange_strong_explicit(&x->key, &old, SEARCH_GRAPH_BUSY,
+                                                 memory_order_relaxed, memory_order_relaxed))
+        return; /* Another thread writes it: this position goes unshared. */
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&x->stats, xi, memory_order_relaxed);
+    atomic_store_explicit(&x->key, key, memory_order_release);
+}
+
 /* Natural logarithm of x >= 1, to about 1e-5 relative: the exponent from the
  * bits of the double, and log(m) for the mantissa m in [1, 2) as
  * 2 atanh((m-1)/(m+1)) by a short odd series. Exact on every platform with
@@ -338,9 +389,21 @@ static uint32_t search_select_solo(const banyan_engine *e, const tree *t, uint32
 static uint32_t search_select(const banyan_engine *e, const tree *t, const node *x)
 {
     const node *nodes = t->nodes;
-    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire) & ~NODE_BORROWED;
     const banyan_config *cfg = &e->cfg;
     uint32_t parent_n = tree_visits(x);
+    if (t->graph) {
+        /* A shared block's children count the visits of every node that
+         * shares it: the parent's weight in exploration and widening is
+         * theirs together, where it is larger than its own. */
+        uint32_t sum = 0;
+        for (uint32_t i = first;; i++) {
+            sum += tree_visits(&nodes[i]);
+            if (atomic_load_explicit(&nodes[i].flags, memory_order_relaxed) & NODE_LAST)
+                break;
+        }
+        parent_n = sum > parent_n ? sum : parent_n;
+    }
     int n = BANYAN_MAX_MOVES; /* The children compete up to NODE_LAST, or n of them. */
     if (cfg->widening > 0) {
         /* Progressive widening: only the first children by prior compete,
@@ -593,18 +656,36 @@ typedef enum expansion {
  * (depth > 0), the game's prover may prove a win for the player to move,
  * which makes children unnecessary: the node is proven instead.
  */
-static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
+static expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uint64_t hash)
 {
     banyan_engine *e = w->e;
     const banyan_game *g = e->game;
-    node *x = &w->t->nodes[xi];
+    tree *t = w->t;
+    node *x = &t->nodes[xi];
     banyan_move moves[BANYAN_MAX_MOVES];
     float priors[BANYAN_MAX_MOVES];
+    bool graph = t->graph && depth >= SEARCH_TT_DEPTH;
 
     if ((atomic_load_explicit(&x->flags, memory_order_relaxed) & NODE_EXPANDING) ||
         (atomic_fetch_or_explicit(&x->flags, NODE_EXPANDING, memory_order_acq_rel) &
          NODE_EXPANDING))
         return EXPAND_NONE;
+    if (graph) {
+        /* The position has a block already, owned by a node reached by
+         * another order of moves: share it. */
+        uint32_t owner = search_graph_find(t, hash);
+        uint32_t first = owner && owner != xi
+                             ? atomic_load_explicit(&t->nodes[owner].children, memory_order_acquire)
+                             : 0;
+        if (first && !(first & NODE_BORROWED)) {
+            uint8_t f = atomic_load_explicit(&t->nodes[owner].flags, memory_order_relaxed);
+            atomic_fetch_or_explicit(&x->flags, f & (NODE_CANDIDATES | NODE_PROVEN_CHILD),
+                                     memory_order_relaxed);
+            atomic_store_explicit(&x->children, first | NODE_BORROWED, memory_order_release);
+            w->transposed++;
+            return EXPAND_DONE;
+        }
+    }
     if (depth > 0 && g->prove_win && g->n_players == 2) {
         banyan_move win;
         if (g->prove_win(w->state, &win)) {
@@ -662,6 +743,8 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth)
     if (g->candidates)
         atomic_fetch_or_explicit(&x->flags, NODE_CANDIDATES, memory_order_relaxed);
     atomic_store_explicit(&x->children, first, memory_order_release);
+    if (graph)
+        search_graph_put(t, hash, xi);
     return EXPAND_DONE;
 }
 
@@ -786,7 +869,10 @@ static void search_descend(worker *w, search_sim *S, int before)
         node *x = &nodes[xi];
         banyan_proof proof = tree_proof(x);
         if (proof != BANYAN_UNPROVEN) {
+            /* In a graph the node may have been proven on another
+             * parent's path: this one's parent tries a proof too. */
             exact = tree_proof_value(proof);
+            proving = t->graph && depth > 0;
             break;
         }
         if (!atomic_load_explicit(&x->children, memory_order_acquire) || depth >= BANYAN_MAX_DEPTH)
@@ -820,7 +906,8 @@ static void search_descend(worker *w, search_sim *S, int before)
     } else if (exact < 0 && depth < BANYAN_MAX_DEPTH &&
                (depth == 0 || tree_visits(&nodes[xi]) > e->cfg.expand_visits)) {
         /* The root is proven, if at all, before the search (search_run). */
-        expansion grown = search_expand(w, xi, path[depth].mover, depth);
+        expansion grown = search_expand(w, xi, path[depth].mover, depth,
+                                        depth >= SEARCH_TT_DEPTH ? hashes[depth] : 0);
         if (grown == EXPAND_PROVEN) {
             exact = tree_proof_value(tree_proof(&nodes[xi]));
             proving = true;
@@ -850,7 +937,7 @@ static void search_descend(worker *w, search_sim *S, int before)
     S->pending = false;
     if (S->dup >= 0) {
         S->pending = true;
-    } else if (exact < 0 && t->tt && depth >= SEARCH_TT_DEPTH &&
+    } else if (exact < 0 && t->tt && !t->graph && depth >= SEARCH_TT_DEPTH &&
                search_tt_mean(t, hashes[depth], tree_visits(&nodes[xi]), &known)) {
         int m = path[depth].mover;
         ret[m] = known;
@@ -909,7 +996,8 @@ static void search_ascend_rave(worker *w, const search_sim *S, const uint32_t *u
         int mover = path[i + 1].mover;
         w->rave_stamp[child->move] = stamp;
         w->rave_who[child->move] = (uint8_t)mover;
-        uint32_t first = atomic_load_explicit(&nodes[path[i].node].children, memory_order_acquire);
+        uint32_t first = atomic_load_explicit(&nodes[path[i].node].children, memory_order_acquire) &
+                         ~NODE_BORROWED;
         for (uint32_t ci = first;; ci++) {
             uint16_t m = nodes[ci].move;
             if (w->rave_stamp[m] == stamp && w->rave_who[m] == mover &&
@@ -965,7 +1053,7 @@ static void search_ascend(worker *w, search_sim *S)
             w->root_stats += (uint64_t)units[path[i].mover] << NODE_VISIT_BITS;
         else
             search_add_value(e, x, units[path[i].mover]);
-        if (t->tt && i >= SEARCH_TT_DEPTH)
+        if (t->tt && !t->graph && i >= SEARCH_TT_DEPTH)
             search_tt_add(e, t, S->hashes[i], units[path[i].mover]);
         if (proving && i < depth)
             proving = search_prove(w, path, i, path[i].mover, path[i + 1].mover);
@@ -1381,7 +1469,7 @@ static uint32_t search_expand_root(banyan_engine *e, int k, int *n)
     node *root = &t->nodes[t->root];
     memcpy(w->state, e->root_state, e->game->state_size);
     if (!atomic_load_explicit(&root->children, memory_order_acquire))
-        search_expand(w, t->root, search_root_mover(e), 0);
+        search_expand(w, t->root, search_root_mover(e), 0, 0);
     return tree_children(t->nodes, root, n);
 }
 
@@ -1810,8 +1898,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 
 const char *search_check(const banyan_engine *e)
 {
-    unsigned how =
-        (e->game->n_players == 2 ? TREE_CHECK_PROOFS : 0u) | (e->shared ? 0u : TREE_CHECK_PRIVATE);
+    unsigned how = (e->game->n_players == 2 ? TREE_CHECK_PROOFS : 0u) |
+                   (e->shared ? 0u : TREE_CHECK_PRIVATE) | (e->cfg.graph ? TREE_CHECK_GRAPH : 0u);
     for (int k = 0; k < e->n_trees; k++) {
         const char *why = tree_check(&e->trees[k], how, e->cfg.expand_visits, NULL);
         if (why)

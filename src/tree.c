@@ -19,6 +19,8 @@ void tree_reset(tree *t)
     t->recycle_visits = 0;
     atomic_store_explicit(&t->used, 2, memory_order_relaxed);
     atomic_store_explicit(&t->full, false, memory_order_relaxed);
+    if (t->graph) /* Its entries name nodes of the old tree. */
+        memset(t->tt, 0, (t->tt_mask + 1) * sizeof *t->tt);
 }
 
 uint32_t tree_take(tree *t, uint32_t n)
@@ -73,15 +75,17 @@ static void tree_make_leaf(node *x)
                               memory_order_relaxed);
 }
 
-/* Pass 1 for live node xi: its children's block, if kept (xi has at least
- * min_visits visits), is marked live and threaded: xi takes over the
- * block's first child pointer and that node points back to xi, so that
- * when the scan reaches the block it knows whose pointer to set. */
+/* Pass 1 for live node xi: its children's block, if kept (xi owns it and
+ * has at least min_visits visits), is marked live and threaded: xi takes
+ * over the block's first child pointer and that node points back to xi, so
+ * that when the scan reaches the block it knows whose pointer to set. A
+ * node that borrowed its block (a graph) becomes a leaf: the block keeps
+ * only its owner, and so at most one pointer to set. */
 static void tree_thread(node *nodes, uint32_t xi, uint32_t min_visits)
 {
     node *x = &nodes[xi];
     uint32_t first = atomic_load_explicit(&x->children, memory_order_relaxed);
-    if (!first || tree_visits(x) < min_visits) {
+    if (!first || (first & NODE_BORROWED) || tree_visits(x) < min_visits) {
         tree_make_leaf(x);
         return;
     }
@@ -172,6 +176,8 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
     t->root = 1;
     atomic_store_explicit(&t->used, next, memory_order_relaxed);
     atomic_store_explicit(&t->full, false, memory_order_relaxed);
+    if (t->graph) /* Its entries name nodes by their old index. */
+        memset(t->tt, 0, (t->tt_mask + 1) * sizeof *t->tt);
     return next - 1;
 }
 
@@ -216,6 +222,13 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
  *     win, or with every child proven when its children are all its legal
  *     moves (no NODE_CANDIDATES), is proven. On a shared tree two threads may
  *     each prove a child and each see the other's child still unproven.
+ *  5. Graphs (t->graph, TREE_CHECK_GRAPH). A node that borrowed a block
+ *     (NODE_BORROWED) lies below the root, has claimed its expansion, is no
+ *     finished game, and points into the used arena; its block is walked
+ *     from its owner, once. A shared block takes the visits and proofs of
+ *     every node that shares it, so neither the counts of rule 2 nor
+ *     NODE_PROVEN_CHILD and the converse of rule 4 bind its owner. Outside
+ *     a graph no node borrows.
  */
 
 /* The siblings still to walk at one depth: [next, end). */
@@ -252,6 +265,15 @@ static const char *tree_check_node(const tree *t, uint32_t xi, int depth, unsign
         return "NODE_MARK on a node that is not a child of the root";
     if (proof != BANYAN_UNPROVEN && !(how & TREE_CHECK_PROOFS))
         return "a proof in a game without the solver (not two players)";
+    if (f & NODE_BORROWED) {
+        /* Walked from its owner: here only its place is checked. */
+        f &= ~NODE_BORROWED;
+        if (!t->graph || depth == 0 || f < 2 || f >= size)
+            return "a borrowed block outside a graph, at the root or outside the used arena";
+        if (!(flags & NODE_EXPANDING) || (flags & NODE_TERMINAL))
+            return "a borrowed block without an expansion claim or under a finished game";
+        return NULL;
+    }
     if (!f) {
         if (flags & (NODE_CANDIDATES | NODE_PROVEN_CHILD))
             return "NODE_CANDIDATES or NODE_PROVEN_CHILD on a node without children";
@@ -287,20 +309,24 @@ static const char *tree_check_node(const tree *t, uint32_t xi, int depth, unsign
         if (p != BANYAN_UNPROVEN && tree_proof_rank(p) > best)
             best = tree_proof_rank(p);
     }
+    if (proof != BANYAN_UNPROVEN && depth > 1 &&
+        (proof == BANYAN_PROVEN_DRAW ? win || !all || best != 1 : !win && !(all && best == 0)))
+        return "a proven node whose children do not prove it";
+    *first = f;
+    *n = k;
+    /* In a graph a block takes the visits and proofs of every node that
+     * shares it, which the owner's own counts and flags do not bound. */
+    if (how & TREE_CHECK_GRAPH)
+        return NULL;
     if (sum > visits)
         return "a node has fewer visits than its children together";
     if ((how & TREE_CHECK_PRIVATE) && depth > 0 && visits - sum < expand_visits)
         return "a node below the root has children before expand_visits visits of its own";
     if (any != !!(flags & NODE_PROVEN_CHILD))
         return "NODE_PROVEN_CHILD set without a proven child, or missing with one";
-    if (proof != BANYAN_UNPROVEN && depth > 1 &&
-        (proof == BANYAN_PROVEN_DRAW ? win || !all || best != 1 : !win && !(all && best == 0)))
-        return "a proven node whose children do not prove it";
     if ((how & TREE_CHECK_PRIVATE) && proof == BANYAN_UNPROVEN &&
         (win || (all && !(flags & NODE_CANDIDATES))))
         return "an unproven node whose children prove it";
-    *first = f;
-    *n = k;
     return NULL;
 }
 

@@ -30,6 +30,10 @@
 #define NODE_VISIT_BITS 28  /* Low bits of node.stats. */
 #define NODE_VISITS_MAX ((UINT32_C(1) << NODE_VISIT_BITS) - 1) /* 268,435,455. */
 #define NODE_MOVE_NONE  0xffffu                                /* node.move of BANYAN_MOVE_NONE. */
+/* In node.children, with the index of the first child: the block is another
+ * node's, of the same position, shared with it (graph search,
+ * banyan_config.graph). The arena holds fewer than 2^31 nodes. */
+#define NODE_BORROWED 0x80000000u
 
 /* Bits of node.flags. The proof is the exact value for the player who made
  * the move into the node, once known. */
@@ -50,7 +54,8 @@ typedef struct node {
     _Atomic uint64_t stats;    /* N(s,a), counting simulations still in flight, in the low
                                   NODE_VISIT_BITS bits; W(s,a) above, in VALUE_ONE units,
                                   for the player who moved. */
-    _Atomic uint32_t children; /* First child; 0 while unexpanded. Published last. During
+    _Atomic uint32_t children; /* First child; 0 while unexpanded. Published last. With
+                                  NODE_BORROWED: a block another node owns. During
                                   tree_compact(), on a live block's first node: its
                                   parent, until the block is reached. */
     uint16_t move;             /* Move that led here from the parent; NODE_MOVE_NONE. */
@@ -65,7 +70,8 @@ _Static_assert(sizeof(node) == 16, "four nodes per cache line");
  * to that position wherever it stands in the tree, in node.stats form. */
 typedef struct tree_tt_entry {
     _Atomic uint64_t key;
-    _Atomic uint64_t stats;
+    _Atomic uint64_t stats; /* In a graph (banyan_config.graph): the index of the node
+                               that owns the position's block of children. */
 } tree_tt_entry;
 
 /* The arena. Index 0 is never handed out, so 0 can mean "none". */
@@ -83,7 +89,10 @@ typedef struct tree {
                                 backed up through each node (VALUE_ONE units), beside it;
                                 else NULL. */
     tree_tt_entry *tt;       /* With banyan_config.transpositions: tt_mask + 1 entries;
-                                else NULL. Kept across moves, cleared for a new game. */
+                                else NULL. Kept across moves, cleared for a new game; in
+                                a graph, cleared whenever the tree is compacted. */
+    bool graph;              /* banyan_config.graph: nodes of one position share a block of
+                                children, found through tt. */
     uint64_t tt_mask;
 } tree;
 
@@ -106,8 +115,10 @@ BANYAN_INTERNAL uint32_t tree_promote(tree *t, uint32_t child);
 /* Compacts the tree under child (which becomes the root, in slot 1; child
  * 1 keeps the root) keeping only the children of nodes with at least
  * min_visits visits; the others become leaves with their statistics and
- * proofs. One thread only, between simulations. Clears every NODE_MARK.
- * Returns the nodes kept. */
+ * proofs, and so does every node that borrowed its block (NODE_BORROWED):
+ * each block keeps its owner only. One thread only, between simulations.
+ * Clears every NODE_MARK, and in a graph the table (whose node indices
+ * move). Returns the nodes kept. */
 BANYAN_INTERNAL uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits);
 
 /* What tree_check() may assume about how a tree was grown (bits of how). */
@@ -118,6 +129,9 @@ BANYAN_INTERNAL uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visi
     2u /* One thread grew the tree (no shared-tree races): proofs                                  \
           climbed as far as they can, and nodes were expanded only                                 \
           after expand_visits visits. */
+#define TREE_CHECK_GRAPH                                                                           \
+    4u /* A graph (banyan_config.graph): a shared block takes the                                  \
+          visits and proofs of every node that shares it. */
 
 /* Checks the invariants of tree t at rest, with no simulation in flight:
  * returns NULL when every one holds, else a static sentence naming the first
@@ -192,7 +206,7 @@ static inline uint32_t tree_visits(const node *x)
 /* The children of x: the first one's index, 0 for none, and how many. */
 static inline uint32_t tree_children(const node *nodes, const node *x, int *n)
 {
-    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire);
+    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire) & ~NODE_BORROWED;
     int k = 0;
     if (first)
         while (!(atomic_load_explicit(&nodes[first + (uint32_t)k++].flags, memory_order_relaxed) &

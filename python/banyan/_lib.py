@@ -173,6 +173,7 @@ class Config(ctypes.Structure):
         ("ownership", ctypes.c_bool),
         ("max_mix", ctypes.c_double),
         ("adaptive", ctypes.c_int),
+        ("graph", ctypes.c_bool),
     ]
 
 

@@ -77,6 +77,19 @@ class AnalysisTest(unittest.TestCase):
                 runs.append([(m.move, m.visits, m.value, m.pv) for m in a.moves])
         self.assertEqual(runs[0], runs[1])
 
+    def test_graph_search_shares_blocks(self):
+        # The last field of the config reaches the library: with graph=True
+        # nodes share the blocks of transposed positions, and fewer nodes
+        # hold the same simulations.
+        nodes = {}
+        for graph in (False, True):
+            with banyan.Engine("connect4", params={"book": "off"}, seed=5, memory="8M",
+                               graph=graph) as e:
+                r = e.search(playouts=20000)
+                nodes[graph] = r.nodes
+                self.assertEqual(r.transposed > 0, graph)
+        self.assertLess(nodes[True], nodes[False])
+
     def test_searches_grow_one_tree(self):
         with banyan.Engine("tictactoe", memory="8M", seed=1) as e:
             first = e.search(playouts=500)

@@ -282,6 +282,91 @@ static void tree_test_broken(tree *t, const node *saved, const char *rule, uint3
     T_TRUE(tree_check(t, TREE_CHECK_PROOFS | TREE_CHECK_PRIVATE, 1, NULL) == NULL);
 }
 
+/* Graph search (config.graph): a node whose position another node reached
+ * first by another order of moves borrows that node's block (every child a
+ * legal move of its own position), so the tree takes fewer nodes for the
+ * same simulations, and report.transposed counts the borrowers. One thread
+ * and a seed reproduce it. Playing a move compacts the graph into a tree
+ * (no borrowed block left) and empties the table, whose indices moved; so
+ * does recycling. */
+void test_tree_graph(void)
+{
+    banyan_config cfg = {.seed = 5, .graph = true, .memory = 8u << 20};
+    banyan_config off = {.seed = 5, .memory = 8u << 20};
+    banyan_limits lim = {.playouts = 20000};
+    banyan_report r1, r2, r3;
+    banyan_engine *a = NULL, *b = NULL, *c = NULL;
+    banyan_game nohash = banyan_game_connect4;
+    nohash.hash = NULL;
+    T_TRUE(banyan_config_check(&nohash, &cfg) != NULL);
+    T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &cfg, &a), BANYAN_OK);
+    T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &cfg, &b), BANYAN_OK);
+    T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &off, &c), BANYAN_OK);
+    if (!a || !b || !c)
+        return;
+    T_EQ(banyan_engine_search(a, &lim, &r1), BANYAN_OK);
+    T_EQ(banyan_engine_search(b, &lim, &r2), BANYAN_OK);
+    T_EQ(banyan_engine_search(c, &lim, &r3), BANYAN_OK);
+    T_TRUE(r1.transposed > lim.playouts / 50);
+    T_EQ(r3.transposed, 0);
+    T_TRUE(r1.nodes < r3.nodes);
+    T_EQ(r1.nodes, r2.nodes);
+    T_EQ(r1.transposed, r2.transposed);
+    T_EQ(r1.best, r2.best);
+    for (int i = 0; i < r1.n_moves && i < r2.n_moves; i++)
+        T_EQ(r1.moves[i].visits, r2.moves[i].visits);
+
+    /* Every borrowed block holds legal moves of the borrower's position:
+     * walk the tree with the positions, borrowed links included. */
+    const banyan_game *g = &banyan_game_connect4;
+    tree *t = &a->trees[0];
+    static struct {
+        uint64_t s[32]; /* A position, aligned for the game's words. */
+        uint32_t x;
+    } stack[1024];
+    int top = 0, borrowed = 0;
+    T_TRUE(g->state_size <= sizeof stack[0].s);
+    stack[top].x = t->root;
+    memcpy(stack[top++].s, banyan_engine_state(a), g->state_size);
+    while (top > 0) {
+        top--;
+        uint32_t x = stack[top].x, raw = atomic_load(&t->nodes[x].children);
+        uint64_t s[32];
+        memcpy(s, stack[top].s, g->state_size);
+        int n;
+        uint32_t first = tree_children(t->nodes, &t->nodes[x], &n);
+        borrowed += (raw & NODE_BORROWED) != 0;
+        for (int k = 0; k < n; k++) {
+            banyan_move m = tree_move(&t->nodes[first + (uint32_t)k]);
+            T_TRUE(banyan_game_is_legal(g, s, m));
+            /* Below a borrowed link the walk goes one level, to bound it. */
+            if (top < 1023 && !(raw & NODE_BORROWED)) {
+                stack[top].x = first + (uint32_t)k;
+                memcpy(stack[top].s, s, g->state_size);
+                g->play(stack[top++].s, m);
+            }
+        }
+    }
+    T_TRUE(borrowed > 0);
+
+    /* A move played: no borrowed block, an empty table. */
+    T_EQ(banyan_engine_play(a, r1.best), BANYAN_OK);
+    int left = 0, entries = 0;
+    for (uint32_t i = 1; i < atomic_load(&t->used); i++)
+        left += (atomic_load(&t->nodes[i].children) & NODE_BORROWED) != 0;
+    for (uint64_t i = 0; i <= t->tt_mask; i++)
+        entries += atomic_load(&t->tt[i].key) != 0;
+    T_EQ(left, 0);
+    T_EQ(entries, 0);
+    T_TRUE(search_check(a) == NULL);
+    T_EQ(banyan_engine_search(a, &lim, &r1), BANYAN_OK);
+    T_TRUE(r1.transposed > 0);
+    T_TRUE(search_check(a) == NULL);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+    banyan_engine_free(c);
+}
+
 /* tree_check passes on the trees that searches of every kind leave
  * (private, shared, one per thread, recycled, with the game's candidates
  * and provers, a proven root, reused after a move), and names the rule
@@ -306,6 +391,12 @@ void test_tree_check(void)
         {&banyan_game_connect4, "", {.expand_visits = 5, .memory = 8 << 20}, 20000},
         {&banyan_game_tictactoe, "", {.seed = 4, .memory = 8 << 20}, 30000},
         {&banyan_game_gomoku, "h8 h9 i8", {.seed = 1, .memory = 8 << 20}, 3000},
+        /* Graphs: shared blocks, recycled, on a shared tree. */
+        {&banyan_game_connect4, "", {.seed = 2, .graph = true, .memory = 8 << 20}, 20000},
+        {&banyan_game_connect4, "", {.graph = true, .memory = 64 << 10}, 20000},
+        {&banyan_game_connect4, "", {.threads = 2, .graph = true, .memory = 8 << 20}, 20000},
+        {&banyan_game_othello, "", {.seed = 3, .graph = true, .memory = 8 << 20}, 20000},
+        {&banyan_game_gomoku, "h8 h9 i8", {.seed = 1, .graph = true, .memory = 8 << 20}, 3000},
     };
     for (size_t i = 0; i < sizeof healthy / sizeof healthy[0]; i++) {
         banyan_engine *e = NULL;
@@ -383,6 +474,9 @@ void test_tree_check(void)
     x = tree_test_find(t, 1, 0, 1, tree_test_leaf);
     atomic_fetch_or(&nodes[x].flags, NODE_EXPANDING);
     tree_test_broken(t, saved, "expansion claimed", x, "stale claim");
+    atomic_fetch_or(&nodes[x].flags, NODE_EXPANDING);
+    atomic_store(&nodes[x].children, 2 | NODE_BORROWED);
+    tree_test_broken(t, saved, "borrowed block outside a graph", x, "borrowed in a tree");
     x = tree_test_find(t, 1, 0, 2, tree_test_parent);
     atomic_fetch_or(&nodes[x].flags, NODE_MARK);
     tree_test_broken(t, saved, "NODE_MARK", x, "mark");
