@@ -870,9 +870,10 @@ static void search_descend(worker *w, search_sim *S, int before)
         banyan_proof proof = tree_proof(x);
         if (proof != BANYAN_UNPROVEN) {
             /* In a graph the node may have been proven on another
-             * parent's path: this one's parent tries a proof too. */
+             * parent's path: this one's parent tries a proof too (as it
+             * does after the deep prover proved a root child, below). */
             exact = tree_proof_value(proof);
-            proving = t->graph && depth > 0;
+            proving = proving || (t->graph && depth > 0);
             break;
         }
         if (!atomic_load_explicit(&x->children, memory_order_acquire) || depth >= BANYAN_MAX_DEPTH)
