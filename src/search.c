@@ -227,8 +227,8 @@ static uint32_t search_graph_find(const tree *t, uint64_t hash)
     for (int i = 0; i < 2; i++) {
         if (atomic_load_explicit(&b[i].key, memory_order_acquire) != key)
             continue;
-        uint64_t owner = atomic_load_explicit(&b[i].stats, memory_order_relaxed);
-        atomic_thread_fence(memory_order_acquire);
+        /* Acquire: a writer's index seen here brings its key's change with it. */
+        uint64_t owner = atomic_load_explicit(&b[i].stats, memory_order_acquire);
         if (atomic_load_explicit(&b[i].key, memory_order_relaxed) == key && owner < t->capacity)
             return (uint32_t)owner;
     }
@@ -257,8 +257,7 @@ static void search_graph_put(const tree *t, uint64_t hash, uint32_t xi)
         !atomic_compare_exchange_strong_explicit(&x->key, &old, SEARCH_GRAPH_BUSY,
                                                  memory_order_relaxed, memory_order_relaxed))
         return; /* Another thread writes it: this position goes unshared. */
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&x->stats, xi, memory_order_relaxed);
+    atomic_store_explicit(&x->stats, xi, memory_order_release); /* After the key's BUSY. */
     atomic_store_explicit(&x->key, key, memory_order_release);
 }
 
