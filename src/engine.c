@@ -200,7 +200,7 @@ static void engine_clear_tree(banyan_engine *e)
     for (int i = 0; i < e->n_trees; i++) {
         tree_reset(&e->trees[i]);
         if (e->trees[i].tt)
-            memset(e->trees[i].tt, 0, (e->trees[i].tt_mask + 1) * sizeof(tree_tt_entry));
+            tree_tt_clear(&e->trees[i]);
     }
 }
 

@@ -166,7 +166,7 @@ static inline void search_add_value(const banyan_engine *e, node *x, uint32_t v)
 static tree_tt_entry *search_tt_slot(const tree *t, uint64_t hash, bool take)
 {
     uint64_t key = hash | 1;
-    tree_tt_entry *b = &t->tt[hash & t->tt_mask & ~(uint64_t)1];
+    tree_tt_entry *b = tree_tt_bucket(t, hash);
     for (int i = 0; i < 2; i++)
         if (atomic_load_explicit(&b[i].key, memory_order_relaxed) == key)
             return &b[i];
@@ -223,7 +223,7 @@ static void search_tt_add(const banyan_engine *e, const tree *t, uint64_t hash, 
 static uint32_t search_graph_find(const tree *t, uint64_t hash)
 {
     uint64_t key = hash | 1;
-    tree_tt_entry *b = &t->tt[hash & t->tt_mask & ~(uint64_t)1];
+    tree_tt_entry *b = tree_tt_bucket(t, hash);
     for (int i = 0; i < 2; i++) {
         if (atomic_load_explicit(&b[i].key, memory_order_acquire) != key)
             continue;
@@ -241,7 +241,7 @@ static uint32_t search_graph_find(const tree *t, uint64_t hash)
 static void search_graph_put(const tree *t, uint64_t hash, uint32_t xi)
 {
     uint64_t key = hash | 1;
-    tree_tt_entry *b = &t->tt[hash & t->tt_mask & ~(uint64_t)1], *x = NULL;
+    tree_tt_entry *b = tree_tt_bucket(t, hash), *x = NULL;
     uint32_t visits[2];
     for (int i = 0; i < 2 && !x; i++) {
         uint64_t k = atomic_load_explicit(&b[i].key, memory_order_relaxed);
@@ -388,7 +388,7 @@ static uint32_t search_select_solo(const banyan_engine *e, const tree *t, uint32
 static uint32_t search_select(const banyan_engine *e, const tree *t, const node *x)
 {
     const node *nodes = t->nodes;
-    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire) & ~NODE_BORROWED;
+    uint32_t first = tree_first(x);
     const banyan_config *cfg = &e->cfg;
     uint32_t parent_n = tree_visits(x);
     if (t->graph) {
@@ -996,8 +996,7 @@ static void search_ascend_rave(worker *w, const search_sim *S, const uint32_t *u
         int mover = path[i + 1].mover;
         w->rave_stamp[child->move] = stamp;
         w->rave_who[child->move] = (uint8_t)mover;
-        uint32_t first = atomic_load_explicit(&nodes[path[i].node].children, memory_order_acquire) &
-                         ~NODE_BORROWED;
+        uint32_t first = tree_first(&nodes[path[i].node]);
         for (uint32_t ci = first;; ci++) {
             uint16_t m = nodes[ci].move;
             if (w->rave_stamp[m] == stamp && w->rave_who[m] == mover &&

@@ -20,7 +20,12 @@ void tree_reset(tree *t)
     atomic_store_explicit(&t->used, 2, memory_order_relaxed);
     atomic_store_explicit(&t->full, false, memory_order_relaxed);
     if (t->graph) /* Its entries name nodes of the old tree. */
-        memset(t->tt, 0, (t->tt_mask + 1) * sizeof *t->tt);
+        tree_tt_clear(t);
+}
+
+void tree_tt_clear(tree *t)
+{
+    memset(t->tt, 0, (t->tt_mask + 1) * sizeof *t->tt);
 }
 
 uint32_t tree_take(tree *t, uint32_t n)
@@ -177,7 +182,7 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
     atomic_store_explicit(&t->used, next, memory_order_relaxed);
     atomic_store_explicit(&t->full, false, memory_order_relaxed);
     if (t->graph) /* Its entries name nodes by their old index. */
-        memset(t->tt, 0, (t->tt_mask + 1) * sizeof *t->tt);
+        tree_tt_clear(t);
     return next - 1;
 }
 

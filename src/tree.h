@@ -112,6 +112,15 @@ BANYAN_INTERNAL uint32_t tree_size(const tree *t);
  * nodes kept. */
 BANYAN_INTERNAL uint32_t tree_promote(tree *t, uint32_t child);
 
+/* The two-entry bucket of t's transposition table for hash. */
+static inline tree_tt_entry *tree_tt_bucket(const tree *t, uint64_t hash)
+{
+    return &t->tt[hash & t->tt_mask & ~(uint64_t)1];
+}
+
+/* Empties t's transposition table. */
+BANYAN_INTERNAL void tree_tt_clear(tree *t);
+
 /* Compacts the tree under child (which becomes the root, in slot 1; child
  * 1 keeps the root) keeping only the children of nodes with at least
  * min_visits visits; the others become leaves with their statistics and
@@ -203,10 +212,16 @@ static inline uint32_t tree_visits(const node *x)
     return tree_stats_visits(tree_stats(x));
 }
 
+/* The index of x's first child, owned or borrowed; 0 for none. */
+static inline uint32_t tree_first(const node *x)
+{
+    return atomic_load_explicit(&x->children, memory_order_acquire) & ~NODE_BORROWED;
+}
+
 /* The children of x: the first one's index, 0 for none, and how many. */
 static inline uint32_t tree_children(const node *nodes, const node *x, int *n)
 {
-    uint32_t first = atomic_load_explicit(&x->children, memory_order_acquire) & ~NODE_BORROWED;
+    uint32_t first = tree_first(x);
     int k = 0;
     if (first)
         while (!(atomic_load_explicit(&nodes[first + (uint32_t)k++].flags, memory_order_relaxed) &
