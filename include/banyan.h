@@ -58,7 +58,7 @@ typedef enum banyan_select {
 
 /* Value assumed for a child never visited (first-play urgency). */
 typedef enum banyan_fpu {
-    BANYAN_FPU_DEFAULT = 0, /* INFINITE under UCT, PARENT with reduction 0.25 under PUCT. */
+    BANYAN_FPU_DEFAULT = 0, /* INFINITE under UCT, PARENT with reduction 0.1 under PUCT. */
     BANYAN_FPU_INFINITE,    /* Every child is tried once before any is tried twice. */
     BANYAN_FPU_PARENT,      /* The parent's mean value minus config.fpu_value. */
     BANYAN_FPU_ABSOLUTE     /* config.fpu_value itself, on the [0, 1] scale. */

@@ -42,7 +42,9 @@ typedef enum options_kind {
     OPT_BATCH,
     OPT_RESIGN,
     OPT_MAX_MIX,
-    OPT_ADAPTIVE
+    OPT_ADAPTIVE,
+    OPT_FPU,
+    OPT_WIDENING
 } options_kind;
 
 static const struct options_row {
@@ -68,6 +70,12 @@ static const struct options_row {
     {"select", "uct|puct", OPTIONS_ALL, true, OPT_SELECT,
      "puct where leaves are evaluated, else uct", "selection formula"},
     {"final", "visits|value|lcb", OPTIONS_ALL, true, OPT_FINAL, "lcb", "rule for the move to play"},
+    {"fpu", "R|infinite", OPTIONS_ALL, true, OPT_FPU, "0.1 under puct, infinite under uct",
+     "first-play urgency: an unvisited child is valued at its parent's mean less R (0 to 1), "
+     "or every child is tried once before any twice"},
+    {"widening", "W|off", OPTIONS_ALL, true, OPT_WIDENING, "2 for games with priors, else off",
+     "progressive widening: a node with N visits considers its first max(2, W * sqrt(N)) "
+     "children, by prior"},
     {"expand", "N", OPTIONS_ALL, true, OPT_EXPAND, "1", "visits a leaf needs to be expanded"},
     {"leaf", "rollout|eval|cutoff", OPTIONS_ALL, true, OPT_LEAF,
      "eval for a game with an evaluation, else rollout",
@@ -327,6 +335,19 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             return false;
         o->cfg.adaptive = w == 0 ? 1 : -1;
         return true;
+    case OPT_FPU:
+        if (w == 1) {
+            o->cfg.fpu = BANYAN_FPU_INFINITE;
+            return true;
+        }
+        o->cfg.fpu = BANYAN_FPU_PARENT;
+        return options_real(v, 0, 1, &o->cfg.fpu_value);
+    case OPT_WIDENING:
+        if (w == 1) {
+            o->cfg.widening = -1;
+            return true;
+        }
+        return options_real(v, 0.01, 1000, &o->cfg.widening);
     case OPT_RESIGN:
         if (!strcmp(v, "off")) {
             o->resign = -1;

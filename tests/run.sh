@@ -96,6 +96,21 @@ check "analyze --json" "$BANYAN" analyze --game connect4 --param book=off --play
 has "json: summary line" '^\{"bestmove":"[a-g]","playouts":1000,'
 has "json: move lines" '^\{"move":"d","visits":[0-9]+,"value":0\.[0-9]+,"prior":0\.[0-9]+,"proof":"none",'
 
+# First-play urgency and widening from the command line: the children a
+# small search visits (one simulation expands the root).
+visited() { "$BANYAN" analyze "$@" --json | awk -F'"visits":' 'NR > 1 { split($2, a, ","); v += a[1] > 0 } END { print v + 0 }'; }
+n_inf=$(visited --game connect4 --param book=off --playouts 7 --select puct --fpu infinite)
+n_low=$(visited --game connect4 --param book=off --playouts 7 --fpu 0.9)
+[ "$n_inf" = 6 ] && [ "$n_low" = 1 ] && ok "--fpu: infinite tries every child, 0.9 one ($n_inf, $n_low)" ||
+    bad "--fpu: infinite tries every child, 0.9 one ($n_inf, $n_low)"
+n_narrow=$(visited --game gomoku --position "h8 h9 i8" --playouts 2000 --widening 0.5)
+n_wide=$(visited --game gomoku --position "h8 h9 i8" --playouts 2000 --widening 4)
+[ "$n_narrow" -lt "$n_wide" ] && ok "--widening: fewer children at 0.5 than at 4 ($n_narrow, $n_wide)" ||
+    bad "--widening: fewer children at 0.5 than at 4 ($n_narrow, $n_wide)"
+"$BANYAN" analyze --game connect4 --fpu 2 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "--fpu 2 refused" || bad "--fpu 2 refused"
+has "--fpu: bad value explained" 'bad value for fpu: "2"'
+"$BANYAN" analyze --game gomoku --widening 0 > "$tmp/out" 2>&1; [ $? -eq 2 ] && ok "--widening 0 refused" || bad "--widening 0 refused"
+
 # Determinism: the same seed twice gives the same output (time excluded).
 "$BANYAN" analyze --game connect4 --param book=off --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/a"
 "$BANYAN" analyze --game connect4 --param book=off --playouts 20000 --seed 9 | grep -v '^playouts' > "$tmp/b"
