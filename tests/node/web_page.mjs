@@ -350,7 +350,8 @@ await check('gomoku: the win-rate graph after the engine\'s moves', async () => 
   await newGame(gm, {game: 'gomoku', side: 'first', playouts: 200})
   await gm.locator('#board .target[data-move="h8"]').click()
   await settle(gm, 2)
-  await gm.locator('#board .target[data-move="j10"]').click()
+  // Any free point: the engine's reply may be anywhere near h8.
+  await gm.locator('#board .target').first().click()
   await settle(gm, 4)
   await gm.locator('#graph path.winrate-line').first().waitFor({state: 'attached'})
 })
