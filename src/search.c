@@ -87,7 +87,7 @@ typedef struct step {
  * and the share of a timed search kept for it. */
 #define SEARCH_VERIFY_TRIES      3
 #define SEARCH_VERIFY_SHARE      0.07
-#define SEARCH_VERIFY_PER_SECOND 3000000.0
+#define SEARCH_VERIFY_PER_SECOND 2500000.0
 
 /* Transpositions (banyan_config.transpositions): the table holds the
  * positions SEARCH_TT_DEPTH plies or more below the root, the fewest at
@@ -1688,15 +1688,16 @@ static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline
         tree_set_proof(&e->trees[k].nodes[e->trees[k].root], tree_proof_flip((banyan_proof)r));
 }
 
-/* The effort of the final check: the root's, or under a time limit what
- * the time left allows at SEARCH_VERIFY_PER_SECOND positions a second
- * (each try gets a third), never below SEARCH_DEEP_EFFORT. */
+/* The effort of one try of the final check: the root's, or under a time
+ * limit what the time left now allows at SEARCH_VERIFY_PER_SECOND
+ * positions a second, never below SEARCH_DEEP_EFFORT. A try on a sound move
+ * spends all of it; one that refutes its move stops early and leaves the
+ * rest to the next. */
 static uint32_t search_verify_effort(const banyan_limits *u, const limits *L)
 {
     uint32_t effort = search_root_effort(u);
     if (u->time > 0) {
-        double left = L->start + u->time - util_now();
-        double fit = left * SEARCH_VERIFY_PER_SECOND / SEARCH_VERIFY_TRIES;
+        double fit = (L->start + u->time - util_now()) * SEARCH_VERIFY_PER_SECOND;
         effort = fit < SEARCH_DEEP_EFFORT ? SEARCH_DEEP_EFFORT
                  : fit < effort           ? (uint32_t)fit
                                           : effort;
@@ -1710,9 +1711,10 @@ static uint32_t search_verify_effort(const banyan_limits *u, const limits *L)
  * refute is proven lost in every tree, and the next best is checked, up to
  * SEARCH_VERIFY_TRIES moves. In Gomoku this catches the quiet move after
  * which the opponent wins by threats that the smaller effort missed (a lost
- * game against Rapfi began so); it costs one deep call, about 5% of a
- * timed move, after the simulations. Two-player games with a deep prover. */
-static void search_verify_best(banyan_engine *e, uint32_t effort)
+ * game against Rapfi began so); under a time limit it spends the time the
+ * simulations left (SEARCH_VERIFY_SHARE of it). Two-player games with a
+ * deep prover. */
+static void search_verify_best(banyan_engine *e, const banyan_limits *u, const limits *L)
 {
     const banyan_game *g = e->game;
     worker *w0 = &e->workers[0];
@@ -1729,8 +1731,9 @@ static void search_verify_best(banyan_engine *e, uint32_t effort)
         banyan_move m = rep.moves[0].move;
         memcpy(w0->state, e->root_state, g->state_size);
         g->play(w0->state, m);
-        if (g->outcome(w0->state, ret) || !((g->prove_win && g->prove_win(w0->state, &win)) ||
-                                            g->prove_win_deep(w0->state, effort, w0->deep, &win)))
+        if (g->outcome(w0->state, ret) ||
+            !((g->prove_win && g->prove_win(w0->state, &win)) ||
+              g->prove_win_deep(w0->state, search_verify_effort(u, L), w0->deep, &win)))
             return;
         search_prove_root_move(e, m, BANYAN_PROVEN_LOSS);
     }
@@ -1872,7 +1875,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
             search_work(&e->workers[i], &L);
     }
     if (playing)
-        search_verify_best(e, search_verify_effort(u, &L));
+        search_verify_best(e, u, &L);
     for (int i = 0; e->line && i < e->cfg.threads; i++)
         search_merge_line(e, &e->workers[i]);
     atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
