@@ -615,9 +615,11 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     } else {
         lim.time = budget / 1000;
         lim.time_max = hard > budget ? hard / 1000 : 0;
-        /* The early stop reads the clock, so only searches that the clock
-         * alone limits use it: a playout limit stays reproducible. */
-        lim.stop_early = !ctx->opt.lim.playouts && !ctx->opt.lim.nodes;
+        /* Stopping early saves time for later moves, so only a match clock
+         * wants it (under timeout_turn alone it would only think less).
+         * It reads the clock, so only searches that the clock alone limits
+         * use it: a playout limit stays reproducible. */
+        lim.stop_early = left >= 0 && !ctx->opt.lim.playouts && !ctx->opt.lim.nodes;
     }
     lim.progress = NULL;
     return lim;
