@@ -434,3 +434,8 @@ help:
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d
+
+# The power of Gomoku's VCT on positions of games (bench/gomoku_vct.c).
+$(B)/gomoku-vct: bench/gomoku_vct.c $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)

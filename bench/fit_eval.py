@@ -3,6 +3,7 @@
 (games/gomoku/eval.c, gmk_eval_w) to the results of games.
 
     bench/fit_eval.py RECORDS_DIR[,DIR...] [--play N] [--player SPEC] [--skip K]
+    bench/fit_eval.py --labels FILE[,FILE...]
 
 With --play N, first plays N self-play games of SPEC (default
 banyan:playouts=1500 against banyan:playouts=1500,seed=7, two random plies
@@ -16,6 +17,12 @@ for a fit on four games in five judged on the fifth (held out: positions of
 one game are alike, so the split is by game), and the weights fitted on all
 the games as a C initialiser. Deterministic: the same records give the same
 weights. With --play the records go to the first folder.
+
+With --labels, the targets are another engine's evaluations instead of
+results: the files are bench/label_gomoku.py's ("ID EVAL MOVES" lines), an
+evaluation E becoming the probability 1 / (1 + exp(-E / 200)) (Rapfi's
+scale) and a win or loss in n plies 0.99 or 0.01; the fit minimises the
+cross-entropy to those probabilities, held out by record as above.
 """
 import math
 import os
@@ -117,11 +124,64 @@ def fit(X, y, l2=1.0, iters=25):
     return w
 
 
+def report(X, y, Xt, yt, Xh, yh, loss, unit):
+    """Prints the loss of the weights in eval.c and of fits on the training
+    part (t) and on all, on all and on the held-out part (h), and the fit's
+    weights as a C initialiser."""
+    now, wt, w = current_weights(), fit(Xt, yt), fit(X, y)
+    print("%-30s %.4f (held-out %s: %.4f)" % (loss + " of eval.c's weights:", logloss(now, X, y),
+                                             unit, logloss(now, Xh, yh)))
+    print("%-30s %.4f (held-out %s: %.4f)" % ("fit on 4/5 of the " + unit + ":",
+                                             logloss(wt, Xt, yt), unit, logloss(wt, Xh, yh)))
+    print("%-30s %.4f" % (loss + " of the fit on all:", logloss(w, X, y)))
+    print("    " + ", ".join("%.2f" % v for v in w) + ",")
+    return 0
+
+
+def labelled(files):
+    """The model's inputs, the targets and the record of each position of
+    bench/label_gomoku.py's files that the model decides."""
+    target, lines = {}, []
+    for name in files:
+        for line in open(name):
+            f = line.split()
+            if len(f) < 2:
+                continue
+            ev = f[1]
+            target[f[0]] = (0.99 if ev.startswith("+M") else 0.01 if ev.startswith("-M")
+                            else 1 / (1 + math.exp(-float(ev) / 200)))
+            lines.append(f[0] + " " + " ".join(f[2:]))
+    exe = os.path.join(BUILD, "eval-features")
+    subprocess.run(["make", "-s", "-C", ROOT, os.path.relpath(exe, ROOT)], check=True)
+    out = subprocess.run([exe, "last"], input="\n".join(lines) + "\n", capture_output=True,
+                         text=True, check=True).stdout
+    X, y, rec = [], [], []
+    for line in out.splitlines():
+        f = line.split()
+        X.append([float(v) for v in f[1:]])
+        y.append(target[f[0]])
+        rec.append(f[0].rsplit("_", 1)[0])
+    return X, y, rec
+
+
+def fit_labels(files):
+    X, y, rec = labelled(files)
+    names = sorted(set(rec))
+    held = set(names[4::5])
+    pick = lambda rows, inside: [r for r, g in zip(rows, rec) if (g in held) == inside]
+    Xt, yt, Xh, yh = pick(X, False), pick(y, False), pick(X, True), pick(y, True)
+    least = -sum(t * math.log(t) + (1 - t) * math.log(1 - t) for t in y) / len(y)
+    print("records %d, positions %d, the targets' own entropy %.4f" % (len(names), len(y), least))
+    return report(X, y, Xt, yt, Xh, yh, "cross-entropy", "records")
+
+
 def main(argv):
     args = argv[1:]
     if not args:
         print(__doc__)
         return 2
+    if args[0] == "--labels" and len(args) == 2:
+        return fit_labels(args[1].split(","))
     folders, play, skip = args[0].split(","), 0, 6
     folder = folders[0]
     spec = ["banyan:playouts=1500", "banyan:playouts=1500,seed=7"]
@@ -145,19 +205,10 @@ def main(argv):
     lines = [l for f in folders for l in sgf_games(f)]
     X, y = features(lines, skip)
     print("games %d, positions %d" % (len(lines), len(y)))
-    now = current_weights()
     held_lines = [l for i, l in enumerate(lines) if i % 5 == 4]
     Xh, yh = features(held_lines, skip)
     Xt, yt = features([l for i, l in enumerate(lines) if i % 5 != 4], skip)
-    wt = fit(Xt, yt)
-    print("log-loss of eval.c's weights: %.4f (held-out games: %.4f)" %
-          (logloss(now, X, y), logloss(now, Xh, yh)))
-    print("fit on 4/5 of the games:      %.4f (held-out games: %.4f)" %
-          (logloss(wt, Xt, yt), logloss(wt, Xh, yh)))
-    w = fit(X, y)
-    print("log-loss of the fit on all:   %.4f" % logloss(w, X, y))
-    print("    " + ", ".join("%.2f" % v for v in w) + ",")
-    return 0
+    return report(X, y, Xt, yt, Xh, yh, "log-loss", "games")
 
 
 if __name__ == "__main__":
