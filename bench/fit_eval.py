@@ -125,9 +125,9 @@ def fit(X, y, l2=1.0, iters=25):
 
 
 def report(X, y, Xt, yt, Xh, yh, loss, unit):
-    """Prints the loss of the weights in eval.c and of fits on the training
-    part (t) and on all, on all and on the held-out part (h), and the fit's
-    weights as a C initialiser."""
+    """Prints the loss of eval.c's weights and of a fit on the training part
+    (Xt, yt), each on its data and on the held-out part (Xh, yh), then the
+    loss of a fit on all of it and its weights as a C initialiser."""
     now, wt, w = current_weights(), fit(Xt, yt), fit(X, y)
     print("%-30s %.4f (held-out %s: %.4f)" % (loss + " of eval.c's weights:", logloss(now, X, y),
                                              unit, logloss(now, Xh, yh)))

@@ -19,8 +19,10 @@ needs it.
 import multiprocessing
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 
 
 def records(folders):
@@ -51,25 +53,31 @@ def ask(job):
     lines.append("DONE")
     try:
         p = subprocess.Popen(cmd, shell=True, cwd=cwd, stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, text=True, start_new_session=True)
+    except OSError:
+        return None
+    # A brain that never answers is killed (with the shell that started it),
+    # which ends the reads below.
+    kill = lambda: os.killpg(p.pid, signal.SIGKILL)
+    timer = threading.Timer(5 + ms / 100, kill)
+    timer.start()
+    last = None
+    try:
         p.stdin.write("\n".join(lines) + "\n")
         p.stdin.flush()
-        last = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                break
+        for line in p.stdout:
             line = line.strip()
             if " Eval " in line:
                 last = line
             if re.fullmatch(r"\d+,\d+", line):
+                p.stdin.write("END\n")
+                p.stdin.close()
                 break
-        p.stdin.write("END\n")
-        p.stdin.close()
         p.wait(timeout=5)
     except (OSError, subprocess.TimeoutExpired):
-        p.kill()
-        return None
+        kill()
+        last = None
+    timer.cancel()
     found = re.search(r" Eval (\S+)", last or "")
     return "%s %s %s" % (pid, found.group(1), " ".join(moves)) if found else None
 
