@@ -221,12 +221,6 @@ fuzz:
 	    $(LIB_SRC) $(wildcard proto/*.c) $(NET_SRC) $$web -lm || exit 1; done
 	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"
 
-# The inputs of Gomoku's evaluation model, for bench/fit_eval.py (not built
-# by default: only the fit needs it).
-$(B)/eval-features: bench/eval_features.c $(B)/libbanyan.a
-	$(SAY) LD $@
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
-
 # Connect Four's solver on the reference sets (bench/connect4_solve.sh).
 $(B)/connect4-solve: bench/connect4_solve.c $(B)/libbanyan.a
 	$(SAY) LD $@
@@ -434,6 +428,11 @@ help:
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d
+
+# Gomoku's evaluation fitted to another engine's (bench/fit_patterns.c).
+$(B)/fit-patterns: bench/fit_patterns.c $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
 # The power of Gomoku's VCT on positions of games (bench/gomoku_vct.c).
 $(B)/gomoku-vct: bench/gomoku_vct.c $(B)/libbanyan.a

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """bench/label_gomoku.py - labels Gomoku positions with another engine's
-evaluation, for bench/fit_eval.py --labels.
+evaluation, for bench/fit_patterns.c.
 
     bench/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
+                          [--moves MOVES]
 
 Takes every position from ply 8 to the third last of each record of the
 folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
@@ -12,7 +13,9 @@ record's name and the ply, EVAL the last evaluation the brain reported in a
 "MESSAGE ... Eval X ..." line (Rapfi's form: centi-units for the player to
 move, +Mn / -Mn for a win / loss in n plies), MOVES the position. Each
 position gets a fresh brain, so answers do not depend on the order. A
-position already in OUT is skipped, so an interrupted run resumes. The brain
+position already in OUT is skipped, so an interrupted run resumes. With
+--moves, the brain's answers go to MOVES as lines "ID MOVES ANSWER" (the
+form of bench/gomoku_moves.py), for bench/fit_patterns.c's policy fit. The brain
 is a sparring partner installed by hand (docs/STRENGTH.md says how); no test
 needs it.
 """
@@ -61,7 +64,7 @@ def ask(job):
     kill = lambda: os.killpg(p.pid, signal.SIGKILL)
     timer = threading.Timer(5 + ms / 100, kill)
     timer.start()
-    last = None
+    last = answer = None
     try:
         p.stdin.write("\n".join(lines) + "\n")
         p.stdin.flush()
@@ -70,6 +73,8 @@ def ask(job):
             if " Eval " in line:
                 last = line
             if re.fullmatch(r"\d+,\d+", line):
+                x, y = map(int, line.split(","))
+                answer = "%s%d" % (chr(97 + x), 15 - y)
                 p.stdin.write("END\n")
                 p.stdin.close()
                 break
@@ -78,8 +83,11 @@ def ask(job):
         kill()
         last = None
     timer.cancel()
-    found = re.search(r" Eval (\S+)", last or "")
-    return "%s %s %s" % (pid, found.group(1), " ".join(moves)) if found else None
+    found = re.search(r" Eval ([-+]?M?\d+)\b", last or "")
+    if not found:
+        return None
+    return ("%s %s %s" % (pid, found.group(1), " ".join(moves)),
+            "%s %s %s" % (pid, " ".join(moves), answer) if answer else None)
 
 
 def main(argv):
@@ -88,7 +96,7 @@ def main(argv):
         print(__doc__)
         return 2
     out, folders = args[0], args[1].split(",")
-    opt = {"--brain": None, "--ms": "120", "-j": "1"}
+    opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None}
     for i in range(2, len(args) - 1, 2):
         opt[args[i]] = args[i + 1]
     done = set()
@@ -97,11 +105,17 @@ def main(argv):
     jobs = [("%s_%d" % (name, k), moves[:k], opt["--brain"], int(opt["--ms"]))
             for name, moves in records(folders) for k in range(8, len(moves) - 2)]
     jobs = [j for j in jobs if j[0] not in done]
+    answers = open(opt["--moves"], "a") if opt["--moves"] else None
     with open(out, "a") as f, multiprocessing.Pool(int(opt["-j"])) as pool:
-        for line in pool.imap(ask, jobs):
-            if line:
-                f.write(line + "\n")
+        for got in pool.imap(ask, jobs):
+            if got:
+                f.write(got[0] + "\n")
                 f.flush()
+                if answers and got[1]:
+                    answers.write(got[1] + "\n")
+                    answers.flush()
+    if answers:
+        answers.close()
     return 0
 
 

@@ -11,16 +11,26 @@
  * them) give four quieter counts per colour: a three (open or not) with
  * another three or two in a second line; two twos in two lines; a three
  * that is not open (a four next); a single two.
+ * Each cell also gets a pattern code per colour: the multiset of its four
+ * line patterns (gmk_pt_table: what a stone there makes of each line, from
+ * a dead line to a five), one of GMK_PC_N.
  * Forced moves are followed exactly: a five to make wins, two fives to
  * stop lose, one five to stop is blocked and the position after the block
- * is evaluated for the opponent. Otherwise the counts of both sides go
- * through a logistic model whose weights are fitted to the results of
- * self-play games (bench/fit_eval.py, from positions of `banyan match`
- * records; docs/STRENGTH.md has the data and the fit).
+ * is evaluated for the opponent. Otherwise a logistic model gives the
+ * value: a weight per class count and quiet count of both sides, per
+ * pattern code of each near cell (the mover's and the opponent's apart),
+ * and per threat mask (which classes each side has), fitted to another
+ * engine's evaluations of positions (bench/fit_patterns.c writes
+ * weights.c; docs/STRENGTH.md has the data and the fit).
+ *
+ * The learned priors (priors=patterns) read the same codes: a softmax of
+ * a weight per mover's code, per opponent's code and per distance from the
+ * last move, fitted to the moves the other engine chose.
  */
 #include "gomoku.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Classes of a cell for one colour, strongest first. */
@@ -28,15 +38,6 @@ enum { GMK_C_FIVE, GMK_C_WIN, GMK_C_33, GMK_C_FOUR, GMK_C_THREE, GMK_C_N };
 
 /* Forced blocks followed before the model decides. */
 #define GMK_EVAL_FORCED 8
-
-/* The model's weights, in the order of gmk_eval_features: bias, then per
- * class from WIN to THREE and per quiet count (GMK_Q_) the mover's and the
- * opponent's terms. Fitted by bench/fit_eval.py (see the comment at the
- * top). */
-static const double gmk_eval_w[GMK_EVAL_FEATURES] = {
-    -0.02, 3.44,  -0.75, 0.67,  -0.16, 0.39, -0.44, 0.25,  -0.19,
-    0.52,  -0.38, 0.18,  -0.09, -0.14, 0.11, 0.12,  -0.12,
-};
 
 /* The class of one colour's line bytes: ls[i] holds the GMK_LS_ bits of
  * direction i. GMK_C_N: nothing worth counting. */
@@ -125,6 +126,16 @@ static inline void gmk_eval_index(const gmk_eval_lines *L, int r, int c, unsigne
     }
 }
 
+/* The pattern code of a cell for one colour from its table indices idx[4]
+ * (gmk_eval_index's, for that colour). */
+static inline unsigned gmk_eval_code(const unsigned *idx, bool exact)
+{
+    unsigned p[4];
+    for (int i = 0; i < 4; i++)
+        p[i] = (gmk_pt_table[idx[i]] >> (exact ? 4 : 0)) & 15;
+    return gmk_pc_table[((p[0] * 10 + p[1]) * 10 + p[2]) * 10 + p[3]];
+}
+
 /* The quieter shapes of a cell for one colour, below the classes: counted
  * for the cells of class GMK_C_THREE or none (sh[]: GMK_SH_ per line). */
 enum { GMK_Q_32, GMK_Q_22, GMK_Q_3, GMK_Q_2, GMK_Q_N };
@@ -151,7 +162,8 @@ static void gmk_eval_quiet(const unsigned *sh, int k, int *q)
 /* Counts the classes of every empty cell within distance 2 of a stone, per
  * colour (n[0] Black's, n[1] White's), and notes one five point of each
  * colour in five[] (BANYAN_MOVE_NONE: none), as a move. */
-static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2], int q[2][GMK_Q_N])
+static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2], int q[2][GMK_Q_N],
+                           uint16_t *pc, int *npc)
 {
     gmk_eval_lines L;
     int size = t->size;
@@ -167,6 +179,8 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
             for (int col = 0; col < 2; col++)
                 for (int i = 0; i < 4; i++)
                     ls[col][i] = (gmk_ls_table[idx[col][i]] >> (L.exact[col] ? 4 : 0)) & 15;
+            for (int col = 0; pc && col < 2; col++)
+                pc[(*npc)++] = (uint16_t)(col * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
             for (int col = 0; col < 2; col++) {
                 int k = gmk_eval_class(ls[col]);
                 if (k != GMK_C_N)
@@ -207,6 +221,67 @@ void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
         out[i] /= total;
 }
 
+/* The pattern inputs for the player to move (me): the np pattern codes of
+ * idx[] (per colour, as gmk_eval_count notes them) become the mover's or
+ * the opponent's, and the threat mask (which classes from WIN to THREE
+ * each side has) follows them; returns their number. */
+static int gmk_eval_roles(int n[2][GMK_C_N], int me, uint16_t *idx, int np)
+{
+    unsigned mask = 0;
+    for (int i = 0; i < np; i++)
+        idx[i] = (uint16_t)((idx[i] >= GMK_PC_N) == me ? idx[i] % GMK_PC_N
+                                                       : GMK_PC_N + idx[i] % GMK_PC_N);
+    for (int r = 0; r < 2; r++)
+        for (int k = GMK_C_WIN; k <= GMK_C_THREE; k++)
+            mask |= (n[r ? !me : me][k] > 0 ? 1u : 0u) << (r * 4 + k - GMK_C_WIN);
+    idx[np++] = (uint16_t)(2 * GMK_PC_N + mask);
+    return np;
+}
+
+void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *codes)
+{
+    gmk_eval_lines L;
+    int me = t->ply & 1, size = t->size;
+    gmk_eval_build(t, &L);
+    for (int i = 0; i < n; i++) {
+        unsigned idx[2][4];
+        gmk_eval_index(&L, (int)moves[i] / size, (int)moves[i] % size, idx);
+        for (int r = 0; r < 2; r++) {
+            int col = r ? !me : me;
+            codes[3 * i + r] = (uint16_t)(r * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
+        }
+        int d = 4; /* The distance from the last move, 1 .. 3, else 4. */
+        if (t->last != GMK_NO_CELL) {
+            int dr = abs((int)moves[i] / size - t->last / size),
+                dc = abs((int)moves[i] % size - t->last % size);
+            d = dr > dc ? dr : dc;
+            d = d < 1 ? 1 : d > 4 ? 4 : d;
+        }
+        codes[3 * i + 2] = (uint16_t)(2 * GMK_PC_N + d - 1);
+    }
+}
+
+void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *out)
+{
+    uint16_t codes[GMK_POLICY_CODES * BANYAN_MAX_MOVES];
+    float top = -1e30f, total = 0;
+    gmk_policy_codes(t, moves, n, codes);
+    for (int i = 0; i < n; i++) {
+        out[i] = gmk_policy_weights[codes[3 * i]] + gmk_policy_weights[codes[3 * i + 1]] +
+                 gmk_policy_weights[codes[3 * i + 2]];
+        /* Fives first, as the threat priors have them: the fit never sees
+         * them, since the candidates then hold nothing else to choose. */
+        out[i] += codes[3 * i] >= GMK_PC_FIVE                  ? 40.0f
+                  : codes[3 * i + 1] >= GMK_PC_N + GMK_PC_FIVE ? 20.0f
+                                                               : 0.0f;
+        top = out[i] > top ? out[i] : top;
+    }
+    for (int i = 0; i < n; i++)
+        total += out[i] = expf(out[i] - top);
+    for (int i = 0; i < n; i++)
+        out[i] /= total;
+}
+
 /* The model's inputs for the player to move (me) from the class counts. */
 static void gmk_eval_inputs(int n[2][GMK_C_N], int q[2][GMK_Q_N], int me, double *f)
 {
@@ -230,10 +305,11 @@ static void gmk_eval_inputs(int n[2][GMK_C_N], int q[2][GMK_Q_N], int me, double
  * exact (0 or 1); forced blocks are played on a copy, at most depth more. */
 static double gmk_eval_value(const gmk *t, int depth)
 {
-    int n[2][GMK_C_N], q[2][GMK_Q_N], me = t->ply & 1;
+    int n[2][GMK_C_N], q[2][GMK_Q_N], me = t->ply & 1, np = 0;
     banyan_move five[2];
+    uint16_t pc[2 * GMK_MAX * GMK_MAX + 1];
     double f[GMK_EVAL_FEATURES], z = 0;
-    gmk_eval_count(t, n, five, q);
+    gmk_eval_count(t, n, five, q, pc, &np);
     if (n[me][GMK_C_FIVE])
         return 1;
     if (n[!me][GMK_C_FIVE] >= 2)
@@ -246,8 +322,11 @@ static double gmk_eval_value(const gmk *t, int depth)
         return 1 - gmk_eval_value(&copy, depth - 1);
     }
     gmk_eval_inputs(n, q, me, f);
+    np = gmk_eval_roles(n, me, pc, np);
     for (int i = 0; i < GMK_EVAL_FEATURES; i++)
-        z += gmk_eval_w[i] * f[i];
+        z += gmk_eval_weights[i] * f[i];
+    for (int i = 0; i < np; i++)
+        z += gmk_eval_weights[GMK_EVAL_FEATURES + pc[i]];
     return 1 / (1 + exp(-z));
 }
 
@@ -269,7 +348,16 @@ int gmk_eval_features(const void *s, double *f)
     const gmk *t = s;
     int n[2][GMK_C_N], q[2][GMK_Q_N], me = t->ply & 1;
     banyan_move five[2];
-    gmk_eval_count(t, n, five, q);
+    gmk_eval_count(t, n, five, q, NULL, NULL);
     gmk_eval_inputs(n, q, me, f);
     return n[me][GMK_C_FIVE] ? 1 : n[!me][GMK_C_FIVE] ? -1 - (n[!me][GMK_C_FIVE] >= 2) : 0;
+}
+
+int gmk_eval_patterns(const void *s, uint16_t *idx)
+{
+    const gmk *t = s;
+    int n[2][GMK_C_N], q[2][GMK_Q_N], np = 0;
+    banyan_move five[2];
+    gmk_eval_count(t, n, five, q, idx, &np);
+    return gmk_eval_roles(n, t->ply & 1, idx, np);
 }

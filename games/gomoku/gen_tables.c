@@ -12,6 +12,7 @@
 #include "gomoku.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The run of own stones o through the centre, bit 5, within the window. */
 static int gmk_gen_run(unsigned o)
@@ -82,6 +83,35 @@ static unsigned gmk_sh_rate(unsigned o, unsigned emp, bool exact)
     return GMK_SH_THREE;
 }
 
+/* The GMK_PT_ pattern of a line for one colour (see gomoku.h): what the
+ * centre's stone makes, a five or a four at once, else the best that one
+ * more stone in the window makes of it, a step down (a four next: a three;
+ * a three next: a two; a two next: a one). pt[] holds the patterns of the
+ * window with more own stones, by index, already rated (0xff: not yet). */
+static unsigned gmk_pt_rate(unsigned o, unsigned emp, bool exact, const uint8_t *pt, unsigned idx)
+{
+    static const uint8_t down[GMK_PT_N] = {0,         0,         0,         GMK_PT_B1, GMK_PT_F1,
+                                           GMK_PT_B2, GMK_PT_F2, GMK_PT_B3, GMK_PT_F3, 0};
+    int run = gmk_gen_run(o);
+    if (run == 5 || (run > 5 && !exact))
+        return GMK_PT_F5;
+    if (run > 5)
+        return GMK_PT_DEAD;
+    unsigned fp = gmk_fp(o, emp, exact);
+    if (fp)
+        return gmk_fours(fp) >= 2 || gmk_straight(fp) ? GMK_PT_F4 : GMK_PT_B4;
+    unsigned best = GMK_PT_DEAD, p3 = 1;
+    for (int k = 0; k < 11; k++) {
+        if (k == 5)
+            continue;
+        unsigned bit = 1u << k;
+        if (k >= 1 && k <= 9 && (emp & bit) && down[pt[idx - p3]] > best)
+            best = down[pt[idx - p3]]; /* Digit 2 (empty) becomes 1 (own). */
+        p3 *= 3;
+    }
+    return best;
+}
+
 /* Writes n values of an array of type, name and size, 16 a line. */
 static void gmk_gen_array(FILE *f, const char *type, const char *name, const unsigned *v, int n)
 {
@@ -93,7 +123,8 @@ static void gmk_gen_array(FILE *f, const char *type, const char *name, const uns
 
 int main(int argc, char **argv)
 {
-    static unsigned base3[1024], table[59049], shapes[59049];
+    static unsigned base3[1024], table[59049], shapes[59049], pats[59049], codes[10000];
+    static uint8_t pt[2][59049];
     FILE *f;
 
     if (argc != 2) {
@@ -117,6 +148,48 @@ int main(int argc, char **argv)
         table[idx] = gmk_ls_rate(own, emp, false) | gmk_ls_rate(own, emp, true) << 4;
         shapes[idx] = gmk_sh_rate(own, emp, false) | gmk_sh_rate(own, emp, true) << 4;
     }
+    /* Patterns, most own stones first: an index with no empty digit
+     * comes before every index that has one where it has an own stone. */
+    memset(pt, 0xff, sizeof pt);
+    for (int own_n = 10; own_n >= 0; own_n--)
+        for (unsigned idx = 0; idx < 59049; idx++) {
+            unsigned own = 0, emp = 0, x = idx;
+            int n = 0;
+            for (int k = 0; k < 10; k++, x /= 3) {
+                unsigned bit = 1u << (k < 5 ? k : k + 1);
+                own |= x % 3 == 1 ? bit : 0;
+                emp |= x % 3 == 2 ? bit : 0;
+                n += x % 3 == 1;
+            }
+            if (n != own_n)
+                continue;
+            own |= 1u << 5;
+            for (int e = 0; e < 2; e++)
+                pt[e][idx] = (uint8_t)gmk_pt_rate(own, emp, e, pt[e], idx);
+            pats[idx] = pt[0][idx] | (unsigned)pt[1][idx] << 4;
+        }
+    /* Pattern codes: the four patterns of a cell as a multiset, numbered
+     * in the order of their sorted digits, strongest first. */
+    int code = 0;
+    for (int a = 0; a < GMK_PT_N; a++)
+        for (int b = 0; b <= a; b++)
+            for (int c = 0; c <= b; c++)
+                for (int d = 0; d <= c; d++)
+                    codes[((a * 10 + b) * 10 + c) * 10 + d] = (unsigned)code++;
+    for (int i = 0; i < 10000; i++) {
+        int v[4] = {i / 1000, i / 100 % 10, i / 10 % 10, i % 10};
+        for (int j = 1; j < 4; j++) /* Insertion sort, largest first. */
+            for (int k = j; k > 0 && v[k] > v[k - 1]; k--) {
+                int tmp = v[k];
+                v[k] = v[k - 1];
+                v[k - 1] = tmp;
+            }
+        codes[i] = codes[((v[0] * 10 + v[1]) * 10 + v[2]) * 10 + v[3]];
+    }
+    if (code != GMK_PC_N) {
+        fprintf(stderr, "gen_tables: %d pattern codes, GMK_PC_N %d\n", code, GMK_PC_N);
+        return 1;
+    }
     if (!(f = fopen(argv[1], "w"))) {
         perror(argv[1]);
         return 1;
@@ -126,6 +199,8 @@ int main(int argc, char **argv)
     gmk_gen_array(f, "uint16_t", "gmk_ls_base3", base3, 1024);
     gmk_gen_array(f, "uint8_t", "gmk_ls_table", table, 59049);
     gmk_gen_array(f, "uint8_t", "gmk_sh_table", shapes, 59049);
+    gmk_gen_array(f, "uint8_t", "gmk_pt_table", pats, 59049);
+    gmk_gen_array(f, "uint16_t", "gmk_pc_table", codes, 10000);
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 1;

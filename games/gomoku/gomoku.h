@@ -28,10 +28,11 @@
 #define GMK_NO_CELL 0xffff                             /* last before the first move. */
 #define GMK_EDGE    3                                  /* Byte board value off the board. */
 
-enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };         /* rule */
-enum { GMK_CAND_NEAR, GMK_CAND_ALL };                    /* cands */
-enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM };  /* rollout */
-enum { GMK_PROVER_VCT, GMK_PROVER_VCF, GMK_PROVER_OFF }; /* prover */
+enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };                  /* rule */
+enum { GMK_CAND_NEAR, GMK_CAND_ALL };                             /* cands */
+enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM };           /* rollout */
+enum { GMK_PROVER_VCT, GMK_PROVER_VCF, GMK_PROVER_OFF };          /* prover */
+enum { GMK_PRIORS_THREATS, GMK_PRIORS_OFF, GMK_PRIORS_PATTERNS }; /* priors */
 
 /* The state. Only the stones, near, ply, last, winner and stuck change. */
 typedef struct gmk {
@@ -43,7 +44,7 @@ typedef struct gmk {
     uint8_t rule;                  /* GMK_FREESTYLE, GMK_STANDARD or GMK_RENJU. */
     uint8_t cands;                 /* GMK_CAND_NEAR or GMK_CAND_ALL. */
     uint8_t rollout;               /* GMK_RO_*. */
-    uint8_t flat;                  /* priors=off: uniform priors (the textbook baseline). */
+    uint8_t priors;                /* GMK_PRIORS_* (off: uniform, the textbook baseline). */
     uint8_t winner;                /* 0 or 1 once a player has won, else GMK_NOBODY. */
     uint8_t stuck;                 /* Renju: Black to move has only forbidden points. */
     uint8_t prover;                /* GMK_PROVER_*: the solvers the search may call. */
@@ -267,6 +268,28 @@ int gmk_candidates_deep(const void *s, void *mem, banyan_move *out);
  * no threat, or under prover=off. */
 int gmk_defend(const gmk *t, banyan_move *moves, int n);
 
+/* Patterns of one line for one colour, weakest first, as the evaluation
+ * reads them: what a stone on an empty cell makes of the line. F: free
+ * (a straight four two moves on for a three), B: blocked (a four). */
+enum {
+    GMK_PT_DEAD, /* No five possible through the cell. */
+    GMK_PT_B1,   /* A two next that can become a blocked three. */
+    GMK_PT_F1,   /* A two next that can become a free three. */
+    GMK_PT_B2,   /* A three next (then a four). */
+    GMK_PT_F2,   /* A free three next. */
+    GMK_PT_B3,   /* A four next. */
+    GMK_PT_F3,   /* A straight four next: an open three. */
+    GMK_PT_B4,   /* One five point. */
+    GMK_PT_F4,   /* A straight four, or two fours in the line. */
+    GMK_PT_F5,   /* A winning five. */
+    GMK_PT_N
+};
+
+/* Multisets of four patterns, a cell's pattern code; those that hold a
+ * five come last (numbered by their sorted patterns, strongest first). */
+#define GMK_PC_N    715
+#define GMK_PC_FIVE (GMK_PC_N - 220)
+
 /* ---- eval.c: the game table's evaluate ---- */
 
 bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int n, float *priors);
@@ -274,9 +297,39 @@ bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int 
 /* The inputs of the evaluation's model for the player to move in s, into
  * f[GMK_EVAL_FEATURES] (f[0] is 1); returns 1 when the mover has a five
  * to make, -1 when it must stop one five, -2 for two or more, else 0. For
- * bench/fit_eval.py, through bench/eval_features.c. */
+ * the fit, bench/fit_patterns.c. */
 #define GMK_EVAL_FEATURES 17
 int gmk_eval_features(const void *s, double *f);
+
+/* The pattern inputs of s, each worth 1, into idx[] (room for 2 *
+ * GMK_MAX * GMK_MAX + 1): per cell near the stones the mover's pattern
+ * code, then the opponent's plus GMK_PC_N, and last the threat mask (which
+ * classes each side has) plus 2 * GMK_PC_N; returns their number. */
+#define GMK_EVAL_PATTERNS (2 * GMK_PC_N + 256)
+int gmk_eval_patterns(const void *s, uint16_t *idx);
+
+/* The policy's inputs of moves[0 .. n - 1] of t, GMK_POLICY_CODES a move:
+ * codes[3i] the mover's pattern code of moves[i], codes[3i + 1] the
+ * opponent's plus GMK_PC_N, codes[3i + 2] its distance from the last move
+ * (1 .. 3, else 4) less 1 plus 2 * GMK_PC_N. */
+#define GMK_POLICY_CODES   3
+#define GMK_POLICY_WEIGHTS (2 * GMK_PC_N + 4)
+void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *codes);
+
+/* The priors of priors=patterns: a softmax of the policy weights of each
+ * move's two codes. */
+void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *out);
+
+/* ---- weights.c: the evaluation's weights, written by bench/fit_patterns.c ---- */
+
+/* The value of a position the model decides is 1 / (1 + exp(-z)), z the
+ * sum of the weights of gmk_eval_features' inputs times the inputs and of
+ * the weights of gmk_eval_patterns' inputs (after GMK_EVAL_FEATURES). */
+#define GMK_EVAL_WEIGHTS (GMK_EVAL_FEATURES + GMK_EVAL_PATTERNS)
+extern const float gmk_eval_weights[GMK_EVAL_WEIGHTS];
+
+/* The policy's weights, indexed by gmk_policy_codes' inputs. */
+extern const float gmk_policy_weights[GMK_POLICY_WEIGHTS];
 
 /* What a colour makes in one line by playing an empty cell. */
 #define GMK_LS_FIVE  0x1u /* A five (an exact five where overlines do not win). */
@@ -317,5 +370,13 @@ extern const uint16_t gmk_ls_base3[1024];
  * they do not. Renju's Black needs the board besides (its open threes must
  * be made by allowed points): not from this table. */
 extern const uint8_t gmk_sh_table[59049];
+
+/* The GMK_PT_ pattern of every line around an empty centre, indexed and
+ * packed as gmk_ls_table. */
+extern const uint8_t gmk_pt_table[59049];
+
+/* The pattern code (0 .. GMK_PC_N - 1) of four patterns p0..p3 at index
+ * ((p0 * 10 + p1) * 10 + p2) * 10 + p3, in any order. */
+extern const uint16_t gmk_pc_table[10000];
 
 #endif /* BANYAN_GOMOKU_H */

@@ -389,11 +389,13 @@ void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out)
 void gmk_priors(const void *s, const banyan_move *moves, int n, float *out)
 {
     const gmk *t = s;
-    if (t->flat) {
+    if (t->priors == GMK_PRIORS_OFF) {
         for (int i = 0; i < n; i++)
             out[i] = 1.0f / (float)n;
     } else if (t->rule == GMK_RENJU) {
         gmk_priors_board(t, moves, n, out);
+    } else if (t->priors == GMK_PRIORS_PATTERNS) {
+        gmk_priors_patterns(t, moves, n, out);
     } else {
         gmk_priors_lines(t, moves, n, out);
     }

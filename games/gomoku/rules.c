@@ -199,7 +199,7 @@ static int gmk_setup(void *s, const char *params)
 {
     gmk *t = s;
     long size = 15;
-    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, flat = 0, rc;
+    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, priors = 0, rc;
     int prover = GMK_PROVER_VCT;
     const char *cursor = params;
     char key[16], val[16];
@@ -209,13 +209,13 @@ static int gmk_setup(void *s, const char *params)
         static const char *const rules[] = {"freestyle", "standard", "renju", NULL};
         static const char *const candidates[] = {"near", "all", NULL};
         static const char *const rollouts[] = {"heuristic", "near", "uniform", NULL};
-        static const char *const priors[] = {"threats", "off", NULL};
+        static const char *const prior_modes[] = {"threats", "off", "patterns", NULL};
         static const char *const provers[] = {"vct", "vcf", "off", NULL};
         int ok = !strcmp(key, "size") ? banyan_parse_int(val, GMK_MIN, GMK_MAX, &size) == BANYAN_OK
                  : !strcmp(key, "rule")       ? (rule = gmk_choice(val, rules)) >= 0
                  : !strcmp(key, "candidates") ? (cands = gmk_choice(val, candidates)) >= 0
                  : !strcmp(key, "rollout")    ? (rollout = gmk_choice(val, rollouts)) >= 0
-                 : !strcmp(key, "priors")     ? (flat = gmk_choice(val, priors)) >= 0
+                 : !strcmp(key, "priors")     ? (priors = gmk_choice(val, prior_modes)) >= 0
                  : !strcmp(key, "prover")     ? (prover = gmk_choice(val, provers)) >= 0
                                               : 0;
         if (!ok)
@@ -228,7 +228,7 @@ static int gmk_setup(void *s, const char *params)
     t->rule = (uint8_t)rule;
     t->cands = (uint8_t)cands;
     t->rollout = (uint8_t)rollout;
-    t->flat = (uint8_t)flat;
+    t->priors = (uint8_t)priors;
     t->prover = (uint8_t)prover;
     gmk_reset(t);
     return BANYAN_OK;
@@ -462,8 +462,8 @@ static const banyan_param gmk_params[] = {
      "moves the search considers: within 2 of a stone, or every empty point", "all"},
     {"rollout", BANYAN_PARAM_CHOICE, 0, 0, "heuristic|near|uniform", "heuristic", 0,
      "rollout policy: threat-aware, near stones, or uniform", "uniform"},
-    {"priors", BANYAN_PARAM_CHOICE, 0, 0, "threats|off", "threats", 0,
-     "priors from threats, or uniform", "off"},
+    {"priors", BANYAN_PARAM_CHOICE, 0, 0, "threats|off|patterns", "threats", 0,
+     "priors from threats, uniform, or learned from line patterns", "off"},
     {"prover", BANYAN_PARAM_CHOICE, 0, 0, "vct|vcf|off", "vct", 0,
      "solvers the search calls: threats with open threes, fours only, none", "off"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},

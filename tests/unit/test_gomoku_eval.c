@@ -79,6 +79,46 @@ void test_gmk_eval_counts(void)
     T_EQ(gmk_eval_features(&s, f), 0);
 }
 
+/* The pattern table's entry for a line of 11 cells (the centre, 5, empty):
+ * 'x' own, 'o' the opponent's or off the board, '.' empty. */
+static unsigned eval_pattern(const char *line, bool exact)
+{
+    unsigned idx = 0;
+    for (int k = 10; k >= 0; k--)
+        if (k != 5)
+            idx = idx * 3 + (line[k] == 'x' ? 1u : line[k] == '.' ? 2u : 0u);
+    return (gmk_pt_table[idx] >> (exact ? 4 : 0)) & 15;
+}
+
+/* The patterns of a line on known shapes, and pattern codes as multisets. */
+void test_gmk_eval_patterns(void)
+{
+    T_EQ(eval_pattern("...........", false), GMK_PT_F1);
+    T_EQ(eval_pattern("......x....", false), GMK_PT_F2);
+    T_EQ(eval_pattern("......xx...", false), GMK_PT_F3);
+    T_EQ(eval_pattern("....o.xx...", false), GMK_PT_B3);
+    T_EQ(eval_pattern("......xxx..", false), GMK_PT_F4);
+    T_EQ(eval_pattern("....o.xxx..", false), GMK_PT_B4);
+    T_EQ(eval_pattern("...x..xx.x.", false), GMK_PT_F4); /* x.xxx.x: two fours. */
+    T_EQ(eval_pattern("......xxxx.", false), GMK_PT_F5);
+    T_EQ(eval_pattern("..o...x.o..", false), GMK_PT_B2); /* Room for one five. */
+    T_EQ(eval_pattern("...oo.xoo..", false), GMK_PT_DEAD);
+    /* Six in a row: a five in freestyle, nothing where overlines lose; a
+     * four whose five point would make six is no four there. */
+    T_EQ(eval_pattern(".xxxx.x....", false), GMK_PT_F5);
+    T_EQ(eval_pattern(".xxxx.x....", true), GMK_PT_DEAD);
+    T_EQ(eval_pattern("xxxx.......", false), GMK_PT_B4);
+    T_TRUE(eval_pattern("xxxx.......", true) < GMK_PT_B3);
+    /* Codes: the same multiset in any order, different multisets apart. */
+    T_EQ(gmk_pc_table[6321], gmk_pc_table[1236]);
+    T_EQ(gmk_pc_table[6321], gmk_pc_table[3612]);
+    T_TRUE(gmk_pc_table[6321] != gmk_pc_table[6311]);
+    T_EQ(gmk_pc_table[0], 0);
+    T_EQ(gmk_pc_table[9999], GMK_PC_N - 1);
+    T_EQ(gmk_pc_table[9000], GMK_PC_FIVE);
+    T_EQ(gmk_pc_table[8888], GMK_PC_FIVE - 1);
+}
+
 /* The cell of (x, y) under symmetry k of an n x n board, in "a1" text. */
 static void eval_map(int k, int n, int x, int y, char *buf, size_t len)
 {
@@ -183,4 +223,90 @@ void test_gmk_priors_lines(void)
                 G->play(&s, moves[banyan_rng_below(&rng, (uint32_t)k)]);
             }
         }
+}
+
+/* priors=patterns: a distribution over the candidates, the same for a
+ * move and its image under the eight symmetries, and the fitted weights
+ * put a five to make first, then a five to stop. */
+void test_gmk_priors_patterns(void)
+{
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 5, 0);
+    for (int game = 0; game < 30; game++) {
+        eval_state s;
+        int xs[64], ys[64], n = 0, plies = 3 + (int)banyan_rng_below(&rng, 30);
+        T_EQ(G->setup(&s, "priors=patterns"), BANYAN_OK);
+        for (; n < plies; n++) {
+            banyan_move moves[BANYAN_MAX_MOVES];
+            int k = G->candidates(&s, moves);
+            eval_state t = s;
+            double ret[2];
+            banyan_move m = moves[banyan_rng_below(&rng, (uint32_t)k)];
+            G->play(&t, m);
+            if (G->outcome(&t, ret))
+                break;
+            T_EQ(G->place(&s, m, &xs[n], &ys[n]), BANYAN_PLACE_CELL);
+            s = t;
+        }
+        float p0[BANYAN_MAX_MOVES];
+        banyan_move m0[BANYAN_MAX_MOVES];
+        int k0 = 0;
+        for (int k = 0; k < 8; k++) {
+            char text[512] = "", cell[16];
+            size_t used = 0;
+            for (int i = 0; i < n; i++) {
+                eval_map(k, 15, xs[i], 14 - ys[i], cell, sizeof cell);
+                used += (size_t)snprintf(text + used, sizeof text - used, "%s ", cell);
+            }
+            eval_state t;
+            banyan_move m[BANYAN_MAX_MOVES];
+            float p[BANYAN_MAX_MOVES], sum = 0;
+            eval_load(&t, "priors=patterns", text);
+            int nm = G->moves(&t, m); /* Not candidates: their threat defence
+                                       * may differ in order and budget. */
+            G->priors(&t, m, nm, p);
+            for (int i = 0; i < nm; i++)
+                sum += p[i];
+            T_NEAR(sum, 1, 1e-5);
+            if (k == 0) {
+                memcpy(p0, p, sizeof p);
+                memcpy(m0, m, sizeof m);
+                k0 = nm;
+                continue;
+            }
+            T_EQ(nm, k0);
+            for (int i = 0; i < k0; i++) { /* m0[i]'s image among m[]. */
+                int x, y, j = 0;
+                banyan_move mi;
+                T_EQ(G->place(&s, m0[i], &x, &y), BANYAN_PLACE_CELL);
+                eval_map(k, 15, x, 14 - y, cell, sizeof cell);
+                T_EQ(G->parse_move(&t, cell, &mi), BANYAN_OK);
+                while (j < nm && m[j] != mi)
+                    j++;
+                T_TRUE(j < nm);
+                if (j < nm && fabsf(p[j] - p0[i]) > 1e-5f)
+                    T_FAIL_AT("game %d, symmetry %d: prior %g of %s, %g of its image", game, k,
+                              p0[i], cell, p[j]);
+            }
+        }
+    }
+    /* Black's four h8 h9 h10 h11: Black to move fives at h7 or h12 rather
+     * than stop White's four a1 .. a4; White to move stops one of them. */
+    static const char *const tests[][2] = {{"h8 a1 h9 a2 h10 a3 h11 a4", "h7 h12"},
+                                           {"h8 a1 h9 a3 h10 a5 h11", "h7 h12"}};
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        eval_state t;
+        banyan_move m[BANYAN_MAX_MOVES];
+        float p[BANYAN_MAX_MOVES];
+        char buf[16];
+        eval_load(&t, "priors=patterns candidates=all", tests[i][0]);
+        int nm = G->moves(&t, m), best = 0;
+        G->priors(&t, m, nm, p);
+        for (int j = 1; j < nm; j++)
+            best = p[j] > p[best] ? j : best;
+        T_TRUE(G->format_move(&t, m[best], buf, sizeof buf) > 0);
+        if (!strstr(tests[i][1], buf))
+            T_FAIL_AT("%s: largest prior %s (%g), not one of %s", tests[i][0], buf, p[best],
+                      tests[i][1]);
+    }
 }

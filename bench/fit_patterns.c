@@ -1,0 +1,366 @@
+/*
+ * fit_patterns.c - fits Gomoku's evaluation model, the class counts and
+ * the pattern codes (gmk_eval_features, gmk_eval_patterns), to another
+ * engine's evaluations of positions (bench/label_gomoku.py's lines
+ * "ID EVAL MOVES...": EVAL in centi-units for the player to move, a win
+ * probability of 1 / (1 + exp(-EVAL / 200)), +Mn / -Mn a win / loss), and
+ * the policy of priors=patterns to another engine's moves
+ * (bench/gomoku_moves.py's lines "ID MOVES...", the last move the one to
+ * predict).
+ *
+ *     fit-patterns LABELS MOVES [L2[,L2P]] [OUT]
+ *
+ * Positions a five decides are left out, as the model never sees them.
+ * The records (ID less its last "_ply") are split by a hash: one in five
+ * is held out. Minimises the cross-entropy to the labels plus L2 times the
+ * squared pattern weights, by Adam on the full batch, first on four fifths
+ * to report the held-out loss, then on all; prints the cross-entropies of
+ * the model in use (the game's evaluate) and of the fit. The policy is a
+ * softmax over the candidates of the two codes' weights of each move, fitted
+ * alike to the log-likelihood of the moves chosen; its report compares it
+ * with the priors in use (priors=threats), by cross-entropy and by how often
+ * the move chosen has the largest prior. Writes the weights of both fits on
+ * all positions to OUT, as games/gomoku/weights.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "banyan_game.h"
+#include "gomoku/gomoku.h"
+
+#define NW (GMK_EVAL_FEATURES + GMK_EVAL_PATTERNS)
+
+typedef struct sample {
+    double target, now;          /* The label's probability, the model in use's. */
+    double f[GMK_EVAL_FEATURES]; /* Class counts. */
+    int start, n;                /* Pattern inputs: pat[start .. start + n - 1]. */
+    bool held;                   /* In the held-out fifth. */
+} sample;
+
+static sample *S;
+static uint16_t *pat;
+static int ns, npat, cap_s, cap_p;
+
+static double clampp(double p)
+{
+    return p < 1e-6 ? 1e-6 : p > 1 - 1e-6 ? 1 - 1e-6 : p;
+}
+
+static double xent(double t, double p)
+{
+    p = clampp(p);
+    return -(t * log(p) + (1 - t) * log(1 - p));
+}
+
+static double zof(const sample *x, const double *w)
+{
+    double z = 0;
+    for (int i = 0; i < GMK_EVAL_FEATURES; i++)
+        z += w[i] * x->f[i];
+    for (int i = 0; i < x->n; i++)
+        z += w[GMK_EVAL_FEATURES + pat[x->start + i]];
+    return z;
+}
+
+/* One step of Adam (iteration it) on weights w[0 .. nw - 1] with the
+ * gradient g summed over n samples, L2 on the weights from free on. */
+static void adam(double *w, const double *g, double *m, double *v, int nw, int free, int n,
+                 double l2, int it)
+{
+    double lr = 0.02, b1 = 0.9, b2 = 0.999;
+    for (int k = 0; k < nw; k++) {
+        double gk = g[k] / n + (k >= free ? 2 * l2 * w[k] : 0);
+        m[k] = b1 * m[k] + (1 - b1) * gk;
+        v[k] = b2 * v[k] + (1 - b2) * gk * gk;
+        double mh = m[k] / (1 - pow(b1, it)), vh = v[k] / (1 - pow(b2, it));
+        w[k] -= lr * mh / (sqrt(vh) + 1e-8);
+    }
+}
+
+/* Adam on the full batch: every sample, or the four fifths alone. */
+static void fit(double *w, bool train_only, double l2, int iters)
+{
+    static double g[NW], m[NW], v[NW];
+    memset(w, 0, sizeof(double) * NW);
+    memset(m, 0, sizeof m);
+    memset(v, 0, sizeof v);
+    int n = 0;
+    for (int i = 0; i < ns; i++)
+        n += !(train_only && S[i].held);
+    for (int it = 1; it <= iters; it++) {
+        memset(g, 0, sizeof g);
+        for (int i = 0; i < ns; i++) {
+            const sample *x = &S[i];
+            if (train_only && x->held)
+                continue;
+            double d = 1 / (1 + exp(-zof(x, w))) - x->target;
+            for (int k = 0; k < GMK_EVAL_FEATURES; k++)
+                g[k] += d * x->f[k];
+            for (int k = 0; k < x->n; k++)
+                g[GMK_EVAL_FEATURES + pat[x->start + k]] += d;
+        }
+        adam(w, g, m, v, NW, GMK_EVAL_FEATURES, n, l2, it);
+    }
+}
+
+/* part: 0 all positions, 1 the four fifths, 2 the held-out fifth. */
+static void report(const char *what, const double *w, int part)
+{
+    double ce = 0, ent = 0, now = 0;
+    int n = 0;
+    for (int i = 0; i < ns; i++) {
+        const sample *x = &S[i];
+        if ((part == 1 && x->held) || (part == 2 && !x->held))
+            continue;
+        double p = w ? 1 / (1 + exp(-zof(x, w))) : x->now;
+        ce += xent(x->target, p);
+        ent += xent(x->target, x->target);
+        now += xent(x->target, x->now);
+        n++;
+    }
+    printf("%-28s %6d positions: cross-entropy %.4f (model in use %.4f, labels' entropy %.4f)\n",
+           what, n, ce / n, now / n, ent / n);
+}
+
+/* The policy's samples: the candidates' inputs from mpc[start] on
+ * (gmk_policy_codes), the index of the move chosen, the priors in use. */
+typedef struct move_sample {
+    int start, n, chosen;
+    double now, now_top; /* The prior in use of the move chosen; 1 if it is the largest. */
+    bool held;
+} move_sample;
+
+static move_sample *M;
+static uint16_t *mpc;
+static int nm, nmpc, cap_m, cap_mpc;
+
+static void policy_probs(const move_sample *x, const double *u, double *p)
+{
+    double top = -1e300, total = 0;
+    for (int i = 0; i < x->n; i++) {
+        p[i] = 0;
+        for (int c = 0; c < GMK_POLICY_CODES; c++)
+            p[i] += u[mpc[x->start + GMK_POLICY_CODES * i + c]];
+        top = p[i] > top ? p[i] : top;
+    }
+    for (int i = 0; i < x->n; i++)
+        total += p[i] = exp(p[i] - top);
+    for (int i = 0; i < x->n; i++)
+        p[i] /= total;
+}
+
+static void fit_policy(double *u, bool train_only, double l2, int iters)
+{
+    static double g[GMK_POLICY_WEIGHTS], m[GMK_POLICY_WEIGHTS], v[GMK_POLICY_WEIGHTS],
+        p[BANYAN_MAX_MOVES];
+    memset(u, 0, sizeof(double) * GMK_POLICY_WEIGHTS);
+    memset(m, 0, sizeof m);
+    memset(v, 0, sizeof v);
+    int n = 0;
+    for (int i = 0; i < nm; i++)
+        n += !(train_only && M[i].held);
+    for (int it = 1; it <= iters; it++) {
+        memset(g, 0, sizeof g);
+        for (int i = 0; i < nm; i++) {
+            const move_sample *x = &M[i];
+            if (train_only && x->held)
+                continue;
+            policy_probs(x, u, p);
+            for (int k = 0; k < x->n; k++) {
+                double d = p[k] - (k == x->chosen);
+                for (int c = 0; c < GMK_POLICY_CODES; c++)
+                    g[mpc[x->start + GMK_POLICY_CODES * k + c]] += d;
+            }
+        }
+        adam(u, g, m, v, GMK_POLICY_WEIGHTS, 0, n, l2, it);
+    }
+}
+
+static void report_policy(const char *what, const double *u, int part)
+{
+    static double p[BANYAN_MAX_MOVES];
+    double ce = 0, now = 0;
+    int n = 0, top = 0, now_top = 0;
+    for (int i = 0; i < nm; i++) {
+        const move_sample *x = &M[i];
+        if ((part == 1 && x->held) || (part == 2 && !x->held))
+            continue;
+        policy_probs(x, u, p);
+        int best = 0;
+        for (int k = 1; k < x->n; k++)
+            best = p[k] > p[best] ? k : best;
+        top += best == x->chosen;
+        ce -= log(clampp(p[x->chosen]));
+        now -= log(clampp(x->now));
+        now_top += x->now_top > 0;
+        n++;
+    }
+    printf("%-28s %6d moves: cross-entropy %.4f, top move %.1f%% (priors in use %.4f, %.1f%%)\n",
+           what, n, ce / n, 100.0 * top / n, now / n, 100.0 * now_top / n);
+}
+
+static unsigned hash(const char *s, size_t n)
+{
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* Plays the moves of the rest of a line (strtok_r's save) into s from the
+ * empty board, all but the last `keep` of them, which go to last[];
+ * returns false on an illegal move or a game over. */
+static bool play_line(unsigned char *s, char **save, int keep, banyan_move *last)
+{
+    const banyan_game *g = &banyan_game_gomoku;
+    char *tok, *toks[BANYAN_MAX_MOVES];
+    int n = 0;
+    double r[8];
+    g->setup(s, "");
+    while (n < BANYAN_MAX_MOVES && (tok = strtok_r(NULL, " \t\r\n", save)))
+        toks[n++] = tok;
+    for (int i = 0; i < n; i++) {
+        banyan_move mv;
+        if (g->outcome(s, r) || g->parse_move(s, toks[i], &mv) != BANYAN_OK ||
+            !banyan_game_is_legal(g, s, mv))
+            return false;
+        if (i >= n - keep)
+            *last = mv;
+        else
+            g->play(s, mv);
+    }
+    return n > keep && !g->outcome(s, r);
+}
+
+static bool held_out(const char *id)
+{
+    const char *us = strrchr(id, '_');
+    return hash(id, us ? (size_t)(us - id) : strlen(id)) % 5 == 0;
+}
+
+static int load_labels(const char *path)
+{
+    const banyan_game *g = &banyan_game_gomoku;
+    static char line[1 << 16];
+    unsigned char s[4096];
+    uint16_t idx[2 * GMK_MAX * GMK_MAX + 1];
+    FILE *in = fopen(path, "r");
+    if (!in || g->state_size > sizeof s)
+        return -1;
+    while (fgets(line, sizeof line, in)) {
+        char *save = NULL, *id = strtok_r(line, " \t\r\n", &save);
+        char *ev = strtok_r(NULL, " \t\r\n", &save);
+        if (!id || !ev || !play_line(s, &save, 0, NULL))
+            continue;
+        if (ns == cap_s && !(S = realloc(S, sizeof *S * (cap_s = cap_s ? 2 * cap_s : 4096))))
+            return -1;
+        sample *x = &S[ns];
+        if (gmk_eval_features(s, x->f) != 0)
+            continue;
+        int n = gmk_eval_patterns(s, idx);
+        while (npat + n > cap_p)
+            if (!(pat = realloc(pat, sizeof *pat * (cap_p = cap_p ? 2 * cap_p : 1 << 16))))
+                return -1;
+        memcpy(pat + npat, idx, sizeof *idx * (size_t)n);
+        double r[2];
+        g->evaluate(s, r, NULL, 0, NULL);
+        x->target = ev[1] == 'M' ? (ev[0] == '+' ? 0.99 : 0.01) : 1 / (1 + exp(-atof(ev) / 200));
+        x->now = r[g->to_move(s)];
+        x->start = npat;
+        x->n = n;
+        x->held = held_out(id);
+        npat += n;
+        ns++;
+    }
+    fclose(in);
+    return ns;
+}
+
+static int load_moves(const char *path)
+{
+    const banyan_game *g = &banyan_game_gomoku;
+    static char line[1 << 16];
+    unsigned char s[4096];
+    banyan_move cand[BANYAN_MAX_MOVES], chosen;
+    float pri[BANYAN_MAX_MOVES];
+    FILE *in = fopen(path, "r");
+    if (!in || g->state_size > sizeof s)
+        return -1;
+    while (fgets(line, sizeof line, in)) {
+        char *save = NULL, *id = strtok_r(line, " \t\r\n", &save);
+        if (!id || !play_line(s, &save, 1, &chosen))
+            continue;
+        int n = g->candidates(s, cand), k = 0;
+        while (k < n && cand[k] != chosen)
+            k++;
+        if (n < 2 || k == n) /* Forced, or a move the candidates lack. */
+            continue;
+        if (nm == cap_m && !(M = realloc(M, sizeof *M * (cap_m = cap_m ? 2 * cap_m : 4096))))
+            return -1;
+        while (nmpc + GMK_POLICY_CODES * n > cap_mpc)
+            if (!(mpc = realloc(mpc, sizeof *mpc * (cap_mpc = cap_mpc ? 2 * cap_mpc : 1 << 16))))
+                return -1;
+        move_sample *x = &M[nm++];
+        gmk_policy_codes((const gmk *)s, cand, n, mpc + nmpc);
+        g->priors(s, cand, n, pri);
+        x->start = nmpc;
+        x->n = n;
+        x->chosen = k;
+        x->now = pri[k];
+        x->now_top = 1;
+        for (int i = 0; i < n; i++)
+            x->now_top = pri[i] > pri[k] ? 0 : x->now_top;
+        x->held = held_out(id);
+        nmpc += GMK_POLICY_CODES * n;
+    }
+    fclose(in);
+    return nm;
+}
+
+int main(int argc, char **argv)
+{
+    static double w[NW], u[GMK_POLICY_WEIGHTS];
+    if (argc < 3) {
+        fprintf(stderr, "usage: fit-patterns LABELS MOVES [L2[,L2P]] [OUT]\n");
+        return 2;
+    }
+    /* L2 as "EVAL,POLICY": the policy's rare strong codes need less. */
+    const char *comma = argc > 3 ? strchr(argv[3], ',') : NULL;
+    double l2 = argc > 3 ? atof(argv[3]) : 1e-3, l2p = comma ? atof(comma + 1) : 3e-5;
+    if (load_labels(argv[1]) <= 0 || load_moves(argv[2]) <= 0) {
+        fprintf(stderr, "fit-patterns: no positions in %s or %s\n", argv[1], argv[2]);
+        return 1;
+    }
+    fit(w, true, l2, 1500);
+    report("fit on four fifths, train", w, 1);
+    report("fit on four fifths, held out", w, 2);
+    fit_policy(u, true, l2p, 1500);
+    report_policy("policy on four fifths, train", u, 1);
+    report_policy("policy on four fifths, held", u, 2);
+    if (argc > 4) {
+        FILE *out = fopen(argv[4], "w");
+        fit(w, false, l2, 1500);
+        report("fit on all", w, 0);
+        fit_policy(u, false, l2p, 1500);
+        report_policy("policy on all", u, 0);
+        if (!out)
+            return 1;
+        fprintf(out, "/*\n * weights.c - the weights of Gomoku's evaluation model and of the\n"
+                     " * priors=patterns policy (see gomoku.h), written by bench/fit_patterns.c\n"
+                     " * from positions labelled by another engine (docs/STRENGTH.md has the\n"
+                     " * data and the fit): do not edit.\n */\n"
+                     "#include \"gomoku.h\"\n\n/* clang-format off */\n"
+                     "const float gmk_eval_weights[GMK_EVAL_WEIGHTS] = {");
+        for (int k = 0; k < NW; k++)
+            fprintf(out, "%s%.4ff,", k % 8 ? " " : "\n    ", w[k]);
+        fprintf(out, "\n};\n\nconst float gmk_policy_weights[GMK_POLICY_WEIGHTS] = {");
+        for (int k = 0; k < GMK_POLICY_WEIGHTS; k++)
+            fprintf(out, "%s%.4ff,", k % 8 ? " " : "\n    ", u[k]);
+        fprintf(out, "\n};\n/* clang-format on */\n");
+        if (fclose(out) != 0)
+            return 1;
+    }
+    return 0;
+}
