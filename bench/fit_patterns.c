@@ -54,6 +54,13 @@ static double xent(double t, double p)
     return -(t * log(p) + (1 - t) * log(1 - p));
 }
 
+/* Whether a sample of the held-out fifth or not (held) is in part: 0 all
+ * samples, 1 the four fifths, 2 the held-out fifth. */
+static bool in_part(bool held, int part)
+{
+    return part == 0 || (part == 1) != held;
+}
+
 static double zof(const sample *x, const double *w)
 {
     double z = 0;
@@ -79,8 +86,8 @@ static void adam(double *w, const double *g, double *m, double *v, int nw, int f
     }
 }
 
-/* Adam on the full batch: every sample, or the four fifths alone. */
-static void fit(double *w, bool train_only, double l2, int iters)
+/* Adam on the full batch of part (0 or 1, as in_part). */
+static void fit(double *w, int part, double l2, int iters)
 {
     static double g[NW], m[NW], v[NW];
     memset(w, 0, sizeof(double) * NW);
@@ -88,12 +95,12 @@ static void fit(double *w, bool train_only, double l2, int iters)
     memset(v, 0, sizeof v);
     int n = 0;
     for (int i = 0; i < ns; i++)
-        n += !(train_only && S[i].held);
+        n += in_part(S[i].held, part);
     for (int it = 1; it <= iters; it++) {
         memset(g, 0, sizeof g);
         for (int i = 0; i < ns; i++) {
             const sample *x = &S[i];
-            if (train_only && x->held)
+            if (!in_part(x->held, part))
                 continue;
             double d = 1 / (1 + exp(-zof(x, w))) - x->target;
             for (int k = 0; k < GMK_EVAL_FEATURES; k++)
@@ -105,17 +112,16 @@ static void fit(double *w, bool train_only, double l2, int iters)
     }
 }
 
-/* part: 0 all positions, 1 the four fifths, 2 the held-out fifth. */
+/* The cross-entropies of the fit w and of the model in use on part. */
 static void report(const char *what, const double *w, int part)
 {
     double ce = 0, ent = 0, now = 0;
     int n = 0;
     for (int i = 0; i < ns; i++) {
         const sample *x = &S[i];
-        if ((part == 1 && x->held) || (part == 2 && !x->held))
+        if (!in_part(x->held, part))
             continue;
-        double p = w ? 1 / (1 + exp(-zof(x, w))) : x->now;
-        ce += xent(x->target, p);
+        ce += xent(x->target, 1 / (1 + exp(-zof(x, w))));
         ent += xent(x->target, x->target);
         now += xent(x->target, x->now);
         n++;
@@ -128,7 +134,8 @@ static void report(const char *what, const double *w, int part)
  * (gmk_policy_codes), the index of the move chosen, the priors in use. */
 typedef struct move_sample {
     int start, n, chosen;
-    double now, now_top; /* The prior in use of the move chosen; 1 if it is the largest. */
+    double now;   /* The prior in use of the move chosen. */
+    bool now_top; /* Whether that prior is the largest. */
     bool held;
 } move_sample;
 
@@ -151,7 +158,7 @@ static void policy_probs(const move_sample *x, const double *u, double *p)
         p[i] /= total;
 }
 
-static void fit_policy(double *u, bool train_only, double l2, int iters)
+static void fit_policy(double *u, int part, double l2, int iters)
 {
     static double g[GMK_POLICY_WEIGHTS], m[GMK_POLICY_WEIGHTS], v[GMK_POLICY_WEIGHTS],
         p[BANYAN_MAX_MOVES];
@@ -160,12 +167,12 @@ static void fit_policy(double *u, bool train_only, double l2, int iters)
     memset(v, 0, sizeof v);
     int n = 0;
     for (int i = 0; i < nm; i++)
-        n += !(train_only && M[i].held);
+        n += in_part(M[i].held, part);
     for (int it = 1; it <= iters; it++) {
         memset(g, 0, sizeof g);
         for (int i = 0; i < nm; i++) {
             const move_sample *x = &M[i];
-            if (train_only && x->held)
+            if (!in_part(x->held, part))
                 continue;
             policy_probs(x, u, p);
             for (int k = 0; k < x->n; k++) {
@@ -185,7 +192,7 @@ static void report_policy(const char *what, const double *u, int part)
     int n = 0, top = 0, now_top = 0;
     for (int i = 0; i < nm; i++) {
         const move_sample *x = &M[i];
-        if ((part == 1 && x->held) || (part == 2 && !x->held))
+        if (!in_part(x->held, part))
             continue;
         policy_probs(x, u, p);
         int best = 0;
@@ -194,7 +201,7 @@ static void report_policy(const char *what, const double *u, int part)
         top += best == x->chosen;
         ce -= log(clampp(p[x->chosen]));
         now -= log(clampp(x->now));
-        now_top += x->now_top > 0;
+        now_top += x->now_top;
         n++;
     }
     printf("%-28s %6d moves: cross-entropy %.4f, top move %.1f%% (priors in use %.4f, %.1f%%)\n",
@@ -309,9 +316,9 @@ static int load_moves(const char *path)
         x->n = n;
         x->chosen = k;
         x->now = pri[k];
-        x->now_top = 1;
+        x->now_top = true;
         for (int i = 0; i < n; i++)
-            x->now_top = pri[i] > pri[k] ? 0 : x->now_top;
+            x->now_top = x->now_top && pri[i] <= pri[k];
         x->held = held_out(id);
         nmpc += GMK_POLICY_CODES * n;
     }
@@ -333,17 +340,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "fit-patterns: no positions in %s or %s\n", argv[1], argv[2]);
         return 1;
     }
-    fit(w, true, l2, 1500);
+    fit(w, 1, l2, 1500);
     report("fit on four fifths, train", w, 1);
     report("fit on four fifths, held out", w, 2);
-    fit_policy(u, true, l2p, 1500);
+    fit_policy(u, 1, l2p, 1500);
     report_policy("policy on four fifths, train", u, 1);
     report_policy("policy on four fifths, held", u, 2);
     if (argc > 4) {
         FILE *out = fopen(argv[4], "w");
-        fit(w, false, l2, 1500);
+        fit(w, 0, l2, 1500);
         report("fit on all", w, 0);
-        fit_policy(u, false, l2p, 1500);
+        fit_policy(u, 0, l2p, 1500);
         report_policy("policy on all", u, 0);
         if (!out)
             return 1;

@@ -161,12 +161,14 @@ static void gmk_eval_quiet(const unsigned *sh, int k, int *q)
 
 /* Counts the classes of every empty cell within distance 2 of a stone, per
  * colour (n[0] Black's, n[1] White's), and notes one five point of each
- * colour in five[] (BANYAN_MOVE_NONE: none), as a move. */
+ * colour in five[] (BANYAN_MOVE_NONE: none), as a move. With pc, appends
+ * each cell's pattern codes there, the mover's then the opponent's plus
+ * GMK_PC_N, counted in *npc. */
 static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2], int q[2][GMK_Q_N],
                            uint16_t *pc, int *npc)
 {
     gmk_eval_lines L;
-    int size = t->size;
+    int size = t->size, me = t->ply & 1;
     gmk_eval_build(t, &L);
     memset(n, 0, sizeof(int) * 2 * GMK_C_N);
     memset(q, 0, sizeof(int) * 2 * GMK_Q_N);
@@ -180,7 +182,8 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
                 for (int i = 0; i < 4; i++)
                     ls[col][i] = (gmk_ls_table[idx[col][i]] >> (L.exact[col] ? 4 : 0)) & 15;
             for (int col = 0; pc && col < 2; col++)
-                pc[(*npc)++] = (uint16_t)(col * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
+                pc[(*npc)++] =
+                    (uint16_t)((col != me) * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
             for (int col = 0; col < 2; col++) {
                 int k = gmk_eval_class(ls[col]);
                 if (k != GMK_C_N)
@@ -221,16 +224,12 @@ void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
         out[i] /= total;
 }
 
-/* The pattern inputs for the player to move (me): the np pattern codes of
- * idx[] (per colour, as gmk_eval_count notes them) become the mover's or
- * the opponent's, and the threat mask (which classes from WIN to THREE
- * each side has) follows them; returns their number. */
-static int gmk_eval_roles(int n[2][GMK_C_N], int me, uint16_t *idx, int np)
+/* Appends to the np pattern inputs of idx[] (gmk_eval_count's codes) the
+ * threat mask for the player to move (me): which classes from WIN to THREE
+ * each side has; returns their number. */
+static int gmk_eval_mask(int n[2][GMK_C_N], int me, uint16_t *idx, int np)
 {
     unsigned mask = 0;
-    for (int i = 0; i < np; i++)
-        idx[i] = (uint16_t)((idx[i] >= GMK_PC_N) == me ? idx[i] % GMK_PC_N
-                                                       : GMK_PC_N + idx[i] % GMK_PC_N);
     for (int r = 0; r < 2; r++)
         for (int k = GMK_C_WIN; k <= GMK_C_THREE; k++)
             mask |= (n[r ? !me : me][k] > 0 ? 1u : 0u) << (r * 4 + k - GMK_C_WIN);
@@ -248,7 +247,8 @@ void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *c
         gmk_eval_index(&L, (int)moves[i] / size, (int)moves[i] % size, idx);
         for (int r = 0; r < 2; r++) {
             int col = r ? !me : me;
-            codes[3 * i + r] = (uint16_t)(r * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
+            codes[GMK_POLICY_CODES * i + r] =
+                (uint16_t)(r * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
         }
         int d = 4; /* The distance from the last move, 1 .. 3, else 4. */
         if (t->last != GMK_NO_CELL) {
@@ -257,7 +257,7 @@ void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *c
             d = dr > dc ? dr : dc;
             d = d < 1 ? 1 : d > 4 ? 4 : d;
         }
-        codes[3 * i + 2] = (uint16_t)(2 * GMK_PC_N + d - 1);
+        codes[GMK_POLICY_CODES * i + 2] = (uint16_t)(2 * GMK_PC_N + d - 1);
     }
 }
 
@@ -267,13 +267,11 @@ void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *o
     float top = -1e30f, total = 0;
     gmk_policy_codes(t, moves, n, codes);
     for (int i = 0; i < n; i++) {
-        out[i] = gmk_policy_weights[codes[3 * i]] + gmk_policy_weights[codes[3 * i + 1]] +
-                 gmk_policy_weights[codes[3 * i + 2]];
+        const uint16_t *c = codes + GMK_POLICY_CODES * i;
+        out[i] = gmk_policy_weights[c[0]] + gmk_policy_weights[c[1]] + gmk_policy_weights[c[2]];
         /* Fives first, as the threat priors have them: the fit never sees
          * them, since the candidates then hold nothing else to choose. */
-        out[i] += codes[3 * i] >= GMK_PC_FIVE                  ? 40.0f
-                  : codes[3 * i + 1] >= GMK_PC_N + GMK_PC_FIVE ? 20.0f
-                                                               : 0.0f;
+        out[i] += c[0] >= GMK_PC_FIVE ? 40.0f : c[1] >= GMK_PC_N + GMK_PC_FIVE ? 20.0f : 0.0f;
         top = out[i] > top ? out[i] : top;
     }
     for (int i = 0; i < n; i++)
@@ -322,7 +320,7 @@ static double gmk_eval_value(const gmk *t, int depth)
         return 1 - gmk_eval_value(&copy, depth - 1);
     }
     gmk_eval_inputs(n, q, me, f);
-    np = gmk_eval_roles(n, me, pc, np);
+    np = gmk_eval_mask(n, me, pc, np);
     for (int i = 0; i < GMK_EVAL_FEATURES; i++)
         z += gmk_eval_weights[i] * f[i];
     for (int i = 0; i < np; i++)
@@ -359,5 +357,5 @@ int gmk_eval_patterns(const void *s, uint16_t *idx)
     int n[2][GMK_C_N], q[2][GMK_Q_N], np = 0;
     banyan_move five[2];
     gmk_eval_count(t, n, five, q, idx, &np);
-    return gmk_eval_roles(n, t->ply & 1, idx, np);
+    return gmk_eval_mask(n, t->ply & 1, idx, np);
 }

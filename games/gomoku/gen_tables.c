@@ -112,6 +112,24 @@ static unsigned gmk_pt_rate(unsigned o, unsigned emp, bool exact, const uint8_t 
     return best;
 }
 
+/* The window of table index idx (10 base-3 digits, 0 blocked, 1 own,
+ * 2 empty, for the cells other than the centre, bit 5): own stones (the
+ * centre's included) and empty cells; returns the own stones besides the
+ * centre. */
+static int gmk_gen_decode(unsigned idx, unsigned *own, unsigned *emp)
+{
+    int n = 0;
+    *own = 1u << 5;
+    *emp = 0;
+    for (int k = 0; k < 10; k++, idx /= 3) {
+        unsigned bit = 1u << (k < 5 ? k : k + 1);
+        *own |= idx % 3 == 1 ? bit : 0;
+        *emp |= idx % 3 == 2 ? bit : 0;
+        n += idx % 3 == 1;
+    }
+    return n;
+}
+
 /* Writes n values of an array of type, name and size, 16 a line. */
 static void gmk_gen_array(FILE *f, const char *type, const char *name, const unsigned *v, int n)
 {
@@ -138,13 +156,8 @@ int main(int argc, char **argv)
         base3[m] = v;
     }
     for (unsigned idx = 0; idx < 59049; idx++) {
-        unsigned own = 0, emp = 0, x = idx;
-        for (int k = 0; k < 10; k++, x /= 3) {
-            unsigned bit = 1u << (k < 5 ? k : k + 1);
-            own |= x % 3 == 1 ? bit : 0;
-            emp |= x % 3 == 2 ? bit : 0;
-        }
-        own |= 1u << 5;
+        unsigned own, emp;
+        gmk_gen_decode(idx, &own, &emp);
         table[idx] = gmk_ls_rate(own, emp, false) | gmk_ls_rate(own, emp, true) << 4;
         shapes[idx] = gmk_sh_rate(own, emp, false) | gmk_sh_rate(own, emp, true) << 4;
     }
@@ -153,17 +166,9 @@ int main(int argc, char **argv)
     memset(pt, 0xff, sizeof pt);
     for (int own_n = 10; own_n >= 0; own_n--)
         for (unsigned idx = 0; idx < 59049; idx++) {
-            unsigned own = 0, emp = 0, x = idx;
-            int n = 0;
-            for (int k = 0; k < 10; k++, x /= 3) {
-                unsigned bit = 1u << (k < 5 ? k : k + 1);
-                own |= x % 3 == 1 ? bit : 0;
-                emp |= x % 3 == 2 ? bit : 0;
-                n += x % 3 == 1;
-            }
-            if (n != own_n)
+            unsigned own, emp;
+            if (gmk_gen_decode(idx, &own, &emp) != own_n)
                 continue;
-            own |= 1u << 5;
             for (int e = 0; e < 2; e++)
                 pt[e][idx] = (uint8_t)gmk_pt_rate(own, emp, e, pt[e], idx);
             pats[idx] = pt[0][idx] | (unsigned)pt[1][idx] << 4;
