@@ -1568,3 +1568,39 @@ void test_gmk_win_line(void)
     for (int i = 0; i < n; i++)
         T_EQ(y[i], 0);
 }
+
+/* The winning first moves of the attack positions that Rapfi's labels
+ * lack (tests/data/gomoku_attack_wins.txt, which bench/tactics.sh counts
+ * as answers apart from the labels): each refereed in full, every defence
+ * played out to a five. */
+void test_gmk_attack_wins(void)
+{
+    char path[512], line[1024];
+    snprintf(path, sizeof path, "%s/gomoku_attack_wins.txt", t_data_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        T_FAIL_AT("cannot open %s", path);
+        return;
+    }
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *save = NULL, *name = strtok_r(line, "|", &save), *moves = strtok_r(NULL, "|", &save);
+        char *wins = strtok_r(NULL, "\n", &save);
+        gmk_test_state s;
+        if (!name || name[0] == '#' || !wins || !gmk_test_load(&s, "", moves))
+            continue;
+        name[strcspn(name, " ")] = 0;
+        for (char *tok = strtok_r(wins, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            banyan_move m = gmk_test_move(&s, tok);
+            gmk_test_state a = s;
+            gmk_test_win p = {G->to_move(&s), 200000, 0, 0, 0, 100000};
+            T_TRUE(gmk_test_in_moves(&s, m));
+            G->play(&a, m);
+            if (!gmk_test_proof_defend(&p, &a, 1))
+                T_FAIL_AT("%s: %s does not win", name, tok);
+            count++;
+        }
+    }
+    fclose(f);
+    T_EQ(count, 4);
+}
