@@ -3,12 +3,15 @@
  * the pattern codes (gmk_eval_features, gmk_eval_patterns), to another
  * engine's evaluations of positions (bench/label_gomoku.py's lines
  * "ID EVAL MOVES...": EVAL in centi-units for the player to move, a win
- * probability of 1 / (1 + exp(-EVAL / 200)), +Mn / -Mn a win / loss), and
+ * probability of 1 / (1 + exp(-EVAL / 200)), +Mn / -Mn a win / loss seen,
+ * taken as a probability of P / 1 - P, default 0.99, and weighted W in the
+ * fit, default 1: the cross-entropies are reported on all positions and on
+ * those without such a label, the undecided), and
  * the policy of priors=patterns to another engine's moves
  * (bench/gomoku_moves.py's lines "ID MOVES...", the last move the one to
  * predict).
  *
- *     fit-patterns LABELS MOVES [L2[,L2P]] [OUT]
+ *     fit-patterns [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]
  *
  * Positions a five decides are left out, as the model never sees them.
  * The records (ID less its last "_ply") are split by a hash: one in five
@@ -37,11 +40,14 @@ typedef struct sample {
     double f[GMK_EVAL_FEATURES]; /* Class counts. */
     int start, n;                /* Pattern inputs: pat[start .. start + n - 1]. */
     bool held;                   /* In the held-out fifth. */
+    bool mate;                   /* Labelled a win or loss seen (+Mn, -Mn). */
 } sample;
 
 static sample *S;
 static uint16_t *pat;
 static int ns, npat, cap_s, cap_p;
+static double mate_p = 0.99; /* The target of a win seen (--mate P); of a loss, 1 - P. */
+static double mate_w = 1;    /* The weight of their samples in the fit (--mate P,W). */
 
 static double clampp(double p)
 {
@@ -102,7 +108,7 @@ static void fit(double *w, int part, double l2, int iters)
             const sample *x = &S[i];
             if (!in_part(x->held, part))
                 continue;
-            double d = 1 / (1 + exp(-zof(x, w))) - x->target;
+            double d = (1 / (1 + exp(-zof(x, w))) - x->target) * (x->mate ? mate_w : 1);
             for (int k = 0; k < GMK_EVAL_FEATURES; k++)
                 g[k] += d * x->f[k];
             for (int k = 0; k < x->n; k++)
@@ -115,19 +121,24 @@ static void fit(double *w, int part, double l2, int iters)
 /* The cross-entropies of the fit w and of the model in use on part. */
 static void report(const char *what, const double *w, int part)
 {
-    double ce = 0, ent = 0, now = 0;
-    int n = 0;
+    double ce = 0, ent = 0, now = 0, ceu = 0, entu = 0, nowu = 0;
+    int n = 0, nu = 0;
     for (int i = 0; i < ns; i++) {
         const sample *x = &S[i];
         if (!in_part(x->held, part))
             continue;
-        ce += xent(x->target, 1 / (1 + exp(-zof(x, w))));
-        ent += xent(x->target, x->target);
-        now += xent(x->target, x->now);
-        n++;
+        double c = xent(x->target, 1 / (1 + exp(-zof(x, w)))), e = xent(x->target, x->target);
+        double o = xent(x->target, x->now);
+        ce += c, ent += e, now += o, n++;
+        if (!x->mate)
+            ceu += c, entu += e, nowu += o, nu++;
     }
     printf("%-28s %6d positions: cross-entropy %.4f (model in use %.4f, labels' entropy %.4f)\n",
            what, n, ce / n, now / n, ent / n);
+    if (nu) /* Those without a win or loss seen, where the search needs the model most. */
+        printf(
+            "%-28s %6d undecided: cross-entropy %.4f (model in use %.4f, labels' entropy %.4f)\n",
+            "", nu, ceu / nu, nowu / nu, entu / nu);
 }
 
 /* The policy's samples: the candidates' inputs from mpc[start] on
@@ -273,7 +284,8 @@ static int load_labels(const char *path)
         memcpy(pat + npat, idx, sizeof *idx * (size_t)n);
         double r[2];
         g->evaluate(s, r, NULL, 0, NULL);
-        x->target = ev[1] == 'M' ? (ev[0] == '+' ? 0.99 : 0.01) : 1 / (1 + exp(-atof(ev) / 200));
+        x->mate = ev[1] == 'M';
+        x->target = x->mate ? (ev[0] == '+' ? mate_p : 1 - mate_p) : 1 / (1 + exp(-atof(ev) / 200));
         x->now = r[g->to_move(s)];
         x->start = npat;
         x->n = n;
@@ -329,8 +341,14 @@ static int load_moves(const char *path)
 int main(int argc, char **argv)
 {
     static double w[NW], u[GMK_POLICY_WEIGHTS];
-    if (argc < 3) {
-        fprintf(stderr, "usage: fit-patterns LABELS MOVES [L2[,L2P]] [OUT]\n");
+    if (argc > 2 && !strcmp(argv[1], "--mate")) {
+        const char *c = strchr(argv[2], ',');
+        mate_p = atof(argv[2]);
+        mate_w = c ? atof(c + 1) : 1;
+        argc -= 2, argv += 2;
+    }
+    if (argc < 3 || mate_p <= 0.5 || mate_p >= 1 || mate_w < 0) {
+        fprintf(stderr, "usage: fit-patterns [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]\n");
         return 2;
     }
     /* L2 as "EVAL,POLICY": the policy's rare strong codes need less. */

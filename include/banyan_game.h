@@ -298,9 +298,10 @@ typedef struct banyan_game {
      * continuous fours or threats), in the order of candidates(). The
      * engine calls it on the root only, before the search, and marks the
      * moves it drops proven lost. It must drop only moves it proves lost,
-     * and returns all the candidates when it would drop every one. NULL
-     * means none. mem as for prove_win_deep. */
-    int (*candidates_deep)(const void *s, void *mem, banyan_move *out);
+     * and returns all the candidates when it would drop every one. effort
+     * bounds the work as for prove_win_deep (the engine gives both the
+     * same), and mem is as there. NULL means none. */
+    int (*candidates_deep)(const void *s, uint32_t effort, void *mem, banyan_move *out);
 
     /* Optional. An exact solver (in Connect Four and Othello, alpha-beta
      * to the end of the game) for s, a game that goes on, from the point of

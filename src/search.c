@@ -1743,7 +1743,7 @@ static void search_verify_best(banyan_engine *e, const banyan_limits *u, const l
  * the moves it drops are proven lost (the game proves each), so that the
  * search spends nothing on them, and widening passes them by. Each tree's
  * root is expanded first if it is not (a kept root already is). */
-static void search_defend_root(banyan_engine *e)
+static void search_defend_root(banyan_engine *e, uint32_t effort)
 {
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
@@ -1751,7 +1751,7 @@ static void search_defend_root(banyan_engine *e)
     if (!g->candidates_deep || g->n_players != 2 ||
         tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
-    int nk = g->candidates_deep(e->root_state, e->workers[0].deep, keep);
+    int nk = g->candidates_deep(e->root_state, effort, e->workers[0].deep, keep);
     if (nk <= 0 || nk > BANYAN_MAX_MOVES)
         return;
     for (int k = 0; k < e->n_trees; k++) {
@@ -1849,7 +1849,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         search_solve_root(e, search_solve_budget(e, u),
                           u->time > 0 ? L.start + u->time * SEARCH_SOLVE_TIME_SHARE : 0);
         search_prove_root(e, search_root_effort(u));
-        search_defend_root(e);
+        search_defend_root(e, search_root_effort(u));
         if (e->cfg.noise_alpha > 0 && !e->root_noised)
             for (int k = 0; k < e->n_trees; k++)
                 search_noise_root(e, k);

@@ -257,9 +257,9 @@ void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
 
 bool gmk_prove_win(const void *s, banyan_move *out);
 bool gmk_prove_win_deep(const void *s, uint32_t effort, void *mem, banyan_move *out);
-int gmk_candidates_deep(const void *s, void *mem, banyan_move *out);
-/* The game table's deep_size: the VCT's table (4 MiB) and workspace. */
-#define GMK_DEEP_SIZE ((size_t)4200 << 10)
+int gmk_candidates_deep(const void *s, uint32_t effort, void *mem, banyan_move *out);
+/* The game table's deep_size: the VCT's table (6 MiB) and workspace. */
+#define GMK_DEEP_SIZE ((size_t)6250 << 10)
 
 /* Narrows moves[0 .. n - 1], candidates of t, in place and in order, to
  * the mover's fives, else the blocks of the opponent's five, else the

@@ -13,11 +13,12 @@
 
 #include <string.h>
 
-#define GMK_VCF_NODES    2000 /* Attacker moves tried per VCF call. */
-#define GMK_VCF_DEPTH    32   /* Longest VCF, in attacker moves. */
-#define GMK_DEFEND_NODES 300  /* The same, for the opponent's threat in the candidates. */
-#define GMK_VCT_THREES   8    /* Open threes in a VCT, most. */
-#define GMK_VCT_DEPTH    32   /* Longest VCT, in attacker moves. */
+#define GMK_VCF_NODES     2000 /* Attacker moves tried per VCF call. */
+#define GMK_VCF_DEPTH     32   /* Longest VCF, in attacker moves. */
+#define GMK_DEFEND_NODES  300  /* The same, for the opponent's threat in the candidates. */
+#define GMK_VCT_THREES    8    /* Open threes in a VCT's line when it is shortened, most. */
+#define GMK_VCT_ID_THREES 2    /* The same for the rounds before the proof-number search. */
+#define GMK_VCT_DEPTH     32   /* Longest VCT, in attacker moves. */
 
 /*
  * Line words: a byte board's cells again as bits, per direction and line,
@@ -386,7 +387,7 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  *     leaves the attacker no winning four (on the lines through those
  *     moves, found by trying them) and each move making a four of the
  *     defender's own, which the attacker must then block; failing that he
- *     must threaten a four-three, whose answers gmk_vct_defend_43 lists.
+ *     must threaten a four-three, whose answers gmk_vct_answers_43 lists.
  * Sound by construction: threats are recognised by playing them out rather
  * than by shape, every defence is tried, and "no threat" fails. Moves are
  * looked for only among cells within distance 2 of a stone, the region in
@@ -403,9 +404,12 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  * depth, 76 more and 114 fewer).
  *
  * Iterative deepening on the number of threes allowed (up to
- * GMK_VCT_THREES; a quiet threat counts as one) finds the wins with fewest
- * threes first, the cheapest to find; each round costs some ten times the
- * one before. The first win found need not be the shortest (a long run of
+ * GMK_VCT_ID_THREES; a quiet threat counts as one) finds the wins with
+ * fewest threes first, the cheapest to find; each round costs some ten
+ * times the one before, so the rest of the effort goes to a proof-number
+ * search of the same threats (gmk_pn_search), which follows the narrowest
+ * defences however many threes they take. The first win found need not
+ * be the shortest (a long run of
  * fours may come before a short line with a three), so prove_win_deep then
  * looks for a shorter one (gmk_vct_shorten). A table of solved positions
  * (GMK_VCT_TT) saves the transpositions of threat sequences, the most
@@ -435,12 +439,14 @@ bool gmk_prove_win(const void *s, banyan_move *out)
  * the positions where Rapfi won against Banyan, 2^18 entries found a
  * fifth more wins at 10^5 to 10^6 positions than 2^12 did, in the same
  * time. */
-#define GMK_VCT_TT  (1u << 18) /* Entries: 4 MiB. */
+#define GMK_VCT_TT  (1u << 18) /* Entries: 6 MiB. */
 #define GMK_VCT_WON 0xffff     /* An entry's left: a proven win. */
 
 typedef struct gmk_vct_entry {
     uint64_t hash; /* The position's hash. */
-    uint32_t left; /* GMK_VCT_WON, or the moves and threes left at a failure. */
+    uint32_t left; /* GMK_VCT_WON, or the moves and threes left at a failure;
+                    * in the proof-number search, the proof number. */
+    uint32_t dn;   /* The proof-number search's disproof number. */
     uint32_t gen;  /* The call that wrote it (gmk_vct.gen); 0: empty. */
 } gmk_vct_entry;
 
@@ -646,7 +652,7 @@ static unsigned gmk_vct_rate_with(gmk_vct *v, int c, int d, int k, int val)
 /* Appends to moves[0 .. n - 1] (the attacker's fours and threes) his quiet
  * threats: the empty region cells after which some cell c would make him
  * a four and, in another line, an open three or a second four, which it
- * did not before. Such a threat wins unless answered (gmk_vct_defend_43).
+ * did not before. Such a threat wins unless answered (gmk_vct_answers_43).
  * Only cells within 4 of c on the line that changes are looked at: the
  * line words with the stone put in, no move played. Returns the new n. */
 static int gmk_vct_quiet(gmk_vct *v, uint16_t *moves, int n)
@@ -715,6 +721,40 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
     return won;
 }
 
+/* The attacker's threats, into moves[], most promising first: every four
+ * and, with threes, every open three (and on the first move the quiet
+ * threats). Returns their number, or -1 when a four makes two five points,
+ * a win at once, whose cell goes to *win. */
+static int gmk_vct_threat_moves(gmk_vct *v, int depth, bool threes, uint16_t *moves, int *win)
+{
+    int col = v->att + 1, n = 0, n_fours;
+    for (int i = 0; i < v->n_cells; i++) {
+        int p = v->cells[i];
+        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))))
+            moves[n++] = (uint16_t)p;
+    }
+    for (int i = 0; i < n; i++)
+        if (gmk_vct_double(v, moves[i])) {
+            *win = moves[i];
+            return -1;
+        }
+    n_fours = n;
+    for (int i = 0; i < v->n_cells && threes; i++) {
+        int p = v->cells[i];
+        if (v->g.b[p] != 0)
+            continue;
+        bool four = false;
+        for (int k = 0; k < n_fours && !four; k++)
+            four = moves[k] == p;
+        if (!four && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
+            moves[n++] = (uint16_t)p;
+    }
+    if (depth == 0 && threes)
+        n = gmk_vct_quiet(v, moves, n);
+    gmk_vct_order(v, moves, n);
+    return n;
+}
+
 /* gmk_vct_attack past the quick checks: the defender's one five point
  * block (or -1) blocked, or else the attacker's threats tried. */
 static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block)
@@ -732,31 +772,11 @@ static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block)
      * every four and (while threes are left) every open three is tried,
      * most promising first. */
     uint16_t moves[GMK_MAX * GMK_MAX];
-    int n = 0, n_fours = 0;
-    for (int i = 0; i < v->n_cells; i++) {
-        int p = v->cells[i];
-        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))))
-            moves[n++] = (uint16_t)p;
+    int win, n = gmk_vct_threat_moves(v, depth, threes < v->max_threes, moves, &win);
+    if (n < 0) {
+        v->first = depth == 0 ? win : v->first;
+        return true;
     }
-    for (int i = 0; i < n; i++)
-        if (gmk_vct_double(v, moves[i])) {
-            v->first = depth == 0 ? moves[i] : v->first;
-            return true;
-        }
-    n_fours = n;
-    for (int i = 0; i < v->n_cells && threes < v->max_threes; i++) {
-        int p = v->cells[i];
-        if (v->g.b[p] != 0)
-            continue;
-        bool four = false;
-        for (int k = 0; k < n_fours && !four; k++)
-            four = moves[k] == p;
-        if (!four && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
-            moves[n++] = (uint16_t)p;
-    }
-    if (depth == 0 && threes < v->max_threes)
-        n = gmk_vct_quiet(v, moves, n);
-    gmk_vct_order(v, moves, n);
     for (int i = 0; i < n; i++) {
         bool three = !(v->st[moves[i]] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col)));
         gmk_vct_mark old = gmk_vct_place(v, moves[i], col);
@@ -871,16 +891,14 @@ static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f)
  *     of the attacker's, so that the forced block gains him the tempo
  *     (f already such a point is excluded by gmk_vct_find_43).
  * After any other move c, f and the straight four follow, the defender
- * having no five and no four on the way: the move loses. Each of these is
- * played and the attacker must win after it. Returns whether every answer
- * loses; false when there is no such threat. */
-static bool gmk_vct_defend_43(gmk_vct *v, int depth, int threes)
+ * having no five and no four on the way: the move loses. Puts these into
+ * cand[] and returns their number; -1 when there is no such threat. */
+static int gmk_vct_answers_43(gmk_vct *v, uint16_t *cand)
 {
     int dcol = 2 - v->att, d1, d2, f, n = 0;
     int c = gmk_vct_find_43(v, &d1, &d2, &f);
     if (c < 0)
-        return false;
-    uint16_t cand[GMK_MAX * GMK_MAX];
+        return -1;
     uint32_t id = ++v->stamp_id;
     v->stamp[c] = v->stamp[f] = id;
     cand[n++] = (uint16_t)c;
@@ -908,20 +926,49 @@ static bool gmk_vct_defend_43(gmk_vct *v, int depth, int threes)
             cand[n++] = (uint16_t)q;
         }
     }
+    return n;
+}
+
+/* The defender's answers, into cand[], the attacker having no five point
+ * (and the defender none): those that may stop the attacker's winning
+ * fours (points on their lines that leave him none, gmk_vct_stops) and the
+ * defender's own fours; without a winning four, gmk_vct_answers_43's.
+ * Every other move loses. Returns their number, or -1 when the attacker
+ * threatens nothing (or more than can be listed): the line fails. */
+static int gmk_vct_answers(gmk_vct *v, uint16_t *cand)
+{
+    int dcol = 2 - v->att, w[64], n = 0, k = 0;
+    int nw = gmk_vct_doubles(v, w, 64);
+    if (nw == 64)
+        return -1; /* Too many threats to list: give up, soundly. */
+    if (nw == 0)
+        return gmk_vct_answers_43(v, cand);
+    uint32_t id = ++v->stamp_id;
+    for (int i = 0; i < nw; i++)
+        for (int d = 0; d < 4; d++)
+            for (int j = -5; j <= 5; j++) {
+                int q = w[i] + j * gmk_dirs[d];
+                if (v->g.b[q] == 0 && v->stamp[q] != id) {
+                    v->stamp[q] = id;
+                    cand[n++] = (uint16_t)q;
+                }
+            }
+    int n_line = n; /* The rest are fours of the defender's. */
+    n = gmk_vct_counters(v, cand, n, id);
     for (int i = 0; i < n; i++) {
-        gmk_vct_mark old = gmk_vct_place(v, cand[i], dcol);
-        bool lost = gmk_vct_attack(v, depth, threes);
-        gmk_vct_unplace(v, cand[i], old);
-        if (!lost)
-            return false;
+        int r = cand[i];
+        bool counter =
+            i >= n_line || (v->in_region[r] && (v->st[r] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, dcol))));
+        if (counter || gmk_vct_stops(v, r, w, nw))
+            cand[k++] = (uint16_t)r;
     }
-    return true;
+    return k;
 }
 
 /* The defender to move. Returns whether every answer loses. */
 static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
 {
-    int col = v->att + 1, dcol = 2 - v->att, x[2], w[64];
+    int col = v->att + 1, dcol = 2 - v->att, x[2];
     if (++v->nodes > v->budget)
         return false;
     if (gmk_vct_fives(v, dcol, x, 1))
@@ -935,40 +982,149 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
         gmk_vct_unplace(v, x[0], old);
         return won;
     }
-    int nw = gmk_vct_doubles(v, w, 64);
-    if (nw == 64)
-        return false; /* Too many threats to list: give up, soundly. */
-    if (nw == 0)
-        return gmk_vct_defend_43(v, depth, threes);
-    /* Answers: points on the lines through the winning fours, and the
-     * defender's own fours anywhere. */
     uint16_t cand[GMK_MAX * GMK_MAX];
-    int n = 0;
-    uint32_t id = ++v->stamp_id;
-    for (int i = 0; i < nw; i++)
-        for (int d = 0; d < 4; d++)
-            for (int k = -5; k <= 5; k++) {
-                int q = w[i] + k * gmk_dirs[d];
-                if (v->g.b[q] == 0 && v->stamp[q] != id) {
-                    v->stamp[q] = id;
-                    cand[n++] = (uint16_t)q;
-                }
-            }
-    int n_line = n; /* The rest are fours of the defender's. */
-    n = gmk_vct_counters(v, cand, n, id);
+    int n = gmk_vct_answers(v, cand);
     for (int i = 0; i < n; i++) {
-        int r = cand[i];
-        bool counter =
-            i >= n_line || (v->in_region[r] && (v->st[r] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, dcol))));
-        if (!counter && !gmk_vct_stops(v, r, w, nw))
-            continue;
-        gmk_vct_mark old = gmk_vct_place(v, r, dcol);
+        gmk_vct_mark old = gmk_vct_place(v, cand[i], dcol);
         bool lost = gmk_vct_attack(v, depth, threes);
-        gmk_vct_unplace(v, r, old);
+        gmk_vct_unplace(v, cand[i], old);
         if (!lost)
             return false;
     }
-    return true;
+    return n >= 0;
+}
+
+/*
+ * The same threats searched by proof numbers (df-pn: depth-first
+ * proof-number search, with thresholds): the attacker's node is won when
+ * one of its moves wins, the defender's when all of his lose, and the
+ * search always goes where the fewest positions remain to be settled to
+ * prove the root, or to disprove it: the proof number of an attacker's
+ * node is the least of its moves', of a defender's the sum of his
+ * answers'; the disproof numbers the other way round. A position not yet
+ * visited counts 1 and 1. Iterative deepening on the threes (above) finds
+ * short wins cheaply but spends ten times more for each three a win needs;
+ * the proof numbers follow the narrowest lines of defence, however many
+ * threes they take. The numbers live in the VCT's table (left and dn) by
+ * the position's hash; a position decided is 0 and GMK_PN_INF. Every move
+ * is generated by the functions above, so a win is as sound as theirs.
+ */
+#define GMK_PN_INF  0x3fffffffu
+#define GMK_PN_WON  (-1)
+#define GMK_PN_LOST (-2)
+
+/* The moves of the attacker to move (of the defender, with def) into
+ * moves[]: his threats (or the one block he must play), or the defender's
+ * answers (or the block); or GMK_PN_WON / GMK_PN_LOST when the position
+ * is decided without a move (an attacker's win at once at depth 0 goes to
+ * v->first). */
+static int gmk_pn_moves(gmk_vct *v, bool def, int depth, uint16_t *moves)
+{
+    int col = v->att + 1, dcol = 2 - v->att, x[2], win;
+    if (!def) {
+        if (gmk_vct_fives(v, col, x, 1)) {
+            v->first = depth == 0 ? x[0] : v->first;
+            return GMK_PN_WON;
+        }
+        int nd = gmk_vct_fives(v, dcol, x, 2);
+        if (nd >= 2 || depth >= v->max_depth)
+            return GMK_PN_LOST;
+        if (nd == 1) {
+            moves[0] = (uint16_t)x[0];
+            return 1;
+        }
+        int n = gmk_vct_threat_moves(v, depth, true, moves, &win);
+        if (n < 0)
+            v->first = depth == 0 ? win : v->first;
+        return n < 0 ? GMK_PN_WON : n == 0 ? GMK_PN_LOST : n;
+    }
+    if (gmk_vct_fives(v, dcol, x, 1))
+        return GMK_PN_LOST;
+    int na = gmk_vct_fives(v, col, x, 2);
+    if (na >= 2)
+        return GMK_PN_WON;
+    if (na == 1) {
+        moves[0] = (uint16_t)x[0];
+        return 1;
+    }
+    int n = gmk_vct_answers(v, moves);
+    return n < 0 ? GMK_PN_LOST : n == 0 ? GMK_PN_WON : n;
+}
+
+/* The proof and disproof numbers of v's position in the table (1 and 1
+ * when it has none), with x played by col first when x >= 0. */
+static void gmk_pn_get(const gmk_vct *v, int x, int col, uint32_t *pn, uint32_t *dn)
+{
+    uint64_t h = x >= 0 ? v->hash ^ gmk_vct_key(x, col) : v->hash;
+    const gmk_vct_entry *e = &v->tt[h % GMK_VCT_TT];
+    bool hit = e->hash == h && e->gen == v->gen;
+    *pn = hit ? e->left : 1;
+    *dn = hit ? e->dn : 1;
+}
+
+static void gmk_pn_put(gmk_vct *v, uint32_t pn, uint32_t dn)
+{
+    gmk_vct_entry *e = &v->tt[v->hash % GMK_VCT_TT];
+    e->hash = v->hash;
+    e->gen = v->gen;
+    e->left = pn;
+    e->dn = dn;
+}
+
+/* Searches v's position (the defender to move with def; depth attacker
+ * moves played) until its proof number reaches thpn or its disproof
+ * number thdn, or the budget is spent; leaves its numbers in the table. */
+static void gmk_pn_search(gmk_vct *v, bool def, int depth, uint32_t thpn, uint32_t thdn)
+{
+    uint16_t moves[GMK_MAX * GMK_MAX];
+    if (++v->nodes > v->budget)
+        return;
+    int n = gmk_pn_moves(v, def, depth, moves);
+    if (n < 0) {
+        gmk_pn_put(v, n == GMK_PN_WON ? 0 : GMK_PN_INF, n == GMK_PN_WON ? GMK_PN_INF : 0);
+        return;
+    }
+    int col = def ? 2 - v->att : v->att + 1, best = 0;
+    /* The moves' numbers, read from the table once, and again for the
+     * move searched after each search (another line may reach one of the
+     * others meanwhile: it is seen when this node is entered again). */
+    uint32_t cpn[GMK_MAX * GMK_MAX], cdn[GMK_MAX * GMK_MAX];
+    for (int i = 0; i < n; i++)
+        gmk_pn_get(v, moves[i], col, &cpn[i], &cdn[i]);
+    for (;;) {
+        /* The mover's own number (the attacker's proof number, the
+         * defender's disproof number) is the least of his moves'; the
+         * other, their sum. */
+        uint32_t least = GMK_PN_INF + 1, second = GMK_PN_INF, sum = 0, other = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t own = def ? cdn[i] : cpn[i], oth = def ? cpn[i] : cdn[i];
+            if (own < least) {
+                second = least;
+                least = own, best = i, other = oth;
+            } else if (own < second)
+                second = own;
+            sum = sum + oth < GMK_PN_INF ? sum + oth : GMK_PN_INF;
+        }
+        second = second < GMK_PN_INF ? second : GMK_PN_INF;
+        uint32_t pn = def ? sum : least, dn = def ? least : sum;
+        gmk_pn_put(v, pn, dn);
+        if (depth == 0 && !def && pn == 0)
+            v->first = moves[best];
+        if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || v->nodes > v->budget)
+            return;
+        /* The best move gets thresholds that send the search back here
+         * once another move would be better by half again (the 1 + epsilon
+         * of Pawlewicz and Lew: fewer returns to the same node). */
+        uint32_t sec = second < GMK_PN_INF ? second + second / 2 + 1 : GMK_PN_INF;
+        uint32_t th_own = (def ? thdn : thpn) < sec ? (def ? thdn : thpn) : sec;
+        uint64_t th_oth = (uint64_t)(def ? thpn : thdn) - sum + other;
+        th_oth = th_oth < GMK_PN_INF ? th_oth : GMK_PN_INF;
+        gmk_vct_mark old = gmk_vct_place(v, moves[best], col);
+        gmk_pn_search(v, !def, def ? depth : depth + 1, def ? (uint32_t)th_oth : th_own,
+                      def ? th_own : (uint32_t)th_oth);
+        gmk_pn_get(v, -1, 0, &cpn[best], &cdn[best]);
+        gmk_vct_unplace(v, moves[best], old);
+    }
 }
 
 /* Starts a new generation of v's table: the entries written before are
@@ -1038,12 +1194,22 @@ static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, bool shortest, g
     for (int i = 0; i < v->n_cells; i++)
         if (v->st[v->cells[i]] & GMK_VS_ANY(GMK_VS(GMK_LS_FIVE, 1) | GMK_VS(GMK_LS_FIVE, 2)))
             v->fives[v->n_fives++] = v->cells[i];
-    /* Iterative deepening on the threes: the wins with fewest threes, which
-     * are the cheapest to find, are found first. */
+    /* First the wins with fewest threes, the cheapest to find, by
+     * iterative deepening on the threes (up to GMK_VCT_ID_THREES, within a
+     * quarter of the effort); then the proof-number search with the rest. */
     bool found = false;
-    for (v->max_threes = 0; !found && v->max_threes <= GMK_VCT_THREES && v->nodes < v->budget;
+    v->budget = effort / 4;
+    for (v->max_threes = 0; !found && v->max_threes <= GMK_VCT_ID_THREES && v->nodes < v->budget;
          v->max_threes++)
         found = gmk_vct_attack(v, 0, 0) && v->first >= 0;
+    v->budget = effort;
+    if (!found && v->nodes < v->budget) {
+        uint32_t pn, dn;
+        gmk_vct_new_gen(v);
+        gmk_pn_search(v, false, 0, GMK_PN_INF, GMK_PN_INF);
+        gmk_pn_get(v, -1, 0, &pn, &dn);
+        found = pn == 0 && v->first >= 0;
+    }
     if (found && shortest)
         gmk_vct_shorten(v, effort);
     *used = v->nodes;
@@ -1166,16 +1332,16 @@ int gmk_defend(const gmk *t, banyan_move *moves, int n)
  * checked first: there the threat usually still wins, and its proof is
  * found again in about the positions it took on the free move (so each
  * check gets twice those, within bounds); the nearest, among which the
- * defences are, come last. Once the checks together have spent
- * GMK_DEEP_TOTAL positions the remaining moves are kept unchecked, so that
- * the call stays within a fraction of a move's time (on the 23 positions
- * of tests/data/gomoku_defence.txt, 20 ms on average and 107 ms at most on
- * the 2-core development machine).
+ * defences are, come last. The engine's effort (the root's VCT's, which
+ * scales with a move's time) bounds the call: an eighth of it for the
+ * threat, and once the checks together have spent half of it the
+ * remaining moves are kept unchecked, so that the call stays within a
+ * fraction of a move's time.
  */
-#define GMK_DEEP_THREAT 50000  /* VCT positions for the opponent's threat on a free move. */
-#define GMK_DEEP_CHECK  2000   /* VCT positions after a candidate, at least ... */
-#define GMK_DEEP_CHECK2 20000  /* ... and at most. */
-#define GMK_DEEP_TOTAL  200000 /* VCT positions for all the candidates' checks together. */
+#define GMK_DEEP_THREAT 8    /* The threat on a free move gets 1 / GMK_DEEP_THREAT of the effort. */
+#define GMK_DEEP_CHECK  2000 /* VCT positions after a candidate, at least ... */
+#define GMK_DEEP_CHECK2 20000 /* ... and at most. */
+#define GMK_DEEP_TOTAL  2     /* The checks together get 1 / GMK_DEEP_TOTAL of the effort. */
 
 /* The distance between moves a and b on a board of side size: the larger
  * of the differences of their rows and of their columns. */
@@ -1188,7 +1354,7 @@ static int gmk_deep_distance(int size, banyan_move a, banyan_move b)
     return dr > dc ? dr : dc;
 }
 
-int gmk_candidates_deep(const void *s, void *mem, banyan_move *out)
+int gmk_candidates_deep(const void *s, uint32_t effort, void *mem, banyan_move *out)
 {
     const gmk *t = s;
     int n = banyan_game_gomoku.candidates(s, out), me = t->ply & 1, size = t->size, n_keep = 0;
@@ -1199,11 +1365,13 @@ int gmk_candidates_deep(const void *s, void *mem, banyan_move *out)
 
     if (n <= 1 || t->rule == GMK_RENJU || t->prover != GMK_PROVER_VCT)
         return n;
-    if (!gmk_vcf_for(t, !me, &w) && !gmk_vct_for(t, !me, GMK_DEEP_THREAT, false, mem, &used, &w))
+    if (!gmk_vcf_for(t, !me, &w) &&
+        !gmk_vct_for(t, !me, effort / GMK_DEEP_THREAT, false, mem, &used, &w))
         return n;
-    uint32_t effort = 2 * used < GMK_DEEP_CHECK    ? GMK_DEEP_CHECK
-                      : 2 * used > GMK_DEEP_CHECK2 ? GMK_DEEP_CHECK2
-                                                   : 2 * used;
+    uint32_t all = effort / GMK_DEEP_TOTAL;
+    effort = 2 * used < GMK_DEEP_CHECK    ? GMK_DEEP_CHECK
+             : 2 * used > GMK_DEEP_CHECK2 ? GMK_DEEP_CHECK2
+                                          : 2 * used;
     /* far[] lists the candidates by distance from w, farthest first
      * (stable: equal distances keep the order of candidates). */
     for (int i = 0; i < n; i++) {
@@ -1213,7 +1381,7 @@ int gmk_candidates_deep(const void *s, void *mem, banyan_move *out)
         far[j] = i;
         lost[i] = false;
     }
-    for (int k = 0; k < n && total < GMK_DEEP_TOTAL; k++) {
+    for (int k = 0; k < n && total < all; k++) {
         gmk child = *t;
         int i = far[k];
         used = 0;

@@ -1284,7 +1284,8 @@ void test_gmk_candidates_deep(void)
         char answers[64];
         if (!gmk_test_load(&s, "", cases[i].moves))
             continue;
-        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, gmk_test_deep(), d), dropped = 0;
+        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, 200000, gmk_test_deep(), d),
+            dropped = 0;
         T_TRUE(nd > 0 && nd < nc && gmk_test_subsequence(d, nd, c, nc));
         snprintf(answers, sizeof answers, "%s", cases[i].answers);
         for (char *save = NULL, *tok = strtok_r(answers, " ", &save); tok;
@@ -1322,13 +1323,13 @@ void test_gmk_candidates_deep(void)
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         if (!gmk_test_load(&s, same[i].params, same[i].moves))
             continue;
-        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, gmk_test_deep(), d);
+        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, 200000, gmk_test_deep(), d);
         T_EQ(nd, nc);
         T_TRUE(memcmp(c, d, (size_t)nc * sizeof *c) == 0);
     }
     /* The same under renju but freestyle: White's two twos win. */
     gmk_test_load(&s, "", "b2 h5 m3 h6 l12 e8 n14 f8");
-    T_TRUE(G->candidates_deep(&s, gmk_test_deep(), d) < G->candidates(&s, c));
+    T_TRUE(G->candidates_deep(&s, 200000, gmk_test_deep(), d) < G->candidates(&s, c));
 }
 
 /* The deep prover at the root's effort (200,000 positions) finds wins that

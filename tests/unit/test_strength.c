@@ -554,29 +554,34 @@ void test_strength_gomoku_rapfi_positions(void)
 }
 
 /* The move to play is checked by the opponent's provers before it is
- * played. From a game lost to Rapfi (White to move): the search prefers g9
- * at 5000 playouts, after which Black wins by threats (f5 ...) in a line
- * that the root children's effort (10,000 positions) misses and 30,000
- * find; the check proves g9 lost and another move is played. */
+ * played. From a game lost to Rapfi at 1 s (White to move): the search
+ * prefers h11 at 5000 playouts, after which Black wins by threats (i13
+ * ...) in a line that the root children's effort (10,000 positions)
+ * misses; the check proves h11 lost and another move is played. (The
+ * position this test held before, g9 in a game of 13 moves, is now proved
+ * lost at the root child's 64th visit: the VCT's proof-number search finds
+ * with 10,000 positions what took 30,000.) */
 void test_strength_gomoku_verify_best(void)
 {
     banyan_engine *e;
     banyan_config cfg = {.seed = 1, .memory = 64 << 20};
     banyan_limits lim = {.playouts = 5000};
     banyan_report r;
-    banyan_move g9;
+    banyan_move h11;
     T_EQ(banyan_engine_new(&banyan_game_gomoku, NULL, &cfg, &e), BANYAN_OK);
-    T_EQ(banyan_engine_load(e, "e7 e8 d7 f10 f9 c10 f11 d8 e9 d9 f7 g7 f8"), BANYAN_OK);
-    T_EQ(banyan_engine_parse_move(e, "g9", &g9), BANYAN_OK);
+    T_EQ(banyan_engine_load(e, "a14 e12 c11 e13 d12 c15 g10 e11 e10 d10 g11 f9 h10 f10 g9 g8 "
+                               "i11 f8 f11 g13 j12 k13 h14 f7 f6"),
+         BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "h11", &h11), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-    T_TRUE(r.best != g9);
+    T_TRUE(r.best != h11);
     bool refuted = false;
     for (int i = 0; i < r.n_moves; i++)
-        refuted |= r.moves[i].move == g9 && r.moves[i].proof == BANYAN_PROVEN_LOSS &&
+        refuted |= r.moves[i].move == h11 && r.moves[i].proof == BANYAN_PROVEN_LOSS &&
                    r.moves[i].visits > 1000; /* The search's favourite until the check. */
     T_TRUE(refuted);
-    /* The refutation is real: Black, to move after g9, has a proven win. */
-    T_EQ(banyan_engine_play(e, g9), BANYAN_OK);
+    /* The refutation is real: Black, to move after h11, has a proven win. */
+    T_EQ(banyan_engine_play(e, h11), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(r.proof, BANYAN_PROVEN_WIN);
     banyan_engine_free(e);
