@@ -39,17 +39,18 @@ enum { GMK_C_FIVE, GMK_C_WIN, GMK_C_33, GMK_C_FOUR, GMK_C_THREE, GMK_C_N };
 /* Forced blocks followed before the model decides. */
 #define GMK_EVAL_FORCED 8
 
-/* The class of one colour's line bytes: ls[i] holds the GMK_LS_ bits of
- * direction i. GMK_C_N: nothing worth counting. */
-static int gmk_eval_class(const unsigned *ls)
+/* The class of one colour's gmk_line_table entries v[4], one per
+ * direction. GMK_C_N: nothing worth counting. */
+static int gmk_eval_class(const unsigned *v)
 {
     int fours = 0, threes = 0;
     for (int i = 0; i < 4; i++) {
-        if (ls[i] & GMK_LS_FIVE)
+        unsigned ls = GMK_LINE_LS(v[i]);
+        if (ls & GMK_LS_FIVE)
             return GMK_C_FIVE;
-        if (ls[i] & GMK_LS_FOUR)
-            fours += ls[i] & GMK_LS_FOUR2 ? 2 : 1;
-        else if (ls[i] & GMK_LS_THREE)
+        if (ls & GMK_LS_FOUR)
+            fours += ls & GMK_LS_FOUR2 ? 2 : 1;
+        else if (ls & GMK_LS_THREE)
             threes++;
     }
     if (fours >= 2 || (fours == 1 && threes >= 1))
@@ -66,7 +67,8 @@ static int gmk_eval_class(const unsigned *ls)
 typedef struct gmk_eval_lines {
     uint64_t w[4][2 * GMK_MAX][3]; /* Black, White, empty. */
     int size;
-    bool exact[2]; /* Per colour: an overline does not win. */
+    bool exact[2];            /* Per colour: an overline does not win. */
+    const uint16_t *table[2]; /* Per colour: its half of gmk_line_table. */
 } gmk_eval_lines;
 
 /* The line and the position on it of cell (r, c) along direction i. */
@@ -83,6 +85,8 @@ static void gmk_eval_build(const gmk *t, gmk_eval_lines *L)
     L->size = size;
     L->exact[0] = t->rule != GMK_FREESTYLE; /* As rules.c's gmk_exact. */
     L->exact[1] = t->rule == GMK_STANDARD;
+    for (int col = 0; col < 2; col++)
+        L->table[col] = gmk_line_table + (L->exact[col] ? 59049 : 0);
     for (int col = 0; col < 2; col++)
         for (int wi = 0; wi < GMK_WORDS; wi++)
             for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
@@ -108,32 +112,27 @@ static void gmk_eval_build(const gmk *t, gmk_eval_lines *L)
         }
 }
 
-/* The table indices of empty cell (r, c) in each direction, per colour: the
- * 11 cells c - 5 .. c + 5 of the line less the centre, in base 3. */
-static inline void gmk_eval_index(const gmk_eval_lines *L, int r, int c, unsigned idx[2][4])
+/* The gmk_line_table entries of empty cell (r, c) in each direction, per
+ * colour, indexed by the 11 cells c - 5 .. c + 5 of the line less the
+ * centre, in base 3. */
+static inline void gmk_eval_at(const gmk_eval_lines *L, int r, int c, unsigned v[2][4])
 {
     for (int i = 0; i < 4; i++) {
         int pos, k = gmk_eval_line(L->size, i, r, c, &pos);
         const uint64_t *w = L->w[i][k];
-        unsigned m[3];
-        for (int j = 0; j < 3; j++) {
-            unsigned x = (unsigned)(w[j] >> pos) & 0x7ff;
-            m[j] = (x & 0x1f) | ((x >> 6) & 0x1f) << 5;
-        }
-        unsigned emp = 2u * gmk_ls_base3[m[2]];
-        idx[0][i] = gmk_ls_base3[m[0]] + emp;
-        idx[1][i] = gmk_ls_base3[m[1]] + emp;
+        unsigned emp = 2u * gmk_ls_base3[(w[2] >> pos) & 0x7ff];
+        v[0][i] = L->table[0][gmk_ls_base3[(w[0] >> pos) & 0x7ff] + emp];
+        v[1][i] = L->table[1][gmk_ls_base3[(w[1] >> pos) & 0x7ff] + emp];
     }
 }
 
-/* The pattern code of a cell for one colour from its table indices idx[4]
- * (gmk_eval_index's, for that colour). */
-static inline unsigned gmk_eval_code(const unsigned *idx, bool exact)
+/* The pattern code of a cell for one colour from its table entries v[4]
+ * (gmk_eval_at's, for that colour). */
+static inline unsigned gmk_eval_code(const unsigned *v)
 {
-    unsigned p[4];
-    for (int i = 0; i < 4; i++)
-        p[i] = (gmk_pt_table[idx[i]] >> (exact ? 4 : 0)) & 15;
-    return gmk_pc_table[((p[0] * 10 + p[1]) * 10 + p[2]) * 10 + p[3]];
+    return gmk_pc_table[((GMK_LINE_PT(v[0]) * 10 + GMK_LINE_PT(v[1])) * 10 + GMK_LINE_PT(v[2])) *
+                            10 +
+                        GMK_LINE_PT(v[3])];
 }
 
 /* The quieter shapes of a cell for one colour, below the classes: counted
@@ -176,16 +175,12 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
     for (int wi = 0; wi < GMK_WORDS; wi++)
         for (uint64_t bits = t->near[wi]; bits; bits &= bits - 1) {
             int cell = wi * 64 + gmk_low_bit(bits), r = cell / GMK_STRIDE, c = cell % GMK_STRIDE;
-            unsigned idx[2][4], ls[2][4];
-            gmk_eval_index(&L, r, c, idx);
-            for (int col = 0; col < 2; col++)
-                for (int i = 0; i < 4; i++)
-                    ls[col][i] = (gmk_ls_table[idx[col][i]] >> (L.exact[col] ? 4 : 0)) & 15;
+            unsigned v[2][4];
+            gmk_eval_at(&L, r, c, v);
             for (int col = 0; pc && col < 2; col++)
-                pc[(*npc)++] =
-                    (uint16_t)((col != me) * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
+                pc[(*npc)++] = (uint16_t)((col != me) * GMK_PC_N + gmk_eval_code(v[col]));
             for (int col = 0; col < 2; col++) {
-                int k = gmk_eval_class(ls[col]);
+                int k = gmk_eval_class(v[col]);
                 if (k != GMK_C_N)
                     n[col][k]++;
                 if (k == GMK_C_FIVE)
@@ -194,7 +189,7 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
                     continue;
                 unsigned sh[4];
                 for (int i = 0; i < 4; i++)
-                    sh[i] = (gmk_sh_table[idx[col][i]] >> (L.exact[col] ? 4 : 0)) & 15;
+                    sh[i] = GMK_LINE_SH(v[col][i]);
                 gmk_eval_quiet(sh, k, q[col]);
             }
         }
@@ -207,13 +202,13 @@ void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
     float total = 0;
     gmk_eval_build(t, &L);
     for (int i = 0; i < n; i++) {
-        unsigned idx[2][4], sh[2][4];
+        unsigned e[2][4], sh[2][4];
         float score[2], v;
         int tier[2];
-        gmk_eval_index(&L, (int)moves[i] / size, (int)moves[i] % size, idx);
+        gmk_eval_at(&L, (int)moves[i] / size, (int)moves[i] % size, e);
         for (int col = 0; col < 2; col++) {
             for (int d = 0; d < 4; d++)
-                sh[col][d] = (gmk_sh_table[idx[col][d]] >> (L.exact[col] ? 4 : 0)) & 15;
+                sh[col][d] = GMK_LINE_SH(e[col][d]);
             tier[col] = gmk_tier(sh[col], &score[col]);
         }
         v = gmk_prior_value(tier[me], tier[!me], score[me], score[!me]);
@@ -243,13 +238,11 @@ void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *c
     int me = t->ply & 1, size = t->size;
     gmk_eval_build(t, &L);
     for (int i = 0; i < n; i++) {
-        unsigned idx[2][4];
-        gmk_eval_index(&L, (int)moves[i] / size, (int)moves[i] % size, idx);
-        for (int r = 0; r < 2; r++) {
-            int col = r ? !me : me;
+        unsigned v[2][4];
+        gmk_eval_at(&L, (int)moves[i] / size, (int)moves[i] % size, v);
+        for (int r = 0; r < 2; r++)
             codes[GMK_POLICY_CODES * i + r] =
-                (uint16_t)(r * GMK_PC_N + gmk_eval_code(idx[col], L.exact[col]));
-        }
+                (uint16_t)(r * GMK_PC_N + gmk_eval_code(v[r ? !me : me]));
         int d = 4; /* The distance from the last move, 1 .. 3, else 4. */
         if (t->last != GMK_NO_CELL) {
             int dr = abs((int)moves[i] / size - t->last / size),

@@ -1,6 +1,7 @@
 /*
- * gen_tables.c - writes tables.c, the VCT prover's line-pattern tables
- * (gmk_ls_table and gmk_ls_base3, see gomoku.h), at build time: the Makefile
+ * gen_tables.c - writes tables.c, the line-pattern tables of the provers,
+ * the priors and the evaluation (gmk_ls_table and the others, see
+ * gomoku.h), at build time: the Makefile
  * builds and runs it as `gen_tables OUT.c`. Made rather than committed: the
  * main table has 3^10 = 59049 entries, some 200 KB of C that nobody should
  * review or diff. Made at build time rather than at run time: constant data
@@ -141,7 +142,8 @@ static void gmk_gen_array(FILE *f, const char *type, const char *name, const uns
 
 int main(int argc, char **argv)
 {
-    static unsigned base3[1024], table[59049], shapes[59049], pats[59049], codes[10000];
+    static unsigned base3[2048], table[59049], shapes[59049], pats[59049], codes[10000],
+        line[2 * 59049];
     static uint8_t pt[2][59049];
     FILE *f;
 
@@ -149,10 +151,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gen_tables OUT.c\n");
         return 2;
     }
-    for (unsigned m = 0; m < 1024; m++) {
-        unsigned v = 0;
+    for (unsigned m = 0; m < 2048; m++) {
+        unsigned v = 0, ten = (m & 0x1f) | (m >> 6) << 5; /* The centre left out. */
         for (int k = 9; k >= 0; k--)
-            v = v * 3 + ((m >> k) & 1);
+            v = v * 3 + ((ten >> k) & 1);
         base3[m] = v;
     }
     for (unsigned idx = 0; idx < 59049; idx++) {
@@ -191,6 +193,12 @@ int main(int argc, char **argv)
             }
         codes[i] = codes[((v[0] * 10 + v[1]) * 10 + v[2]) * 10 + v[3]];
     }
+    for (unsigned idx = 0; idx < 59049; idx++)
+        for (int e = 0; e < 2; e++) {
+            unsigned sh = 4 * (unsigned)e;
+            line[e * 59049 + idx] = ((table[idx] >> sh) & 15) | ((shapes[idx] >> sh) & 15) << 4 |
+                                    ((pats[idx] >> sh) & 15) << 8;
+        }
     if (code != GMK_PC_N) {
         fprintf(stderr, "gen_tables: %d pattern codes, GMK_PC_N %d\n", code, GMK_PC_N);
         return 1;
@@ -201,11 +209,12 @@ int main(int argc, char **argv)
     }
     fprintf(f, "/* Written by games/gomoku/gen_tables.c at build time: do not edit. */\n"
                "#include \"gomoku/gomoku.h\"\n");
-    gmk_gen_array(f, "uint16_t", "gmk_ls_base3", base3, 1024);
+    gmk_gen_array(f, "uint16_t", "gmk_ls_base3", base3, 2048);
     gmk_gen_array(f, "uint8_t", "gmk_ls_table", table, 59049);
     gmk_gen_array(f, "uint8_t", "gmk_sh_table", shapes, 59049);
     gmk_gen_array(f, "uint8_t", "gmk_pt_table", pats, 59049);
     gmk_gen_array(f, "uint16_t", "gmk_pc_table", codes, 10000);
+    gmk_gen_array(f, "uint16_t", "gmk_line_table", line, 2 * 59049);
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 1;

@@ -362,8 +362,9 @@ enum {
  * the low nibble where overlines win, the high nibble where they do not. */
 extern const uint8_t gmk_ls_table[59049];
 
-/* A 10-cell mask in base 3, digits 0 or 1: bit k is digit k. */
-extern const uint16_t gmk_ls_base3[1024];
+/* An 11-cell mask's cells other than the centre (bit 5) in base 3, digits
+ * 0 or 1: bit k is digit k below the centre, digit k - 1 above it. */
+extern const uint16_t gmk_ls_base3[2048];
 
 /* The GMK_SH_ shape of every line around an empty centre, indexed as
  * gmk_ls_table: the low nibble where overlines win, the high nibble where
@@ -378,5 +379,14 @@ extern const uint8_t gmk_pt_table[59049];
 /* The pattern code (0 .. GMK_PC_N - 1) of four patterns p0..p3 at index
  * ((p0 * 10 + p1) * 10 + p2) * 10 + p3, in any order. */
 extern const uint16_t gmk_pc_table[10000];
+
+/* The three tables above in one, for the evaluation's scan, which reads
+ * them all: at e * 59049 + index, for e 0 where overlines win and 1 where
+ * they do not, the GMK_LS_ bits | the GMK_SH_ shape << 4 | the GMK_PT_
+ * pattern << 8. */
+#define GMK_LINE_LS(v) ((v)&15u)
+#define GMK_LINE_SH(v) (((v) >> 4) & 15u)
+#define GMK_LINE_PT(v) ((v) >> 8)
+extern const uint16_t gmk_line_table[2 * 59049];
 
 #endif /* BANYAN_GOMOKU_H */

@@ -56,19 +56,38 @@ static inline void gmk_lines_set(gmk_lines *L, int x, int val)
     }
 }
 
-/* The line words of byte board g. */
-static void gmk_lines_load(gmk_lines *L, const gmk_board *g)
+/* The line words of t's stones (as gmk_board_load's board): the empty
+ * cells of each line are its cells on the board less the stones. */
+static void gmk_lines_load(gmk_lines *L, const gmk *t)
 {
+    int n = t->size;
+    uint32_t all = ((1u << n) - 1) << GMK_PAD;
     memset(L->w, 0, sizeof L->w);
-    for (int r = 0; r < g->size; r++)
-        for (int c = 0; c < g->size; c++) {
-            int p = gmk_bidx(r, c), k = g->b[p] == 0 ? 2 : g->b[p] - 1;
-            for (int i = 0; i < 4; i++) {
-                int pos;
-                uint32_t *w = gmk_lines_at(L, p, i, &pos);
-                w[k] |= 1u << pos;
+    for (int r = 0; r < n; r++)
+        L->w[0][r + GMK_PAD][2] = L->w[1][r + GMK_PAD][2] = all;
+    /* Diagonal c - r = d holds the rows lo .. hi, anti-diagonal c + r = d
+     * the rows from d - (n - 1) or 0 to d or n - 1; a line's positions are
+     * its cells' rows. */
+    for (int d = -(n - 1); d <= n - 1; d++) {
+        int lo = d < 0 ? -d : 0, hi = d < 0 ? n - 1 : n - 1 - d;
+        L->w[2][d + GMK_BW - 1][2] = ((1u << (hi - lo + 1)) - 1) << (lo + GMK_PAD);
+    }
+    for (int d = 0; d <= 2 * (n - 1); d++) {
+        int lo = d > n - 1 ? d - (n - 1) : 0, hi = d < n - 1 ? d : n - 1;
+        L->w[3][d + 2 * GMK_PAD][2] = ((1u << (hi - lo + 1)) - 1) << (lo + GMK_PAD);
+    }
+    for (int col = 0; col < 2; col++)
+        for (int wi = 0; wi < GMK_WORDS; wi++)
+            for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
+                int cell = wi * 64 + gmk_low_bit(bits);
+                int x = gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE);
+                for (int i = 0; i < 4; i++) {
+                    int pos;
+                    uint32_t *w = gmk_lines_at(L, x, i, &pos), bit = 1u << pos;
+                    w[col] |= bit;
+                    w[2] &= ~bit;
+                }
             }
-        }
 }
 
 /* gmk_line's masks (own with x counted as own, emp without x) of colour
@@ -83,20 +102,14 @@ static inline void gmk_lines_masks(gmk_lines *L, int x, int i, int col, unsigned
     *emp = (w[2] >> sh) & 0x7ff & ~(1u << 5);
 }
 
-/* The 11-cell mask m without its centre, bit 5: 10 bits. */
-static inline unsigned gmk_ls_pack(unsigned m)
-{
-    return (m & 0x1f) | ((m >> 6) & 0x1f) << 5;
-}
-
 /* The GMK_LS_ bits of both colours (colour 1's in the low nibble) for the
  * empty cell at position pos of line w, from the tables gen_tables.c
  * writes; exact[] as gmk_board's. */
 static inline unsigned gmk_lines_rate(const uint32_t *w, int pos, const uint8_t *exact)
 {
-    unsigned sh = (unsigned)pos - 5, emp = 2u * gmk_ls_base3[gmk_ls_pack(w[2] >> sh)];
-    unsigned c1 = gmk_ls_table[gmk_ls_base3[gmk_ls_pack(w[0] >> sh)] + emp];
-    unsigned c2 = gmk_ls_table[gmk_ls_base3[gmk_ls_pack(w[1] >> sh)] + emp];
+    unsigned sh = (unsigned)pos - 5, emp = 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff];
+    unsigned c1 = gmk_ls_table[gmk_ls_base3[(w[0] >> sh) & 0x7ff] + emp];
+    unsigned c2 = gmk_ls_table[gmk_ls_base3[(w[1] >> sh) & 0x7ff] + emp];
     return ((c1 >> (exact[0] ? 4 : 0)) & 15) | ((c2 >> (exact[1] ? 4 : 0)) & 15) << 4;
 }
 
@@ -169,6 +182,15 @@ static int gmk_vcf_fives(gmk_vcf *v, int p, int col, int *out)
     return n;
 }
 
+/* Whether colour col playing at empty p has a five point along
+ * gmk_dirs[i]. */
+static bool gmk_vcf_fp(gmk_vcf *v, int p, int i, int col)
+{
+    unsigned own, emp;
+    gmk_lines_masks(&v->L, p, i, col, &own, &emp);
+    return gmk_fp(own, emp, v->g.exact[col - 1]) != 0;
+}
+
 /* Whether colour col playing at empty p makes at least one four (a five
  * point): the tables' four, or where they see a five, the five points
  * that come with it. */
@@ -180,17 +202,13 @@ static bool gmk_vcf_makes_four(gmk_vcf *v, int p, int col)
         unsigned sh = (unsigned)pos - 5, mine = w[col - 1] >> sh, near = (mine >> 1) & 0x1ff;
         if (gmk_pop5[near & 31] + gmk_pop5[near >> 5] < 3)
             continue; /* A four needs three stones within 4 of p. */
-        unsigned ls = gmk_ls_table[gmk_ls_base3[gmk_ls_pack(mine)] +
-                                   2u * gmk_ls_base3[gmk_ls_pack(w[2] >> sh)]] >>
-                      (v->g.exact[col - 1] ? 4 : 0);
+        unsigned ls =
+            gmk_ls_table[gmk_ls_base3[mine & 0x7ff] + 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff]] >>
+            (v->g.exact[col - 1] ? 4 : 0);
         if (ls & GMK_LS_FOUR)
             return true;
-        if (ls & GMK_LS_FIVE) {
-            unsigned own, emp;
-            gmk_lines_masks(&v->L, p, i, col, &own, &emp);
-            if (gmk_fp(own, emp, v->g.exact[col - 1]))
-                return true;
-        }
+        if (ls & GMK_LS_FIVE && gmk_vcf_fp(v, p, i, col))
+            return true;
     }
     return false;
 }
@@ -302,9 +320,9 @@ static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
 static int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp, int *dfp,
                         int *n_dfp)
 {
-    int size = t->size, n = 0;
+    int n = 0;
     gmk_board_load(t, &v->g);
-    gmk_lines_load(&v->L, &v->g);
+    gmk_lines_load(&v->L, t);
     memset(v->stamp, 0, sizeof v->stamp);
     v->nodes = 0;
     v->budget = GMK_VCF_NODES;
@@ -314,23 +332,27 @@ static int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp,
     v->line.n = 0;
     v->line.n_fives = 0;
     *n_afp = *n_dfp = 0;
-    for (int r = 0; r < size; r++)
-        for (int c = 0; c < size; c++) {
-            int p = gmk_bidx(r, c);
-            if (!gmk_bit(t->near, r * GMK_STRIDE + c))
-                continue;
-            unsigned fives = 0;
-            for (int i = 0; i < 4 && v->g.b[p] == 0; i++) {
+    for (int wi = 0; wi < GMK_WORDS; wi++)
+        for (uint64_t bits = t->near[wi]; bits; bits &= bits - 1) {
+            int cell = wi * 64 + gmk_low_bit(bits),
+                p = gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE);
+            unsigned all = 0, four = 0;
+            for (int i = 0; i < 4; i++) {
                 int pos;
                 const uint32_t *w = gmk_lines_at(&v->L, p, i, &pos);
-                fives |= gmk_lines_rate(w, pos, v->g.exact);
+                unsigned rate = gmk_lines_rate(w, pos, v->g.exact), mine = rate >> (4 * att);
+                all |= rate;
+                /* As gmk_vcf_makes_four: a four, or the five points that
+                 * come with a five. */
+                if (!four &&
+                    (mine & GMK_LS_FOUR || (mine & GMK_LS_FIVE && gmk_vcf_fp(v, p, i, att + 1))))
+                    four = 1;
             }
-            fives &= GMK_LS_FIVE | GMK_LS_FIVE << 4; /* Colour 1's, colour 2's. */
-            if ((fives >> (4 * att)) & GMK_LS_FIVE && *n_afp < 8)
+            if ((all >> (4 * att)) & GMK_LS_FIVE && *n_afp < 8)
                 afp[(*n_afp)++] = p;
-            if ((fives >> (4 * !att)) & GMK_LS_FIVE && *n_dfp < 8)
+            if ((all >> (4 * !att)) & GMK_LS_FIVE && *n_dfp < 8)
                 dfp[(*n_dfp)++] = p;
-            if (gmk_vcf_makes_four(v, p, att + 1)) {
+            if (four) {
                 v->stamp[p] = 1;
                 v->list[0][n++] = (uint16_t)p;
             }
@@ -1185,7 +1207,7 @@ static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, bool shortest, g
     v->hash = 0x9e3779b97f4a7c15ull; /* Not 0, which marks an empty entry. */
     v->max_depth = GMK_VCT_DEPTH;
     gmk_vct_new_gen(v);
-    gmk_lines_load(&v->L, &v->g);
+    gmk_lines_load(&v->L, t);
     for (int r = 0; r < size; r++)
         for (int c = 0; c < size; c++)
             if (gmk_bit(t->near, r * GMK_STRIDE + c))

@@ -37,12 +37,13 @@ void gmk_board_load(const gmk *t, gmk_board *g)
     int n = t->size;
     memset(g->b, GMK_EDGE, sizeof g->b);
     for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) {
-            int i = r * GMK_STRIDE + c;
-            g->b[gmk_bidx(r, c)] = (uint8_t)(gmk_bit(t->stones[0], i)   ? 1
-                                             : gmk_bit(t->stones[1], i) ? 2
-                                                                        : 0);
-        }
+        memset(g->b + gmk_bidx(r, 0), 0, (size_t)n);
+    for (int col = 0; col < 2; col++)
+        for (int wi = 0; wi < GMK_WORDS; wi++)
+            for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
+                int cell = wi * 64 + gmk_low_bit(bits);
+                g->b[gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE)] = (uint8_t)(col + 1);
+            }
     g->exact[0] = gmk_exact(t->rule, 0);
     g->exact[1] = gmk_exact(t->rule, 1);
     g->renju = t->rule == GMK_RENJU;
