@@ -60,69 +60,32 @@ static int gmk_eval_class(const unsigned *v)
     return fours ? GMK_C_FOUR : threes ? GMK_C_THREE : GMK_C_N;
 }
 
-/* The board as line words, one bit a cell, offset by 5 so that the
- * 11 cells around any cell of the board are one shift away: per direction
- * (as gmk_dirs: across, up, and the two diagonals) and line, the cells of
- * each colour and the empty cells on the board. */
+/* The board's line words (gomoku.h, gmk_lines) and, per colour, the half
+ * of gmk_line_table its rule reads (overlines win or not). */
 typedef struct gmk_eval_lines {
-    uint64_t w[4][2 * GMK_MAX][3]; /* Black, White, empty. */
-    int size;
-    bool exact[2];            /* Per colour: an overline does not win. */
-    const uint16_t *table[2]; /* Per colour: its half of gmk_line_table. */
+    gmk_lines L;
+    const uint16_t *table[2];
 } gmk_eval_lines;
 
-/* The line and the position on it of cell (r, c) along direction i. */
-static inline int gmk_eval_line(int size, int i, int r, int c, int *pos)
+static void gmk_eval_build(const gmk *t, gmk_eval_lines *E)
 {
-    *pos = i == 1 ? r : c;
-    return i == 0 ? r : i == 1 ? c : i == 2 ? r - c + size - 1 : r + c;
-}
-
-static void gmk_eval_build(const gmk *t, gmk_eval_lines *L)
-{
-    int size = t->size;
-    memset(L->w, 0, sizeof L->w);
-    L->size = size;
-    L->exact[0] = t->rule != GMK_FREESTYLE; /* As rules.c's gmk_exact. */
-    L->exact[1] = t->rule == GMK_STANDARD;
-    for (int col = 0; col < 2; col++)
-        L->table[col] = gmk_line_table + (L->exact[col] ? 59049 : 0);
-    for (int col = 0; col < 2; col++)
-        for (int wi = 0; wi < GMK_WORDS; wi++)
-            for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
-                int cell = wi * 64 + gmk_low_bit(bits), r = cell / GMK_STRIDE,
-                    c = cell % GMK_STRIDE;
-                for (int i = 0; i < 4; i++) {
-                    int pos, k = gmk_eval_line(size, i, r, c, &pos);
-                    L->w[i][k][col] |= (uint64_t)1 << (pos + 5);
-                }
-            }
-    /* Empty: on the board and no stone. A diagonal k holds the cells whose
-     * position (the column) runs from lo to hi. */
-    for (int i = 0; i < 4; i++)
-        for (int k = 0; k < (i < 2 ? size : 2 * size - 1); k++) {
-            int lo = i < 2    ? 0
-                     : i == 2 ? (size - 1 - k > 0 ? size - 1 - k : 0)
-                              : (k - size + 1 > 0 ? k - size + 1 : 0);
-            int hi = i < 2    ? size - 1
-                     : i == 2 ? (2 * size - 2 - k < size - 1 ? 2 * size - 2 - k : size - 1)
-                              : (k < size - 1 ? k : size - 1);
-            uint64_t on = (((uint64_t)1 << (hi - lo + 1)) - 1) << (lo + 5);
-            L->w[i][k][2] = on & ~(L->w[i][k][0] | L->w[i][k][1]);
-        }
+    gmk_lines_load(&E->L, t);
+    E->table[0] = gmk_line_table + (t->rule != GMK_FREESTYLE ? 59049 : 0); /* As gmk_exact. */
+    E->table[1] = gmk_line_table + (t->rule == GMK_STANDARD ? 59049 : 0);
 }
 
 /* The gmk_line_table entries of empty cell (r, c) in each direction, per
  * colour, indexed by the 11 cells c - 5 .. c + 5 of the line less the
  * centre, in base 3. */
-static inline void gmk_eval_at(const gmk_eval_lines *L, int r, int c, unsigned v[2][4])
+static inline void gmk_eval_at(gmk_eval_lines *E, int r, int c, unsigned v[2][4])
 {
+    int x = gmk_bidx(r, c);
     for (int i = 0; i < 4; i++) {
-        int pos, k = gmk_eval_line(L->size, i, r, c, &pos);
-        const uint64_t *w = L->w[i][k];
-        unsigned emp = 2u * gmk_ls_base3[(w[2] >> pos) & 0x7ff];
-        v[0][i] = L->table[0][gmk_ls_base3[(w[0] >> pos) & 0x7ff] + emp];
-        v[1][i] = L->table[1][gmk_ls_base3[(w[1] >> pos) & 0x7ff] + emp];
+        int pos;
+        const uint32_t *w = gmk_lines_at(&E->L, x, i, &pos);
+        unsigned sh = (unsigned)pos - 5, emp = 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff];
+        v[0][i] = E->table[0][gmk_ls_base3[(w[0] >> sh) & 0x7ff] + emp];
+        v[1][i] = E->table[1][gmk_ls_base3[(w[1] >> sh) & 0x7ff] + emp];
     }
 }
 

@@ -143,7 +143,7 @@ static void gmk_gen_array(FILE *f, const char *type, const char *name, const uns
 int main(int argc, char **argv)
 {
     static unsigned base3[2048], table[59049], shapes[59049], pats[59049], codes[10000],
-        line[2 * 59049];
+        line[2 * 59049], line_of[4 * GMK_BCELLS];
     static uint8_t pt[2][59049];
     FILE *f;
 
@@ -199,6 +199,13 @@ int main(int argc, char **argv)
             line[e * 59049 + idx] = ((table[idx] >> sh) & 15) | ((shapes[idx] >> sh) & 15) << 4 |
                                     ((pats[idx] >> sh) & 15) << 8;
         }
+    for (int x = 0; x < GMK_BCELLS; x++) {
+        unsigned r = (unsigned)x >> 5, c = (unsigned)x & 31;
+        line_of[x] = r;
+        line_of[GMK_BCELLS + x] = c;
+        line_of[2 * GMK_BCELLS + x] = c - r + GMK_BW - 1;
+        line_of[3 * GMK_BCELLS + x] = c + r;
+    }
     if (code != GMK_PC_N) {
         fprintf(stderr, "gen_tables: %d pattern codes, GMK_PC_N %d\n", code, GMK_PC_N);
         return 1;
@@ -215,6 +222,7 @@ int main(int argc, char **argv)
     gmk_gen_array(f, "uint8_t", "gmk_pt_table", pats, 59049);
     gmk_gen_array(f, "uint16_t", "gmk_pc_table", codes, 10000);
     gmk_gen_array(f, "uint16_t", "gmk_line_table", line, 2 * 59049);
+    gmk_gen_array(f, "uint8_t", "gmk_line_of", line_of, 4 * GMK_BCELLS);
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 1;

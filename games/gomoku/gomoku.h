@@ -389,4 +389,36 @@ extern const uint16_t gmk_pc_table[10000];
 #define GMK_LINE_PT(v) ((v) >> 8)
 extern const uint16_t gmk_line_table[2 * 59049];
 
+/* The line through byte board cell x along gmk_dirs[i], at i * GMK_BCELLS
+ * + x: its row (i 0), its column (1), its column less its row plus 31 (2)
+ * or its column plus its row (3). */
+extern const uint8_t gmk_line_of[4 * GMK_BCELLS];
+
+/*
+ * Line words: a byte board's cells again as bits, per direction and line,
+ * one word for each colour's stones and one for the empty cells (a cell
+ * off the board is in none), so that the 11 cells around a cell along a
+ * direction are one shift away. Both provers keep them next to the byte
+ * board and read what a move makes from them (from the masks gmk_line
+ * would build, or from the line-pattern tables of gen_tables.c), and the
+ * evaluation reads every near cell's lines from them.
+ */
+typedef struct gmk_lines {
+    uint32_t w[4][2 * GMK_BW - 1][3]; /* Per direction and line, by position along
+                                       * it: colour 1's stones, colour 2's, empty cells. */
+} gmk_lines;
+
+/* The line through byte board cell x along gmk_dirs[i], and x's position
+ * on it (its row, or its column for rows). */
+static inline uint32_t *gmk_lines_at(gmk_lines *L, int x, int i, int *pos)
+{
+    /* Rows by row, columns by column, diagonals by c - r (shifted to be
+     * non-negative) and anti-diagonals by c + r: one table lookup. */
+    *pos = i == 0 ? x & 31 : x >> 5;
+    return L->w[i][gmk_line_of[i * GMK_BCELLS + x]];
+}
+
+/* The line words of t's stones (rules.c). */
+void gmk_lines_load(gmk_lines *L, const gmk *t);
+
 #endif /* BANYAN_GOMOKU_H */

@@ -20,30 +20,6 @@
 #define GMK_VCT_ID_THREES 2    /* The same for the rounds before the proof-number search. */
 #define GMK_VCT_DEPTH     32   /* Longest VCT, in attacker moves. */
 
-/*
- * Line words: a byte board's cells again as bits, per direction and line,
- * one word for each colour's stones and one for the empty cells (a cell
- * off the board is in none), so that the 11 cells around a cell along a
- * direction are one shift away. Both provers keep them next to the byte
- * board and read what a move makes from them: from the masks gmk_line
- * would build, or from the line-pattern tables of gen_tables.c.
- */
-typedef struct gmk_lines {
-    uint32_t w[4][2 * GMK_BW - 1][3]; /* Per direction and line, by position along
-                                       * it: colour 1's stones, colour 2's, empty cells. */
-} gmk_lines;
-
-/* The line through byte board cell x along gmk_dirs[i], and x's position
- * on it (its row, or its column for rows). */
-static inline uint32_t *gmk_lines_at(gmk_lines *L, int x, int i, int *pos)
-{
-    int r = x >> 5, c = x & 31;
-    *pos = i == 0 ? c : r;
-    /* Rows by row, columns by column, diagonals by c - r (shifted to be
-     * non-negative) and anti-diagonals by c + r. */
-    return L->w[i][i == 0 ? r : i == 1 ? c : i == 2 ? c - r + GMK_BW - 1 : c + r];
-}
-
 /* Sets cell x to value val (0 .. 3) in the line words. */
 static inline void gmk_lines_set(gmk_lines *L, int x, int val)
 {
@@ -54,40 +30,6 @@ static inline void gmk_lines_set(gmk_lines *L, int x, int val)
         w[1] = (w[1] & ~bit) | (val == 2 ? bit : 0);
         w[2] = (w[2] & ~bit) | (val == 0 ? bit : 0);
     }
-}
-
-/* The line words of t's stones (as gmk_board_load's board): the empty
- * cells of each line are its cells on the board less the stones. */
-static void gmk_lines_load(gmk_lines *L, const gmk *t)
-{
-    int n = t->size;
-    uint32_t all = ((1u << n) - 1) << GMK_PAD;
-    memset(L->w, 0, sizeof L->w);
-    for (int r = 0; r < n; r++)
-        L->w[0][r + GMK_PAD][2] = L->w[1][r + GMK_PAD][2] = all;
-    /* Diagonal c - r = d holds the rows lo .. hi, anti-diagonal c + r = d
-     * the rows from d - (n - 1) or 0 to d or n - 1; a line's positions are
-     * its cells' rows. */
-    for (int d = -(n - 1); d <= n - 1; d++) {
-        int lo = d < 0 ? -d : 0, hi = d < 0 ? n - 1 : n - 1 - d;
-        L->w[2][d + GMK_BW - 1][2] = ((1u << (hi - lo + 1)) - 1) << (lo + GMK_PAD);
-    }
-    for (int d = 0; d <= 2 * (n - 1); d++) {
-        int lo = d > n - 1 ? d - (n - 1) : 0, hi = d < n - 1 ? d : n - 1;
-        L->w[3][d + 2 * GMK_PAD][2] = ((1u << (hi - lo + 1)) - 1) << (lo + GMK_PAD);
-    }
-    for (int col = 0; col < 2; col++)
-        for (int wi = 0; wi < GMK_WORDS; wi++)
-            for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
-                int cell = wi * 64 + gmk_low_bit(bits);
-                int x = gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE);
-                for (int i = 0; i < 4; i++) {
-                    int pos;
-                    uint32_t *w = gmk_lines_at(L, x, i, &pos), bit = 1u << pos;
-                    w[col] |= bit;
-                    w[2] &= ~bit;
-                }
-            }
 }
 
 /* gmk_line's masks (own with x counted as own, emp without x) of colour
@@ -182,6 +124,12 @@ static int gmk_vcf_fives(gmk_vcf *v, int p, int col, int *out)
     return n;
 }
 
+/* The stones of an 11-cell mask m (centre bit 5) within 4 of its centre. */
+static inline int gmk_near_stones(unsigned m)
+{
+    return gmk_pop5[(m >> 1) & 31] + gmk_pop5[(m >> 6) & 15];
+}
+
 /* Whether colour col playing at empty p has a five point along
  * gmk_dirs[i]. */
 static bool gmk_vcf_fp(gmk_vcf *v, int p, int i, int col)
@@ -199,8 +147,8 @@ static bool gmk_vcf_makes_four(gmk_vcf *v, int p, int col)
     for (int i = 0; i < 4; i++) {
         int pos;
         const uint32_t *w = gmk_lines_at(&v->L, p, i, &pos);
-        unsigned sh = (unsigned)pos - 5, mine = w[col - 1] >> sh, near = (mine >> 1) & 0x1ff;
-        if (gmk_pop5[near & 31] + gmk_pop5[near >> 5] < 3)
+        unsigned sh = (unsigned)pos - 5, mine = w[col - 1] >> sh;
+        if (gmk_near_stones(mine) < 3)
             continue; /* A four needs three stones within 4 of p. */
         unsigned ls =
             gmk_ls_table[gmk_ls_base3[mine & 0x7ff] + 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff]] >>
@@ -340,6 +288,11 @@ static int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp,
             for (int i = 0; i < 4; i++) {
                 int pos;
                 const uint32_t *w = gmk_lines_at(&v->L, p, i, &pos);
+                /* A four needs three of the attacker's stones within 4 of
+                 * p, a five point four of either colour's. */
+                if (gmk_near_stones(w[att] >> (pos - 5)) < 3 &&
+                    gmk_near_stones(w[!att] >> (pos - 5)) < 4)
+                    continue;
                 unsigned rate = gmk_lines_rate(w, pos, v->g.exact), mine = rate >> (4 * att);
                 all |= rate;
                 /* As gmk_vcf_makes_four: a four, or the five points that

@@ -16,14 +16,14 @@
 /* The stones of one colour as lines: bit c of row r, bit r of column c, bit
  * c of diagonal r - c + 22 and of anti-diagonal r + c. A five through a
  * stone is a few shifts of one word per direction. */
-typedef struct gmk_lines {
+typedef struct gmk_ro_lines {
     uint32_t row[GMK_MAX];    /* Bit c. */
     uint32_t col[GMK_MAX];    /* Bit r. */
     uint32_t dg[2 * GMK_MAX]; /* Bit c, index r - c + 22. */
     uint32_t ad[2 * GMK_MAX]; /* Bit c, index r + c. */
-} gmk_lines;
+} gmk_ro_lines;
 
-static inline void gmk_lines_set(gmk_lines *l, int r, int c)
+static inline void gmk_ro_lines_set(gmk_ro_lines *l, int r, int c)
 {
     l->row[r] |= 1u << c;
     l->col[c] |= 1u << r;
@@ -44,7 +44,7 @@ static inline bool gmk_word_five(uint32_t w32, int i, bool exact)
     return ((x & (w >> 5)) >> i & 0x3f) == 0;
 }
 
-static inline bool gmk_lines_five(const gmk_lines *l, int r, int c, bool exact)
+static inline bool gmk_ro_lines_five(const gmk_ro_lines *l, int r, int c, bool exact)
 {
     return gmk_word_five(l->row[r], c, exact) || gmk_word_five(l->col[c], r, exact) ||
            gmk_word_five(l->dg[r - c + GMK_MAX], c, exact) || gmk_word_five(l->ad[r + c], c, exact);
@@ -53,7 +53,7 @@ static inline bool gmk_lines_five(const gmk_lines *l, int r, int c, bool exact)
 /* Workspace of a rollout. */
 typedef struct gmk_ro {
     gmk_board g;                      /* The stones. */
-    gmk_lines lines[2];               /* The stones again, as lines per colour. */
+    gmk_ro_lines lines[2];            /* The stones again, as lines per colour. */
     uint64_t seen[GMK_BCELLS / 64];   /* Bit p: cell p is off the board, taken or listed. */
     uint16_t pos[GMK_BCELLS];         /* Index of a listed cell in list. */
     uint16_t list[GMK_MAX * GMK_MAX]; /* Cells that may be drawn. */
@@ -181,7 +181,7 @@ static void gmk_rollout_run(gmk *t, gmk_ro *w, banyan_rng *rng, int mode)
         for (int c = 0; c < size; c++) {
             int p = gmk_bidx(r, c);
             if (b[p] == 1 || b[p] == 2)
-                gmk_lines_set(&w->lines[b[p] - 1], r, c);
+                gmk_ro_lines_set(&w->lines[b[p] - 1], r, c);
         }
     w->n = 0;
     if (mode == GMK_RO_UNIFORM) {
@@ -237,12 +237,12 @@ static void gmk_rollout_run(gmk *t, gmk_ro *w, banyan_rng *rng, int mode)
         }
         int r = (p >> 5) - GMK_PAD, c = (p & 31) - GMK_PAD;
         b[p] = (uint8_t)col;
-        gmk_lines_set(&w->lines[who], r, c);
+        gmk_ro_lines_set(&w->lines[who], r, c);
         gmk_set(t->stones[who], r * GMK_STRIDE + c);
         ply++;
         prev = last;
         last = p;
-        if (gmk_lines_five(&w->lines[who], r, c, w->g.exact[who])) {
+        if (gmk_ro_lines_five(&w->lines[who], r, c, w->g.exact[who])) {
             winner = who;
             break;
         }

@@ -15,11 +15,6 @@
 
 #define GMK_RENJU_DEPTH 6 /* Nesting of renju's three checks. */
 
-static inline void gmk_clear(uint64_t *b, int i)
-{
-    b[i >> 6] &= ~((uint64_t)1 << (i & 63));
-}
-
 static inline int gmk_to_move(const void *s)
 {
     return ((const gmk *)s)->ply & 1;
@@ -48,6 +43,40 @@ void gmk_board_load(const gmk *t, gmk_board *g)
     g->exact[1] = gmk_exact(t->rule, 1);
     g->renju = t->rule == GMK_RENJU;
     g->size = (uint8_t)n;
+}
+
+/* The line words of t's stones (as gmk_board_load's board): the empty
+ * cells of each line are its cells on the board less the stones. */
+void gmk_lines_load(gmk_lines *L, const gmk *t)
+{
+    int n = t->size;
+    uint32_t all = ((1u << n) - 1) << GMK_PAD;
+    memset(L->w, 0, sizeof L->w);
+    for (int r = 0; r < n; r++)
+        L->w[0][r + GMK_PAD][2] = L->w[1][r + GMK_PAD][2] = all;
+    /* Diagonal c - r = d holds the rows lo .. hi, anti-diagonal c + r = d
+     * the rows from d - (n - 1) or 0 to d or n - 1; a line's positions are
+     * its cells' rows. */
+    for (int d = -(n - 1); d <= n - 1; d++) {
+        int lo = d < 0 ? -d : 0, hi = d < 0 ? n - 1 : n - 1 - d;
+        L->w[2][d + GMK_BW - 1][2] = ((1u << (hi - lo + 1)) - 1) << (lo + GMK_PAD);
+    }
+    for (int d = 0; d <= 2 * (n - 1); d++) {
+        int lo = d > n - 1 ? d - (n - 1) : 0, hi = d < n - 1 ? d : n - 1;
+        L->w[3][d + 2 * GMK_PAD][2] = ((1u << (hi - lo + 1)) - 1) << (lo + GMK_PAD);
+    }
+    for (int col = 0; col < 2; col++)
+        for (int wi = 0; wi < GMK_WORDS; wi++)
+            for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
+                int cell = wi * 64 + gmk_low_bit(bits);
+                int x = gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE);
+                for (int i = 0; i < 4; i++) {
+                    int pos;
+                    uint32_t *w = gmk_lines_at(L, x, i, &pos), bit = 1u << pos;
+                    w[col] |= bit;
+                    w[2] &= ~bit;
+                }
+            }
 }
 
 /* Whether Black's stone at p (already on the board) makes a true three
@@ -151,15 +180,18 @@ static void gmk_where(gmk *t, int r, int c)
     int who = t->ply & 1, size = t->size;
     int i = r * GMK_STRIDE + c;
     gmk_set(t->stones[who], i);
-    gmk_clear(t->near, i);
-    for (int rr = r - 2; rr <= r + 2; rr++)
-        for (int cc = c - 2; cc <= c + 2; cc++) {
-            if (rr < 0 || rr >= size || cc < 0 || cc >= size)
-                continue;
-            int j = rr * GMK_STRIDE + cc;
-            if (!gmk_bit(t->stones[0], j) && !gmk_bit(t->stones[1], j))
-                gmk_set(t->near, j);
-        }
+    /* The cells within 2 of (r, c) on the board, row by row, as runs of
+     * bits (a run may cross into the next word), less the stones. */
+    int lo = c - 2 > 0 ? c - 2 : 0, hi = c + 2 < size - 1 ? c + 2 : size - 1;
+    uint64_t run = ((uint64_t)1 << (hi - lo + 1)) - 1;
+    for (int rr = r - 2 > 0 ? r - 2 : 0; rr <= r + 2 && rr < size; rr++) {
+        int j = rr * GMK_STRIDE + lo;
+        t->near[j >> 6] |= run << (j & 63);
+        if ((j & 63) + hi - lo >= 64)
+            t->near[(j >> 6) + 1] |= run >> (64 - (j & 63));
+    }
+    for (int wi = 0; wi < GMK_WORDS; wi++)
+        t->near[wi] &= ~(t->stones[0][wi] | t->stones[1][wi]);
     t->ply++;
     t->last = (uint16_t)(r * size + c);
     if (gmk_won_at(t, who, r, c))
