@@ -39,20 +39,14 @@ enum { GMK_C_FIVE, GMK_C_WIN, GMK_C_33, GMK_C_FOUR, GMK_C_THREE, GMK_C_N };
 /* Forced blocks followed before the model decides. */
 #define GMK_EVAL_FORCED 8
 
-/* The class of one colour's gmk_line_table entries v[4], one per
- * direction. GMK_C_N: nothing worth counting. */
-static int gmk_eval_class(const unsigned *v)
+/* The class of a cell for one colour from the sum of its gmk_line_table
+ * counts (its lines with a five, its fours, its threes). GMK_C_N: nothing
+ * worth counting. */
+static int gmk_eval_class(unsigned sum)
 {
-    int fours = 0, threes = 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned ls = GMK_LINE_LS(v[i]);
-        if (ls & GMK_LS_FIVE)
-            return GMK_C_FIVE;
-        if (ls & GMK_LS_FOUR)
-            fours += ls & GMK_LS_FOUR2 ? 2 : 1;
-        else if (ls & GMK_LS_THREE)
-            threes++;
-    }
+    unsigned fours = GMK_LINE_LANE(sum, 1), threes = GMK_LINE_LANE(sum, 2);
+    if (GMK_LINE_LANE(sum, 0))
+        return GMK_C_FIVE;
     if (fours >= 2 || (fours == 1 && threes >= 1))
         return GMK_C_WIN;
     if (threes >= 2)
@@ -64,7 +58,7 @@ static int gmk_eval_class(const unsigned *v)
  * of gmk_line_table its rule reads (overlines win or not). */
 typedef struct gmk_eval_lines {
     gmk_lines L;
-    const uint16_t *table[2];
+    const uint32_t *table[2];
 } gmk_eval_lines;
 
 static void gmk_eval_build(const gmk *t, gmk_eval_lines *E)
@@ -99,16 +93,13 @@ static inline unsigned gmk_eval_code(const unsigned *v)
 }
 
 /* The quieter shapes of a cell for one colour, below the classes: counted
- * for the cells of class GMK_C_THREE or none (sh[]: GMK_SH_ per line). */
+ * for the cells of class GMK_C_THREE or none, from the sum of its
+ * gmk_line_table counts (its lines of each shape). */
 enum { GMK_Q_32, GMK_Q_22, GMK_Q_3, GMK_Q_2, GMK_Q_N };
 
-static void gmk_eval_quiet(const unsigned *sh, int k, int *q)
+static void gmk_eval_quiet(unsigned sum, int k, int *q)
 {
-    int n3 = 0, n2 = 0;
-    for (int i = 0; i < 4; i++) {
-        n3 += sh[i] == GMK_SH_THREE || sh[i] == GMK_SH_OPEN3;
-        n2 += sh[i] == GMK_SH_TWO;
-    }
+    unsigned n3 = GMK_LINE_LANE(sum, 3), n2 = GMK_LINE_LANE(sum, 4);
     if (n3 && n3 + n2 >= 2)
         q[GMK_Q_32]++; /* A three (open or not) and another line. */
     if (k == GMK_C_THREE)
@@ -143,17 +134,16 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
             for (int col = 0; pc && col < 2; col++)
                 pc[(*npc)++] = (uint16_t)((col != me) * GMK_PC_N + gmk_eval_code(v[col]));
             for (int col = 0; col < 2; col++) {
-                int k = gmk_eval_class(v[col]);
+                unsigned sum = GMK_LINE_COUNTS(v[col][0]) + GMK_LINE_COUNTS(v[col][1]) +
+                               GMK_LINE_COUNTS(v[col][2]) + GMK_LINE_COUNTS(v[col][3]);
+                int k = gmk_eval_class(sum);
                 if (k != GMK_C_N)
                     n[col][k]++;
                 if (k == GMK_C_FIVE)
                     five[col] = (banyan_move)(r * size + c);
                 if (k != GMK_C_N && k != GMK_C_THREE)
                     continue;
-                unsigned sh[4];
-                for (int i = 0; i < 4; i++)
-                    sh[i] = GMK_LINE_SH(v[col][i]);
-                gmk_eval_quiet(sh, k, q[col]);
+                gmk_eval_quiet(sum, k, q[col]);
             }
         }
 }

@@ -196,8 +196,15 @@ int main(int argc, char **argv)
     for (unsigned idx = 0; idx < 59049; idx++)
         for (int e = 0; e < 2; e++) {
             unsigned sh = 4 * (unsigned)e;
-            line[e * 59049 + idx] = ((table[idx] >> sh) & 15) | ((shapes[idx] >> sh) & 15) << 4 |
-                                    ((pats[idx] >> sh) & 15) << 8;
+            unsigned ls = (table[idx] >> sh) & 15, shape = (shapes[idx] >> sh) & 15;
+            /* The counts the evaluation sums over a cell's four lines. */
+            unsigned five = (ls & GMK_LS_FIVE) != 0,
+                     four = ls & GMK_LS_FOUR ? (ls & GMK_LS_FOUR2 ? 2 : 1) : 0,
+                     three = !(ls & GMK_LS_FOUR) && (ls & GMK_LS_THREE),
+                     sh3 = shape == GMK_SH_THREE || shape == GMK_SH_OPEN3,
+                     sh2 = shape == GMK_SH_TWO;
+            line[e * 59049 + idx] = ls | shape << 4 | ((pats[idx] >> sh) & 15) << 8 | five << 12 |
+                                    four << 16 | three << 20 | sh3 << 24 | sh2 << 28;
         }
     for (int x = 0; x < GMK_BCELLS; x++) {
         unsigned r = (unsigned)x >> 5, c = (unsigned)x & 31;
@@ -221,7 +228,7 @@ int main(int argc, char **argv)
     gmk_gen_array(f, "uint8_t", "gmk_sh_table", shapes, 59049);
     gmk_gen_array(f, "uint8_t", "gmk_pt_table", pats, 59049);
     gmk_gen_array(f, "uint16_t", "gmk_pc_table", codes, 10000);
-    gmk_gen_array(f, "uint16_t", "gmk_line_table", line, 2 * 59049);
+    gmk_gen_array(f, "uint32_t", "gmk_line_table", line, 2 * 59049);
     gmk_gen_array(f, "uint8_t", "gmk_line_of", line_of, 4 * GMK_BCELLS);
     if (fclose(f) != 0) {
         perror(argv[1]);

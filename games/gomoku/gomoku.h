@@ -383,11 +383,17 @@ extern const uint16_t gmk_pc_table[10000];
 /* The three tables above in one, for the evaluation's scan, which reads
  * them all: at e * 59049 + index, for e 0 where overlines win and 1 where
  * they do not, the GMK_LS_ bits | the GMK_SH_ shape << 4 | the GMK_PT_
- * pattern << 8. */
-#define GMK_LINE_LS(v) ((v)&15u)
-#define GMK_LINE_SH(v) (((v) >> 4) & 15u)
-#define GMK_LINE_PT(v) ((v) >> 8)
-extern const uint16_t gmk_line_table[2 * 59049];
+ * pattern << 8, and above them (GMK_LINE_COUNTS) counts in 4-bit lanes,
+ * so that the sum of a cell's four counts counts its lines: a five (lane
+ * 0), the fours (1: 2 for a straight or double four), an open three
+ * without a four (2), a shape GMK_SH_THREE or OPEN3 (3), a shape
+ * GMK_SH_TWO (4). No lane's sum passes 8. */
+#define GMK_LINE_LS(v)      ((v)&15u)
+#define GMK_LINE_SH(v)      (((v) >> 4) & 15u)
+#define GMK_LINE_PT(v)      (((v) >> 8) & 15u)
+#define GMK_LINE_COUNTS(v)  ((v) >> 12)
+#define GMK_LINE_LANE(c, k) (((c) >> (4 * (k))) & 15u)
+extern const uint32_t gmk_line_table[2 * 59049];
 
 /* The line through byte board cell x along gmk_dirs[i], at i * GMK_BCELLS
  * + x: its row (i 0), its column (1), its column less its row plus 31 (2)
