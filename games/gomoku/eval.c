@@ -3,17 +3,16 @@
  * player to move, from the threats each side can make in one move.
  *
  * Every empty cell near the stones is rated for both colours from the four
- * lines through it, with the line-pattern table the VCT uses (gmk_ls_table:
- * a five, a four, two five points, an open three per line), and falls into
+ * lines through it, one lookup a line in gmk_line_table (the line bits the
+ * VCT uses: a five, a four, two five points, an open three; the shape the
+ * priors read; the pattern), and falls into
  * one class per colour: a five; a winning shape (a straight or double four,
  * or a four with an open three); a double three; a four; an open three.
- * Below those classes the line shapes (gmk_sh_table, as the priors read
- * them) give four quieter counts per colour: a three (open or not) with
- * another three or two in a second line; two twos in two lines; a three
- * that is not open (a four next); a single two.
- * Each cell also gets a pattern code per colour: the multiset of its four
- * line patterns (gmk_pt_table: what a stone there makes of each line, from
- * a dead line to a five), one of GMK_PC_N.
+ * Below those classes the line shapes give four quieter counts per colour: a three (open or not)
+ * with another three or two in a second line; two twos in two lines; a three that is not open (a
+ * four next); a single two. Each cell also gets a pattern code per colour: the multiset of its four
+ * line patterns (what a stone there makes of each line, from a dead line
+ * to a five), one of GMK_PC_N.
  * Forced moves are followed exactly: a five to make wins, two fives to
  * stop lose, one five to stop is blocked and the position after the block
  * is evaluated for the opponent. Otherwise a logistic model gives the
@@ -64,8 +63,8 @@ typedef struct gmk_eval_lines {
 static void gmk_eval_build(const gmk *t, gmk_eval_lines *E)
 {
     gmk_lines_load(&E->L, t);
-    E->table[0] = gmk_line_table + (t->rule != GMK_FREESTYLE ? 59049 : 0); /* As gmk_exact. */
-    E->table[1] = gmk_line_table + (t->rule == GMK_STANDARD ? 59049 : 0);
+    for (int col = 0; col < 2; col++)
+        E->table[col] = gmk_line_table + (gmk_exact(t->rule, col) ? 59049 : 0);
 }
 
 /* The gmk_line_table entries of empty cell (r, c) in each direction, per

@@ -225,8 +225,6 @@ int main(int argc, char **argv)
                "#include \"gomoku/gomoku.h\"\n");
     gmk_gen_array(f, "uint16_t", "gmk_ls_base3", base3, 2048);
     gmk_gen_array(f, "uint8_t", "gmk_ls_table", table, 59049);
-    gmk_gen_array(f, "uint8_t", "gmk_sh_table", shapes, 59049);
-    gmk_gen_array(f, "uint8_t", "gmk_pt_table", pats, 59049);
     gmk_gen_array(f, "uint16_t", "gmk_pc_table", codes, 10000);
     gmk_gen_array(f, "uint32_t", "gmk_line_table", line, 2 * 59049);
     gmk_gen_array(f, "uint8_t", "gmk_line_of", line_of, 4 * GMK_BCELLS);

@@ -212,6 +212,12 @@ static inline bool gmk_is_over(const gmk *t)
     return t->winner != GMK_NOBODY || t->stuck || t->ply == t->size * t->size;
 }
 
+/* Whether player who wins only with exactly five under the rule. */
+static inline bool gmk_exact(int rule, int who)
+{
+    return rule == GMK_STANDARD || (rule == GMK_RENJU && who == 0);
+}
+
 /* ---- rules.c ---- */
 
 /* Copies the stones of t onto a byte board. */
@@ -247,7 +253,7 @@ int gmk_tier(const unsigned *sh, float *sum);
 float gmk_prior_value(int tm, int tt, float mine, float theirs);
 
 /* gmk_priors' two ways, for the tests that check they agree: from the byte
- * board (any rule), and from eval.c's line words and gmk_sh_table (not
+ * board (any rule), and from eval.c's line words and gmk_line_table (not
  * renju). */
 void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out);
 void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out);
@@ -366,24 +372,16 @@ extern const uint8_t gmk_ls_table[59049];
  * 0 or 1: bit k is digit k below the centre, digit k - 1 above it. */
 extern const uint16_t gmk_ls_base3[2048];
 
-/* The GMK_SH_ shape of every line around an empty centre, indexed as
- * gmk_ls_table: the low nibble where overlines win, the high nibble where
- * they do not. Renju's Black needs the board besides (its open threes must
- * be made by allowed points): not from this table. */
-extern const uint8_t gmk_sh_table[59049];
-
-/* The GMK_PT_ pattern of every line around an empty centre, indexed and
- * packed as gmk_ls_table. */
-extern const uint8_t gmk_pt_table[59049];
-
 /* The pattern code (0 .. GMK_PC_N - 1) of four patterns p0..p3 at index
  * ((p0 * 10 + p1) * 10 + p2) * 10 + p3, in any order. */
 extern const uint16_t gmk_pc_table[10000];
 
-/* The three tables above in one, for the evaluation's scan, which reads
- * them all: at e * 59049 + index, for e 0 where overlines win and 1 where
- * they do not, the GMK_LS_ bits | the GMK_SH_ shape << 4 | the GMK_PT_
- * pattern << 8, and above them (GMK_LINE_COUNTS) counts in 4-bit lanes,
+/* What a line around an empty centre makes, for the evaluation's scan and
+ * the priors, indexed as gmk_ls_table at e * 59049 + index, for e 0 where
+ * overlines win and 1 where they do not: the GMK_LS_ bits | the GMK_SH_
+ * shape << 4 (renju's Black needs the board besides, since its open
+ * threes must be made by allowed points: not from this table) | the
+ * GMK_PT_ pattern << 8, and above them (GMK_LINE_COUNTS) counts in 4-bit lanes,
  * so that the sum of a cell's four counts counts its lines: a five (lane
  * 0), the fours (1: 2 for a straight or double four), an open three
  * without a four (2), a shape GMK_SH_THREE or OPEN3 (3), a shape

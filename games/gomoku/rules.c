@@ -20,12 +20,6 @@ static inline int gmk_to_move(const void *s)
     return ((const gmk *)s)->ply & 1;
 }
 
-/* Whether player who wins only with exactly five under the rule. */
-static inline bool gmk_exact(int rule, int who)
-{
-    return rule == GMK_STANDARD || (rule == GMK_RENJU && who == 0);
-}
-
 /* Copies the stones of t onto a byte board. */
 void gmk_board_load(const gmk *t, gmk_board *g)
 {

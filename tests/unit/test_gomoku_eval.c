@@ -87,7 +87,7 @@ static unsigned eval_pattern(const char *line, bool exact)
     for (int k = 10; k >= 0; k--)
         if (k != 5)
             idx = idx * 3 + (line[k] == 'x' ? 1u : line[k] == '.' ? 2u : 0u);
-    return (gmk_pt_table[idx] >> (exact ? 4 : 0)) & 15;
+    return GMK_LINE_PT(gmk_line_table[(exact ? 59049 : 0) + idx]);
 }
 
 /* The patterns of a line on known shapes, and pattern codes as multisets. */
