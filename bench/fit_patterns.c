@@ -21,7 +21,7 @@
  * the model in use (the game's evaluate) and of the fit. The policy is a
  * softmax over the candidates of the two codes' weights of each move, fitted
  * alike to the log-likelihood of the moves chosen; its report compares it
- * with the priors in use (priors=threats), by cross-entropy and by how often
+ * with the priors in use (the default, priors=mixed), by cross-entropy and by how often
  * the move chosen has the largest prior. Writes the weights of both fits on
  * all positions to OUT, as games/gomoku/weights.c.
  */

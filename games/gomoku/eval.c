@@ -147,26 +147,51 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
         }
 }
 
-void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
+/* One pass over moves[0 .. n - 1] of t for the priors: with tv, each
+ * move's threat-tier value (gmk_prior_value, unnormalised); with codes,
+ * its GMK_POLICY_CODES policy inputs (gmk_policy_codes). */
+static void gmk_priors_scan(const gmk *t, const banyan_move *moves, int n, float *tv,
+                            uint16_t *codes)
 {
     gmk_eval_lines L;
     int me = t->ply & 1, size = t->size;
-    float total = 0;
     gmk_eval_build(t, &L);
     for (int i = 0; i < n; i++) {
-        unsigned e[2][4], sh[2][4];
-        float score[2], v;
-        int tier[2];
-        gmk_eval_at(&L, (int)moves[i] / size, (int)moves[i] % size, e);
-        for (int col = 0; col < 2; col++) {
-            for (int d = 0; d < 4; d++)
-                sh[col][d] = GMK_LINE_SH(e[col][d]);
-            tier[col] = gmk_tier(sh[col], &score[col]);
+        unsigned e[2][4];
+        int r = (int)moves[i] / size, c = (int)moves[i] % size;
+        gmk_eval_at(&L, r, c, e);
+        if (tv) {
+            unsigned sh[2][4];
+            float score[2];
+            int tier[2];
+            for (int col = 0; col < 2; col++) {
+                for (int k = 0; k < 4; k++)
+                    sh[col][k] = GMK_LINE_SH(e[col][k]);
+                tier[col] = gmk_tier(sh[col], &score[col]);
+            }
+            tv[i] = gmk_prior_value(tier[me], tier[!me], score[me], score[!me]);
         }
-        v = gmk_prior_value(tier[me], tier[!me], score[me], score[!me]);
-        out[i] = v;
-        total += v;
+        if (codes) {
+            uint16_t *code = codes + GMK_POLICY_CODES * i;
+            for (int k = 0; k < 2; k++)
+                code[k] = (uint16_t)(k * GMK_PC_N + gmk_eval_code(e[k ? !me : me]));
+            int dist = 4; /* The distance from the last move, 1 .. 3, else 4. */
+            if (t->last != GMK_NO_CELL) {
+                int dr = abs(r - t->last / size), dc = abs(c - t->last % size);
+                dist = dr > dc ? dr : dc;
+                dist = dist < 1 ? 1 : dist > 4 ? 4 : dist;
+            }
+            code[2] = (uint16_t)(2 * GMK_PC_N + dist - 1);
+        }
     }
+}
+
+void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
+{
+    float total = 0;
+    gmk_priors_scan(t, moves, n, out, NULL);
+    for (int i = 0; i < n; i++)
+        total += out[i];
     for (int i = 0; i < n; i++)
         out[i] /= total;
 }
@@ -186,41 +211,46 @@ static int gmk_eval_mask(int n[2][GMK_C_N], int me, uint16_t *idx, int np)
 
 void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *codes)
 {
-    gmk_eval_lines L;
-    int me = t->ply & 1, size = t->size;
-    gmk_eval_build(t, &L);
+    gmk_priors_scan(t, moves, n, NULL, codes);
+}
+
+/* The policy's logits of n moves from their codes into out; returns the
+ * largest. Fives first, as the threat priors have them: the fit never
+ * sees them, since the candidates then hold nothing else to choose. */
+static float gmk_policy_logits(const uint16_t *codes, int n, float *out)
+{
+    float top = -1e30f;
     for (int i = 0; i < n; i++) {
-        unsigned v[2][4];
-        gmk_eval_at(&L, (int)moves[i] / size, (int)moves[i] % size, v);
-        for (int r = 0; r < 2; r++)
-            codes[GMK_POLICY_CODES * i + r] =
-                (uint16_t)(r * GMK_PC_N + gmk_eval_code(v[r ? !me : me]));
-        int d = 4; /* The distance from the last move, 1 .. 3, else 4. */
-        if (t->last != GMK_NO_CELL) {
-            int dr = abs((int)moves[i] / size - t->last / size),
-                dc = abs((int)moves[i] % size - t->last % size);
-            d = dr > dc ? dr : dc;
-            d = d < 1 ? 1 : d > 4 ? 4 : d;
-        }
-        codes[GMK_POLICY_CODES * i + 2] = (uint16_t)(2 * GMK_PC_N + d - 1);
+        const uint16_t *c = codes + GMK_POLICY_CODES * i;
+        out[i] = gmk_policy_weights[c[0]] + gmk_policy_weights[c[1]] + gmk_policy_weights[c[2]];
+        out[i] += c[0] >= GMK_PC_FIVE ? 40.0f : c[1] >= GMK_PC_N + GMK_PC_FIVE ? 20.0f : 0.0f;
+        top = out[i] > top ? out[i] : top;
     }
+    return top;
 }
 
 void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *out)
 {
     uint16_t codes[GMK_POLICY_CODES * BANYAN_MAX_MOVES];
-    float top = -1e30f, total = 0;
+    float total = 0;
     gmk_policy_codes(t, moves, n, codes);
-    for (int i = 0; i < n; i++) {
-        const uint16_t *c = codes + GMK_POLICY_CODES * i;
-        out[i] = gmk_policy_weights[c[0]] + gmk_policy_weights[c[1]] + gmk_policy_weights[c[2]];
-        /* Fives first, as the threat priors have them: the fit never sees
-         * them, since the candidates then hold nothing else to choose. */
-        out[i] += c[0] >= GMK_PC_FIVE ? 40.0f : c[1] >= GMK_PC_N + GMK_PC_FIVE ? 20.0f : 0.0f;
-        top = out[i] > top ? out[i] : top;
-    }
+    float top = gmk_policy_logits(codes, n, out);
     for (int i = 0; i < n; i++)
         total += out[i] = expf(out[i] - top);
+    for (int i = 0; i < n; i++)
+        out[i] /= total;
+}
+
+void gmk_priors_mixed(const gmk *t, const banyan_move *moves, int n, float *out)
+{
+    uint16_t codes[GMK_POLICY_CODES * BANYAN_MAX_MOVES];
+    float tv[BANYAN_MAX_MOVES], total = 0;
+    gmk_priors_scan(t, moves, n, tv, codes);
+    float top = gmk_policy_logits(codes, n, out);
+    /* The geometric mean of the two (normalising either first would only
+     * scale every move alike). */
+    for (int i = 0; i < n; i++)
+        total += out[i] = sqrtf(tv[i]) * expf(0.5f * (out[i] - top));
     for (int i = 0; i < n; i++)
         out[i] /= total;
 }

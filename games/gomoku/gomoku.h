@@ -28,11 +28,11 @@
 #define GMK_NO_CELL 0xffff                             /* last before the first move. */
 #define GMK_EDGE    3                                  /* Byte board value off the board. */
 
-enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };                  /* rule */
-enum { GMK_CAND_NEAR, GMK_CAND_ALL };                             /* cands */
-enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM };           /* rollout */
-enum { GMK_PROVER_VCT, GMK_PROVER_VCF, GMK_PROVER_OFF };          /* prover */
-enum { GMK_PRIORS_THREATS, GMK_PRIORS_OFF, GMK_PRIORS_PATTERNS }; /* priors */
+enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };                                    /* rule */
+enum { GMK_CAND_NEAR, GMK_CAND_ALL };                                               /* cands */
+enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM };                             /* rollout */
+enum { GMK_PROVER_VCT, GMK_PROVER_VCF, GMK_PROVER_OFF };                            /* prover */
+enum { GMK_PRIORS_THREATS, GMK_PRIORS_OFF, GMK_PRIORS_PATTERNS, GMK_PRIORS_MIXED }; /* priors */
 
 /* The state. Only the stones, near, ply, last, winner and stuck change. */
 typedef struct gmk {
@@ -325,6 +325,10 @@ void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *c
 /* The priors of priors=patterns: a softmax of the policy weights of each
  * move's two codes. */
 void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *out);
+
+/* The priors of priors=mixed (the default but under renju): the geometric
+ * mean of the threat priors and priors=patterns', normalised. */
+void gmk_priors_mixed(const gmk *t, const banyan_move *moves, int n, float *out);
 
 /* ---- weights.c: the evaluation's weights, written by bench/fit_patterns.c ---- */
 

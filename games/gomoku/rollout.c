@@ -396,6 +396,8 @@ void gmk_priors(const void *s, const banyan_move *moves, int n, float *out)
         gmk_priors_board(t, moves, n, out);
     } else if (t->priors == GMK_PRIORS_PATTERNS) {
         gmk_priors_patterns(t, moves, n, out);
+    } else if (t->priors == GMK_PRIORS_MIXED) {
+        gmk_priors_mixed(t, moves, n, out);
     } else {
         gmk_priors_lines(t, moves, n, out);
     }

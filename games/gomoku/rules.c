@@ -226,7 +226,8 @@ static int gmk_setup(void *s, const char *params)
 {
     gmk *t = s;
     long size = 15;
-    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, priors = 0, rc;
+    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, rc;
+    int priors = GMK_PRIORS_MIXED;
     int prover = GMK_PROVER_VCT;
     const char *cursor = params;
     char key[16], val[16];
@@ -236,7 +237,7 @@ static int gmk_setup(void *s, const char *params)
         static const char *const rules[] = {"freestyle", "standard", "renju", NULL};
         static const char *const candidates[] = {"near", "all", NULL};
         static const char *const rollouts[] = {"heuristic", "near", "uniform", NULL};
-        static const char *const prior_modes[] = {"threats", "off", "patterns", NULL};
+        static const char *const prior_modes[] = {"threats", "off", "patterns", "mixed", NULL};
         static const char *const provers[] = {"vct", "vcf", "off", NULL};
         int ok = !strcmp(key, "size") ? banyan_parse_int(val, GMK_MIN, GMK_MAX, &size) == BANYAN_OK
                  : !strcmp(key, "rule")       ? (rule = gmk_choice(val, rules)) >= 0
@@ -489,8 +490,8 @@ static const banyan_param gmk_params[] = {
      "moves the search considers: within 2 of a stone, or every empty point", "all"},
     {"rollout", BANYAN_PARAM_CHOICE, 0, 0, "heuristic|near|uniform", "heuristic", 0,
      "rollout policy: threat-aware, near stones, or uniform", "uniform"},
-    {"priors", BANYAN_PARAM_CHOICE, 0, 0, "threats|off|patterns", "threats", 0,
-     "priors from threats, uniform, or learned from line patterns", "off"},
+    {"priors", BANYAN_PARAM_CHOICE, 0, 0, "mixed|threats|off|patterns", "mixed", 0,
+     "priors: threats and learned patterns combined, threats, uniform, or learned patterns", "off"},
     {"prover", BANYAN_PARAM_CHOICE, 0, 0, "vct|vcf|off", "vct", 0,
      "solvers the search calls: threats with open threes, fours only, none", "off"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},

@@ -310,3 +310,51 @@ void test_gmk_priors_patterns(void)
                       tests[i][1]);
     }
 }
+
+/* priors=mixed, the default: the normalised geometric mean of the threat
+ * priors and priors=patterns' on random positions of freestyle and
+ * standard, and the threat priors under renju. */
+void test_gmk_priors_mixed(void)
+{
+    static const char *const rules[] = {"", "rule=standard", "rule=renju"};
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 11, 0);
+    for (size_t ri = 0; ri < sizeof rules / sizeof rules[0]; ri++)
+        for (int game = 0; game < 20; game++) {
+            eval_state s[3];
+            char params[3][64];
+            static const char *const modes[] = {"", "priors=threats", "priors=patterns"};
+            for (int k = 0; k < 3; k++) {
+                snprintf(params[k], sizeof params[k], "%s %s", rules[ri], modes[k]);
+                T_EQ(G->setup(&s[k], params[k]), BANYAN_OK);
+            }
+            int plies = 1 + (int)banyan_rng_below(&rng, 40);
+            for (int n = 0; n < plies; n++) {
+                banyan_move moves[BANYAN_MAX_MOVES];
+                float p[3][BANYAN_MAX_MOVES], sum = 0;
+                double ret[2];
+                int k = G->candidates(&s[0], moves);
+                if (k == 0)
+                    break;
+                for (int j = 0; j < 3; j++)
+                    G->priors(&s[j], moves, k, p[j]);
+                for (int i = 0; i < k; i++)
+                    sum += p[0][i];
+                T_NEAR(sum, 1, 1e-5);
+                double z = 0;
+                for (int i = 0; i < k; i++)
+                    z += sqrt((double)p[1][i] * p[2][i]);
+                for (int i = 0; i < k; i++) {
+                    double want = ri == 2 ? p[1][i] : sqrt((double)p[1][i] * p[2][i]) / z;
+                    if (fabs(p[0][i] - want) > 1e-4 * want + 1e-9)
+                        T_FAIL_AT("%s, ply %d, move %u: prior %g, want %g", rules[ri], n,
+                                  (unsigned)moves[i], p[0][i], want);
+                }
+                banyan_move m = moves[banyan_rng_below(&rng, (uint32_t)k)];
+                for (int j = 0; j < 3; j++)
+                    G->play(&s[j], m);
+                if (G->outcome(&s[0], ret))
+                    break;
+            }
+        }
+}
