@@ -186,14 +186,20 @@ static void gmk_priors_scan(const gmk *t, const banyan_move *moves, int n, float
     }
 }
 
-void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
+/* Scales out[0 .. n - 1] to sum to 1. */
+static void gmk_priors_normalise(float *out, int n)
 {
     float total = 0;
-    gmk_priors_scan(t, moves, n, out, NULL);
     for (int i = 0; i < n; i++)
         total += out[i];
     for (int i = 0; i < n; i++)
         out[i] /= total;
+}
+
+void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
+{
+    gmk_priors_scan(t, moves, n, out, NULL);
+    gmk_priors_normalise(out, n);
 }
 
 /* Appends to the np pattern inputs of idx[] (gmk_eval_count's codes) the
@@ -232,27 +238,24 @@ static float gmk_policy_logits(const uint16_t *codes, int n, float *out)
 void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *out)
 {
     uint16_t codes[GMK_POLICY_CODES * BANYAN_MAX_MOVES];
-    float total = 0;
     gmk_policy_codes(t, moves, n, codes);
     float top = gmk_policy_logits(codes, n, out);
     for (int i = 0; i < n; i++)
-        total += out[i] = expf(out[i] - top);
-    for (int i = 0; i < n; i++)
-        out[i] /= total;
+        out[i] = expf(out[i] - top);
+    gmk_priors_normalise(out, n);
 }
 
 void gmk_priors_mixed(const gmk *t, const banyan_move *moves, int n, float *out)
 {
     uint16_t codes[GMK_POLICY_CODES * BANYAN_MAX_MOVES];
-    float tv[BANYAN_MAX_MOVES], total = 0;
+    float tv[BANYAN_MAX_MOVES];
     gmk_priors_scan(t, moves, n, tv, codes);
     float top = gmk_policy_logits(codes, n, out);
     /* The geometric mean of the two (normalising either first would only
      * scale every move alike). */
     for (int i = 0; i < n; i++)
-        total += out[i] = sqrtf(tv[i]) * expf(0.5f * (out[i] - top));
-    for (int i = 0; i < n; i++)
-        out[i] /= total;
+        out[i] = sqrtf(tv[i]) * expf(0.5f * (out[i] - top));
+    gmk_priors_normalise(out, n);
 }
 
 /* The model's inputs for the player to move (me) from the class counts. */
