@@ -86,8 +86,8 @@ typedef struct step {
 /* Moves the final check may refute before the search plays one anyway,
  * and the share of a timed search kept for it. */
 #define SEARCH_VERIFY_TRIES      3
-#define SEARCH_VERIFY_SHARE      0.12
-#define SEARCH_VERIFY_PER_SECOND 1250000.0
+#define SEARCH_VERIFY_SHARE      0.07
+#define SEARCH_VERIFY_PER_SECOND 2500000.0
 
 /* Transpositions (banyan_config.transpositions): the table holds the
  * positions SEARCH_TT_DEPTH plies or more below the root, the fewest at
