@@ -287,11 +287,18 @@ typedef struct banyan_game {
      * the root's children: where a proof changes the move played, or shows
      * the opponent's win after it. effort bounds the work (in Gomoku, the
      * positions visited): the engine gives the root more than a child.
+     * seconds, when positive, bounds it in wall time as well: a search
+     * limited in time passes what its clock allows, and a call past it
+     * stops with what it proved by then (the engine knows the game's rate
+     * only by position counts, which vary several times from one position
+     * to another); 0 means no time bound, so that a search without one is
+     * reproducible.
      * mem is deep_size bytes of working memory that belong to the calling
      * thread: zeroed before its first call and left as the last call left
      * it, so the game may keep a table there across calls (NULL when
      * deep_size is 0). NULL means none. */
-    bool (*prove_win_deep)(const void *s, uint32_t effort, void *mem, banyan_move *out);
+    bool (*prove_win_deep)(const void *s, uint32_t effort, double seconds, void *mem,
+                           banyan_move *out);
 
     /* Optional. The candidates of s less the moves that a deeper analysis
      * proves lost (in Gomoku: moves after which the opponent still wins by
@@ -299,9 +306,10 @@ typedef struct banyan_game {
      * engine calls it on the root only, before the search, and marks the
      * moves it drops proven lost. It must drop only moves it proves lost,
      * and returns all the candidates when it would drop every one. effort
-     * bounds the work as for prove_win_deep (the engine gives both the
-     * same), and mem is as there. NULL means none. */
-    int (*candidates_deep)(const void *s, uint32_t effort, void *mem, banyan_move *out);
+     * and seconds bound the work as for prove_win_deep (the engine gives
+     * both the same effort), and mem is as there. NULL means none. */
+    int (*candidates_deep)(const void *s, uint32_t effort, double seconds, void *mem,
+                           banyan_move *out);
 
     /* Optional. An exact solver (in Connect Four and Othello, alpha-beta
      * to the end of the game) for s, a game that goes on, from the point of

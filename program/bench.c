@@ -188,7 +188,7 @@ static void bench_provers(const banyan_game *g)
         double t0 = cli_now();
         fast_won += g->prove_win(s, &m);
         double t1 = cli_now();
-        deep_won += g->prove_win_deep && g->prove_win_deep(s, BENCH_DEEP_EFFORT, deep, &m);
+        deep_won += g->prove_win_deep && g->prove_win_deep(s, BENCH_DEEP_EFFORT, 0, deep, &m);
         double t2 = cli_now();
         fast_s += t1 - t0;
         deep_s += t2 - t1;

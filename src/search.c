@@ -57,6 +57,16 @@ typedef struct step {
 #define SEARCH_ROOT_MIN        50000
 #define SEARCH_ROOT_MAX        500000
 
+/* The shares of a timed search's time that bound the root's deep prover
+ * and then its deeper defence in seconds as well. Their rates vary several
+ * times with the position (Gomoku's VCT visits 0.5 to 2.5 million
+ * positions a second), so that the effort alone, sized for a fast one,
+ * could outlast the whole move; the bounds are loose, since the provers'
+ * time is worth more than the simulations' (tighter ones, 0.4 and 0.25,
+ * lost to none at 0.2 s a move, docs/STRENGTH.md). */
+#define SEARCH_ROOT_TIME_SHARE   0.6
+#define SEARCH_DEFEND_TIME_SHARE 0.35
+
 /* The game's exact solver (banyan_game.solve): the positions it may visit
  * on a node being expanded (300: about 9 empty squares in Connect Four and
  * Othello; with 2,000, 11 in Othello, the calls cost more than they proved,
@@ -84,10 +94,13 @@ typedef struct step {
 #define SEARCH_SOLVE_TIME_SHARE 0.5
 
 /* Moves the final check may refute before the search plays one anyway,
- * and the share of a timed search kept for it. */
+ * the share of a timed search kept for it, the rate (positions a second)
+ * that sizes its effort, and the share of the time it may run past the
+ * limit. */
 #define SEARCH_VERIFY_TRIES      3
 #define SEARCH_VERIFY_SHARE      0.07
 #define SEARCH_VERIFY_PER_SECOND 2500000.0
+#define SEARCH_VERIFY_GRACE      0.1
 
 /* Transpositions (banyan_config.transpositions): the table holds the
  * positions SEARCH_TT_DEPTH plies or more below the root, the fewest at
@@ -557,7 +570,7 @@ static bool search_prove_deep(worker *w, uint32_t xi, int mover, uint32_t n)
         (atomic_fetch_or_explicit(&x->flags, NODE_MARK, memory_order_relaxed) & NODE_MARK))
         return false;
     if (g->n_players != 2 || tree_proof(x) != BANYAN_UNPROVEN || g->outcome(w->state, ret) ||
-        !g->prove_win_deep(w->state, SEARCH_DEEP_EFFORT, w->deep, &win))
+        !g->prove_win_deep(w->state, SEARCH_DEEP_EFFORT, 0, w->deep, &win))
         return false;
     tree_set_proof(x, g->to_move(w->state) == mover ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
     return true; /* The backup marks the root as having a proven child. */
@@ -1554,7 +1567,7 @@ static uint32_t search_root_effort(const banyan_limits *u)
                                       : (uint32_t)scaled;
 }
 
-static void search_prove_root(banyan_engine *e, uint32_t effort)
+static void search_prove_root(banyan_engine *e, uint32_t effort, double seconds)
 {
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
@@ -1562,7 +1575,7 @@ static void search_prove_root(banyan_engine *e, uint32_t effort)
     if (!g->prove_win || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
         !(g->prove_win(e->root_state, &win) ||
           (g->prove_win_deep &&
-           g->prove_win_deep(e->root_state, effort, e->workers[0].deep, &win))))
+           g->prove_win_deep(e->root_state, effort, seconds, e->workers[0].deep, &win))))
         return;
     search_prove_root_move(e, win, BANYAN_PROVEN_WIN);
 }
@@ -1690,14 +1703,19 @@ static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline
 
 /* The effort of one try of the final check: the root's, or under a time
  * limit what the time left now allows at SEARCH_VERIFY_PER_SECOND
- * positions a second, never below SEARCH_DEEP_EFFORT. A try on a sound move
- * spends all of it; one that refutes its move stops early and leaves the
- * rest to the next. */
-static uint32_t search_verify_effort(const banyan_limits *u, const limits *L)
+ * positions a second, never below SEARCH_DEEP_EFFORT; and the seconds
+ * that bound it, the time left and SEARCH_VERIFY_GRACE of the limit (at
+ * least a millisecond). A try
+ * on a sound move spends all of its effort; one that refutes its move
+ * stops early and leaves the rest to the next. */
+static uint32_t search_verify_effort(const banyan_limits *u, const limits *L, double *seconds)
 {
     uint32_t effort = search_root_effort(u);
+    *seconds = 0;
     if (u->time > 0) {
-        double fit = (L->start + u->time - util_now()) * SEARCH_VERIFY_PER_SECOND;
+        double now = util_now(), fit = (L->start + u->time - now) * SEARCH_VERIFY_PER_SECOND;
+        *seconds = L->start + u->time * (1 + SEARCH_VERIFY_GRACE) - now;
+        *seconds = *seconds > 1e-3 ? *seconds : 1e-3; /* (0 would be no bound.) */
         effort = fit < SEARCH_DEEP_EFFORT ? SEARCH_DEEP_EFFORT
                  : fit < effort           ? (uint32_t)fit
                                           : effort;
@@ -1731,9 +1749,12 @@ static void search_verify_best(banyan_engine *e, const banyan_limits *u, const l
         banyan_move m = rep.moves[0].move;
         memcpy(w0->state, e->root_state, g->state_size);
         g->play(w0->state, m);
-        if (g->outcome(w0->state, ret) ||
-            !((g->prove_win && g->prove_win(w0->state, &win)) ||
-              g->prove_win_deep(w0->state, search_verify_effort(u, L), w0->deep, &win)))
+        if (g->outcome(w0->state, ret))
+            return;
+        double seconds;
+        uint32_t effort = search_verify_effort(u, L, &seconds);
+        if (!(g->prove_win && g->prove_win(w0->state, &win)) &&
+            !g->prove_win_deep(w0->state, effort, seconds, w0->deep, &win))
             return;
         search_prove_root_move(e, m, BANYAN_PROVEN_LOSS);
     }
@@ -1743,7 +1764,7 @@ static void search_verify_best(banyan_engine *e, const banyan_limits *u, const l
  * the moves it drops are proven lost (the game proves each), so that the
  * search spends nothing on them, and widening passes them by. Each tree's
  * root is expanded first if it is not (a kept root already is). */
-static void search_defend_root(banyan_engine *e, uint32_t effort)
+static void search_defend_root(banyan_engine *e, uint32_t effort, double seconds)
 {
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
@@ -1751,7 +1772,7 @@ static void search_defend_root(banyan_engine *e, uint32_t effort)
     if (!g->candidates_deep || g->n_players != 2 ||
         tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
-    int nk = g->candidates_deep(e->root_state, effort, e->workers[0].deep, keep);
+    int nk = g->candidates_deep(e->root_state, effort, seconds, e->workers[0].deep, keep);
     if (nk <= 0 || nk > BANYAN_MAX_MOVES)
         return;
     for (int k = 0; k < e->n_trees; k++) {
@@ -1848,8 +1869,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     if (playing) {
         search_solve_root(e, search_solve_budget(e, u),
                           u->time > 0 ? L.start + u->time * SEARCH_SOLVE_TIME_SHARE : 0);
-        search_prove_root(e, search_root_effort(u));
-        search_defend_root(e, search_root_effort(u));
+        search_prove_root(e, search_root_effort(u), u->time * SEARCH_ROOT_TIME_SHARE);
+        search_defend_root(e, search_root_effort(u), u->time * SEARCH_DEFEND_TIME_SHARE);
         if (e->cfg.noise_alpha > 0 && !e->root_noised)
             for (int k = 0; k < e->n_trees; k++)
                 search_noise_root(e, k);

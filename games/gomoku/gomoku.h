@@ -262,8 +262,10 @@ void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
  * candidates_deep, and the threat defence that candidates applies ---- */
 
 bool gmk_prove_win(const void *s, banyan_move *out);
-bool gmk_prove_win_deep(const void *s, uint32_t effort, void *mem, banyan_move *out);
-int gmk_candidates_deep(const void *s, uint32_t effort, void *mem, banyan_move *out);
+bool gmk_prove_win_deep(const void *s, uint32_t effort, double seconds, void *mem,
+                        banyan_move *out);
+int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *mem,
+                        banyan_move *out);
 /* The game table's deep_size: the VCT's table (6 MiB) and workspace. */
 #define GMK_DEEP_SIZE ((size_t)6250 << 10)
 

@@ -12,6 +12,7 @@
 #include "gomoku.h"
 
 #include <string.h>
+#include <time.h>
 
 #define GMK_VCF_NODES     2000 /* Attacker moves tried per VCF call. */
 #define GMK_VCF_DEPTH     32   /* Longest VCF, in attacker moves. */
@@ -19,6 +20,7 @@
 #define GMK_VCT_THREES    8    /* Open threes in a VCT's line when it is shortened, most. */
 #define GMK_VCT_ID_THREES 2    /* The same for the rounds before the proof-number search. */
 #define GMK_VCT_DEPTH     32   /* Longest VCT, in attacker moves. */
+#define GMK_VCT_CLOCK     1023 /* A VCT with a time bound reads the clock every 1024 positions. */
 
 /* Sets cell x to value val (0 .. 3) in the line words. */
 static inline void gmk_lines_set(gmk_lines *L, int x, int val)
@@ -443,6 +445,8 @@ typedef struct gmk_vct {
     int n_cells;
     uint32_t nodes;  /* Positions visited so far. */
     uint32_t budget; /* Bound on nodes. */
+    uint32_t cap;    /* Bound on budget: the call's effort, or nodes once out of time. */
+    double deadline; /* gmk_clock() time at which the call stops; 0: none. */
     uint32_t stamp_id;
     uint32_t gen;   /* This call's number, never 0; the table's entries of others are void. */
     int att;        /* Attacker: 0 or 1. */
@@ -450,6 +454,34 @@ typedef struct gmk_vct {
     int max_threes; /* Open threes allowed on a line of play. */
     int max_depth;  /* Attacker moves allowed on a line, at most GMK_VCT_DEPTH. */
 } gmk_vct;
+
+/* Seconds of CLOCK_MONOTONIC, for the VCT's time bound. */
+static double gmk_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Sets the VCT's budget to n positions, within its cap. */
+static void gmk_vct_budget(gmk_vct *v, uint32_t n)
+{
+    v->budget = n < v->cap ? n : v->cap;
+}
+
+/* Counts one more position; true when the budget is spent. Past the
+ * deadline the cap and the budget fall to the positions visited before
+ * this one, so that every bound the search checks is spent at once. */
+static inline bool gmk_vct_spent(gmk_vct *v)
+{
+    if (++v->nodes > v->budget)
+        return true;
+    if ((v->nodes & GMK_VCT_CLOCK) == 0 && v->deadline > 0 && gmk_clock() > v->deadline) {
+        v->cap = v->budget = v->nodes - 1;
+        return true;
+    }
+    return false;
+}
 
 /* The Zobrist key of byte board cell x holding val: 0 for an empty cell. */
 static inline uint64_t gmk_vct_key(int x, int val)
@@ -671,7 +703,7 @@ static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block);
 static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
 {
     int col = v->att + 1, dcol = 2 - v->att, x[2];
-    if (++v->nodes > v->budget)
+    if (gmk_vct_spent(v))
         return false;
     if (gmk_vct_fives(v, col, x, 1)) {
         v->first = depth == 0 ? x[0] : v->first;
@@ -944,7 +976,7 @@ static int gmk_vct_answers(gmk_vct *v, uint16_t *cand)
 static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
 {
     int col = v->att + 1, dcol = 2 - v->att, x[2];
-    if (++v->nodes > v->budget)
+    if (gmk_vct_spent(v))
         return false;
     if (gmk_vct_fives(v, dcol, x, 1))
         return false;
@@ -1052,7 +1084,7 @@ static void gmk_pn_put(gmk_vct *v, uint32_t pn, uint32_t dn)
 static void gmk_pn_search(gmk_vct *v, bool def, int depth, uint32_t thpn, uint32_t thdn)
 {
     uint16_t moves[GMK_MAX * GMK_MAX];
-    if (++v->nodes > v->budget)
+    if (gmk_vct_spent(v))
         return;
     int n = gmk_pn_moves(v, def, depth, moves);
     if (n < 0) {
@@ -1126,7 +1158,7 @@ static void gmk_vct_shorten(gmk_vct *v, uint32_t effort)
     v->max_threes = GMK_VCT_THREES;
     for (v->max_depth = 1; v->max_depth < GMK_VCT_DEPTH && v->nodes < stop; v->max_depth++) {
         gmk_vct_new_gen(v);
-        v->budget = stop;
+        gmk_vct_budget(v, stop);
         v->first = -1;
         if (gmk_vct_attack(v, 0, 0) && v->first >= 0) {
             first = v->first;
@@ -1137,11 +1169,12 @@ static void gmk_vct_shorten(gmk_vct *v, uint32_t effort)
 }
 
 /* A VCT within effort positions for player att (the other player, when to
- * move, taken to pass), with the positions visited in *used; freestyle
- * and standard rules only. v is the thread's deep memory (deep_size).
- * With shortest, a win found is shortened (gmk_vct_shorten). */
-static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, bool shortest, gmk_vct *v,
-                        uint32_t *used, banyan_move *out)
+ * move, taken to pass), and before gmk_clock() reaches deadline (0: no
+ * time bound), with the positions visited in *used; freestyle and standard
+ * rules only. v is the thread's deep memory (deep_size). With shortest, a
+ * win found is shortened (gmk_vct_shorten). */
+static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, double deadline, bool shortest,
+                        gmk_vct *v, uint32_t *used, banyan_move *out)
 {
     int size = t->size;
     *used = 0;
@@ -1152,7 +1185,8 @@ static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, bool shortest, g
     memset(v->stamp, 0, sizeof v->stamp);
     v->n_cells = 0;
     v->nodes = 0;
-    v->budget = effort;
+    v->cap = v->budget = effort;
+    v->deadline = deadline;
     v->stamp_id = 0;
     v->att = att;
     v->first = -1;
@@ -1173,11 +1207,11 @@ static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, bool shortest, g
      * iterative deepening on the threes (up to GMK_VCT_ID_THREES, within a
      * quarter of the effort); then the proof-number search with the rest. */
     bool found = false;
-    v->budget = effort / 4;
+    gmk_vct_budget(v, effort / 4);
     for (v->max_threes = 0; !found && v->max_threes <= GMK_VCT_ID_THREES && v->nodes < v->budget;
          v->max_threes++)
         found = gmk_vct_attack(v, 0, 0) && v->first >= 0;
-    v->budget = effort;
+    gmk_vct_budget(v, effort);
     if (!found && v->nodes < v->budget) {
         uint32_t pn, dn;
         gmk_vct_new_gen(v);
@@ -1193,12 +1227,19 @@ static bool gmk_vct_for(const gmk *t, int att, uint32_t effort, bool shortest, g
     return found;
 }
 
+/* The deadline of a call given seconds (0: none). */
+static double gmk_deadline(double seconds)
+{
+    return seconds > 0 ? gmk_clock() + seconds : 0;
+}
+
 /* The game table's prove_win_deep: a VCT for the player to move. */
-bool gmk_prove_win_deep(const void *s, uint32_t effort, void *mem, banyan_move *out)
+bool gmk_prove_win_deep(const void *s, uint32_t effort, double seconds, void *mem, banyan_move *out)
 {
     const gmk *t = s;
     uint32_t used;
-    return t->prover == GMK_PROVER_VCT && gmk_vct_for(t, t->ply & 1, effort, true, mem, &used, out);
+    return t->prover == GMK_PROVER_VCT &&
+           gmk_vct_for(t, t->ply & 1, effort, gmk_deadline(seconds), true, mem, &used, out);
 }
 
 _Static_assert(sizeof(gmk_vct) <= GMK_DEEP_SIZE, "GMK_DEEP_SIZE holds the VCT's memory");
@@ -1311,7 +1352,8 @@ int gmk_defend(const gmk *t, banyan_move *moves, int n)
  * scales with a move's time) bounds the call: an eighth of it for the
  * threat, and once the checks together have spent half of it the
  * remaining moves are kept unchecked, so that the call stays within a
- * fraction of a move's time.
+ * fraction of a move's time; the engine's seconds bound it too (the
+ * moves not checked in time are kept).
  */
 #define GMK_DEEP_THREAT 8    /* The threat on a free move gets 1 / GMK_DEEP_THREAT of the effort. */
 #define GMK_DEEP_CHECK  2000 /* VCT positions after a candidate, at least ... */
@@ -1329,7 +1371,7 @@ static int gmk_deep_distance(int size, banyan_move a, banyan_move b)
     return dr > dc ? dr : dc;
 }
 
-int gmk_candidates_deep(const void *s, uint32_t effort, void *mem, banyan_move *out)
+int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *mem, banyan_move *out)
 {
     const gmk *t = s;
     int n = banyan_game_gomoku.candidates(s, out), me = t->ply & 1, size = t->size, n_keep = 0;
@@ -1340,8 +1382,9 @@ int gmk_candidates_deep(const void *s, uint32_t effort, void *mem, banyan_move *
 
     if (n <= 1 || t->rule == GMK_RENJU || t->prover != GMK_PROVER_VCT)
         return n;
+    double deadline = gmk_deadline(seconds);
     if (!gmk_vcf_for(t, !me, &w) &&
-        !gmk_vct_for(t, !me, effort / GMK_DEEP_THREAT, false, mem, &used, &w))
+        !gmk_vct_for(t, !me, effort / GMK_DEEP_THREAT, deadline, false, mem, &used, &w))
         return n;
     uint32_t all = effort / GMK_DEEP_TOTAL;
     effort = 2 * used < GMK_DEEP_CHECK    ? GMK_DEEP_CHECK
@@ -1356,13 +1399,13 @@ int gmk_candidates_deep(const void *s, uint32_t effort, void *mem, banyan_move *
         far[j] = i;
         lost[i] = false;
     }
-    for (int k = 0; k < n && total < all; k++) {
+    for (int k = 0; k < n && total < all && !(deadline > 0 && gmk_clock() > deadline); k++) {
         gmk child = *t;
         int i = far[k];
         used = 0;
         banyan_game_gomoku.play(&child, out[i]);
-        lost[i] =
-            gmk_vcf_for(&child, !me, &w) || gmk_vct_for(&child, !me, effort, false, mem, &used, &w);
+        lost[i] = gmk_vcf_for(&child, !me, &w) ||
+                  gmk_vct_for(&child, !me, effort, deadline, false, mem, &used, &w);
         total += used;
     }
     for (int i = 0; i < n; i++)

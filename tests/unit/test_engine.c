@@ -831,7 +831,7 @@ void test_engine_reuse_long_game(void)
 static _Atomic uintptr_t deep_seen[DEEP_SLOTS];
 static atomic_int deep_bad, deep_calls;
 
-static bool deep_probe(const void *s, uint32_t effort, void *mem, banyan_move *out)
+static bool deep_probe(const void *s, uint32_t effort, double seconds, void *mem, banyan_move *out)
 {
     uintptr_t p = (uintptr_t)mem;
     int i = 0;
@@ -852,7 +852,7 @@ static bool deep_probe(const void *s, uint32_t effort, void *mem, banyan_move *o
     }
     if (!mem || i == DEEP_SLOTS)
         atomic_store(&deep_bad, 1);
-    return banyan_game_gomoku.prove_win_deep(s, effort, mem, out);
+    return banyan_game_gomoku.prove_win_deep(s, effort, seconds, mem, out);
 }
 
 void test_engine_deep_memory(void)
