@@ -216,8 +216,7 @@ typedef void banyan_progress_fn(void *ud, const banyan_report *rep);
  * simulations, less 2112): a search stops there too. */
 typedef struct banyan_limits {
     uint64_t playouts;            /* Simulations to run from the root. */
-    double time;                  /* Wall-clock seconds. A game with a deep prover may
-                                     run a tenth over, checking the move to play. */
+    double time;                  /* Wall-clock seconds. */
     uint64_t nodes;               /* Stop when the tree holds this many nodes. */
     banyan_progress_fn *progress; /* Optional progress callback. */
     void *progress_ud;

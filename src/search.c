@@ -95,12 +95,10 @@ typedef struct step {
 
 /* Moves the final check may refute before the search plays one anyway,
  * the share of a timed search kept for it, the rate (positions a second)
- * that sizes its effort, and the share of the time it may run past the
- * limit. */
+ * that sizes its effort. */
 #define SEARCH_VERIFY_TRIES      3
 #define SEARCH_VERIFY_SHARE      0.07
 #define SEARCH_VERIFY_PER_SECOND 2500000.0
-#define SEARCH_VERIFY_GRACE      0.1
 
 /* Transpositions (banyan_config.transpositions): the table holds the
  * positions SEARCH_TT_DEPTH plies or more below the root, the fewest at
@@ -1704,8 +1702,7 @@ static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline
 /* The effort of one try of the final check: the root's, or under a time
  * limit what the time left now allows at SEARCH_VERIFY_PER_SECOND
  * positions a second, never below SEARCH_DEEP_EFFORT; and the seconds
- * that bound it, the time left and SEARCH_VERIFY_GRACE of the limit (at
- * least a millisecond). A try
+ * that bound it, the time left (at least a millisecond). A try
  * on a sound move spends all of its effort; one that refutes its move
  * stops early and leaves the rest to the next. */
 static uint32_t search_verify_effort(const banyan_limits *u, const limits *L, double *seconds)
@@ -1714,7 +1711,7 @@ static uint32_t search_verify_effort(const banyan_limits *u, const limits *L, do
     *seconds = 0;
     if (u->time > 0) {
         double now = util_now(), fit = (L->start + u->time - now) * SEARCH_VERIFY_PER_SECOND;
-        *seconds = L->start + u->time * (1 + SEARCH_VERIFY_GRACE) - now;
+        *seconds = L->start + u->time - now;
         *seconds = *seconds > 1e-3 ? *seconds : 1e-3; /* (0 would be no bound.) */
         effort = fit < SEARCH_DEEP_EFFORT ? SEARCH_DEEP_EFFORT
                  : fit < effort           ? (uint32_t)fit
