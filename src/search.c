@@ -94,8 +94,8 @@ typedef struct step {
 #define SEARCH_SOLVE_TIME_SHARE 0.5
 
 /* Moves the final check may refute before the search plays one anyway,
- * the share of a timed search kept for it, the rate (positions a second)
- * that sizes its effort. */
+ * the share of a timed search kept for it, and the rate (positions a
+ * second) that sizes its effort. */
 #define SEARCH_VERIFY_TRIES      3
 #define SEARCH_VERIFY_SHARE      0.07
 #define SEARCH_VERIFY_PER_SECOND 2500000.0
@@ -1710,9 +1710,8 @@ static uint32_t search_verify_effort(const banyan_limits *u, const limits *L, do
     uint32_t effort = search_root_effort(u);
     *seconds = 0;
     if (u->time > 0) {
-        double now = util_now(), fit = (L->start + u->time - now) * SEARCH_VERIFY_PER_SECOND;
-        *seconds = L->start + u->time - now;
-        *seconds = *seconds > 1e-3 ? *seconds : 1e-3; /* (0 would be no bound.) */
+        double left = L->start + u->time - util_now(), fit = left * SEARCH_VERIFY_PER_SECOND;
+        *seconds = left > 1e-3 ? left : 1e-3; /* (0 would be no bound.) */
         effort = fit < SEARCH_DEEP_EFFORT ? SEARCH_DEEP_EFFORT
                  : fit < effort           ? (uint32_t)fit
                                           : effort;

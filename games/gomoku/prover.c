@@ -463,6 +463,12 @@ static double gmk_clock(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Whether deadline (a gmk_clock() time; 0: none) has passed. */
+static bool gmk_past(double deadline)
+{
+    return deadline > 0 && gmk_clock() > deadline;
+}
+
 /* Sets the VCT's budget to n positions, within its cap. */
 static void gmk_vct_budget(gmk_vct *v, uint32_t n)
 {
@@ -476,7 +482,7 @@ static inline bool gmk_vct_spent(gmk_vct *v)
 {
     if (++v->nodes > v->budget)
         return true;
-    if ((v->nodes & GMK_VCT_CLOCK) == 0 && v->deadline > 0 && gmk_clock() > v->deadline) {
+    if ((v->nodes & GMK_VCT_CLOCK) == 0 && gmk_past(v->deadline)) {
         v->cap = v->budget = v->nodes - 1;
         return true;
     }
@@ -1399,7 +1405,7 @@ int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *me
         far[j] = i;
         lost[i] = false;
     }
-    for (int k = 0; k < n && total < all && !(deadline > 0 && gmk_clock() > deadline); k++) {
+    for (int k = 0; k < n && total < all && !gmk_past(deadline); k++) {
         gmk child = *t;
         int i = far[k];
         used = 0;
