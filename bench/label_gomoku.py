@@ -3,7 +3,7 @@
 evaluation, for bench/fit_patterns.c.
 
     bench/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
-                          [--moves MOVES]
+                          [--moves MOVES] [--every K]
 
 Takes every position from ply 8 to the third last of each record of the
 folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
@@ -15,7 +15,9 @@ move, +Mn / -Mn for a win / loss in n plies), MOVES the position. Each
 position gets a fresh brain, so answers do not depend on the order. A
 position already in OUT is skipped, so an interrupted run resumes. With
 --moves, the brain's answers go to MOVES as lines "ID MOVES ANSWER" (the
-form of bench/gomoku_moves.py), for bench/fit_patterns.c's policy fit. The brain
+form of bench/gomoku_moves.py), for bench/fit_patterns.c's policy fit. With
+--every K, only every K-th of the positions (in the order of the records and
+plies) is asked, a sample for a slower brain. The brain
 is a sparring partner installed by hand (docs/STRENGTH.md says how); no test
 needs it.
 """
@@ -96,7 +98,7 @@ def main(argv):
         print(__doc__)
         return 2
     out, folders = args[0], args[1].split(",")
-    opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None}
+    opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None, "--every": "1"}
     for i in range(2, len(args) - 1, 2):
         opt[args[i]] = args[i + 1]
     done = set()
@@ -104,7 +106,7 @@ def main(argv):
         done = {l.split()[0] for l in open(out) if l.strip()}
     jobs = [("%s_%d" % (name, k), moves[:k], opt["--brain"], int(opt["--ms"]))
             for name, moves in records(folders) for k in range(8, len(moves) - 2)]
-    jobs = [j for j in jobs if j[0] not in done]
+    jobs = [j for j in jobs[::max(1, int(opt["--every"]))] if j[0] not in done]
     answers = open(opt["--moves"], "a") if opt["--moves"] else None
     with open(out, "a") as f, multiprocessing.Pool(int(opt["-j"])) as pool:
         for got in pool.imap(ask, jobs):
