@@ -71,7 +71,7 @@
  * ERROR).
  *
  * Time. Each move is timed from the moment its command was read. Its
- * budget is at most timeout_turn * 0.9 - 50 ms (timeout_turn is INFO's,
+ * budget is at most timeout_turn * 0.95 - 40 ms (timeout_turn is INFO's,
  * else the command line's --time, else 5000 ms). With a match clock,
  * banyan_time_plan() shares what is left (INFO time_left, or timeout_match
  * less the time this game's moves took) over max(15, empty points / 4)
@@ -140,6 +140,8 @@
 #define GOMOCUP_MIN_BUDGET_MS  5.0                 /* Below this, play at once. */
 #define GOMOCUP_MOVES_LEFT_MIN 15                  /* Fewest moves a match clock is planned for. */
 #define GOMOCUP_MARGIN_MS      50.0                /* Lag allowed per move on a match clock. */
+#define GOMOCUP_TURN_SHARE     0.95                /* Of timeout_turn a move may take, */
+#define GOMOCUP_TURN_LAG_MS    40.0                /* less this. */
 #define GOMOCUP_MEMORY_DEFAULT ((size_t)256 << 20) /* Arena without --memory. */
 #define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
 #define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
@@ -589,7 +591,7 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     double turn = ctx->timeout_turn >= 0  ? ctx->timeout_turn
                   : ctx->opt.lim.time > 0 ? ctx->opt.lim.time * 1000
                                           : GOMOCUP_TURN_MS;
-    double budget = turn > 0 ? turn * 0.9 - 50 : 0, hard = budget;
+    double budget = turn > 0 ? turn * GOMOCUP_TURN_SHARE - GOMOCUP_TURN_LAG_MS : 0, hard = budget;
     double left = -1;
     if (ctx->time_left >= 0 && ctx->timeout_match != 0)
         left = ctx->time_left;
