@@ -11,13 +11,23 @@
  * (bench/gomoku_moves.py's lines "ID MOVES...", the last move the one to
  * predict).
  *
- *     fit-patterns [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]
+ *     fit-patterns [--hidden H] [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]
+ *
+ * The evaluation is the linear model of gomoku.h plus its hidden layer of
+ * H units (default GMK_EVAL_HIDDEN; 0: the linear model alone, written
+ * with a hidden layer of zeros); the linear model alone is also fitted
+ * and reported, for comparison. The net is fitted by Adam on minibatches
+ * of 256 for EPOCHS epochs (environment, default 40; the step LR, default
+ * 0.003, a tenth in the last quarter), from weights drawn by a fixed
+ * generator, so that a fit is reproducible; the held-out loss is
+ * reported every 10 epochs.
  *
  * Positions a five decides are left out, as the model never sees them.
  * The records (ID less its last "_ply") are split by a hash: one in five
  * is held out. Minimises the cross-entropy to the labels plus L2 times the
- * squared pattern weights, by Adam on the full batch, first on four fifths
- * to report the held-out loss, then on all; prints the cross-entropies of
+ * squared weights of the patterns and of the hidden layer (the linear
+ * model alone by Adam on the full batch), first on four fifths to report
+ * the held-out loss, then on all; prints the cross-entropies of
  * the model in use (the game's evaluate) and of the fit. The policy is a
  * softmax over the candidates of the two codes' weights of each move, fitted
  * alike to the log-likelihood of the moves chosen; its report compares it
@@ -118,8 +128,19 @@ static void fit(double *w, int part, double l2, int iters)
     }
 }
 
-/* The cross-entropies of the fit w and of the model in use on part. */
-static void report(const char *what, const double *w, int part)
+static double znet(const sample *x, const double *w, double *a);
+
+/* The z of x under the weights w: the linear model's (hidden false) or the
+ * net's. */
+static double zmodel(const sample *x, const double *w, bool hidden)
+{
+    double a[256];
+    return hidden ? znet(x, w, a) : zof(x, w);
+}
+
+/* The cross-entropies of the fit w (the net's if hidden) and of the model
+ * in use on part. */
+static void report(const char *what, const double *w, int part, bool hidden)
 {
     double ce = 0, ent = 0, now = 0, ceu = 0, entu = 0, nowu = 0;
     int n = 0, nu = 0;
@@ -127,7 +148,8 @@ static void report(const char *what, const double *w, int part)
         const sample *x = &S[i];
         if (!in_part(x->held, part))
             continue;
-        double c = xent(x->target, 1 / (1 + exp(-zof(x, w)))), e = xent(x->target, x->target);
+        double c = xent(x->target, 1 / (1 + exp(-zmodel(x, w, hidden))));
+        double e = xent(x->target, x->target);
         double o = xent(x->target, x->now);
         ce += c, ent += e, now += o, n++;
         if (!x->mate)
@@ -139,6 +161,115 @@ static void report(const char *what, const double *w, int part)
         printf(
             "%-28s %6d undecided: cross-entropy %.4f (model in use %.4f, labels' entropy %.4f)\n",
             "", nu, ceu / nu, nowu / nu, entu / nu);
+}
+
+/* ---- The evaluation with a hidden layer (--hidden H) ----
+ *
+ * z = the linear model's sum + b2 + the sum over h < H of w2[h] * max(0,
+ * a[h]), a = b1 + the sum of the rows E[i] of the pattern inputs i + the
+ * class counts f times F. Fitted by Adam on minibatches, from weights drawn
+ * by a fixed generator (reproducible). The weights lie in one array: the
+ * linear model's NW, then E, F, b1, w2 and b2. */
+static int H = GMK_EVAL_HIDDEN; /* Hidden units; 0: the linear model alone. */
+#define OFF_E  NW
+#define OFF_F  (OFF_E + GMK_EVAL_PATTERNS * H)
+#define OFF_B1 (OFF_F + GMK_EVAL_FEATURES * H)
+#define OFF_W2 (OFF_B1 + H)
+#define OFF_B2 (OFF_W2 + H)
+#define NN     (OFF_B2 + 1)
+
+/* The net's z of x, its hidden sums into a[H]. */
+static double znet(const sample *x, const double *w, double *a)
+{
+    double z = zof(x, w) + w[OFF_B2];
+    for (int h = 0; h < H; h++)
+        a[h] = w[OFF_B1 + h];
+    for (int i = 0; i < x->n; i++) {
+        const double *e = w + OFF_E + (size_t)pat[x->start + i] * H;
+        for (int h = 0; h < H; h++)
+            a[h] += e[h];
+    }
+    for (int k = 0; k < GMK_EVAL_FEATURES; k++)
+        for (int h = 0; h < H; h++)
+            a[h] += w[OFF_F + k * H + h] * x->f[k];
+    for (int h = 0; h < H; h++)
+        z += a[h] > 0 ? w[OFF_W2 + h] * a[h] : 0;
+    return z;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static double uniform(void) /* In [0, 1), splitmix64. */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+static void fit_net(double *w, int part, double l2, int epochs, double lr)
+{
+    double *g = calloc(NN, sizeof *g), *m = calloc(NN, sizeof *m), *v = calloc(NN, sizeof *v);
+    int *order = malloc(sizeof *order * (size_t)ns), n = 0, batch = 256, it = 0;
+    double a[256], b1 = 0.9, b2 = 0.999;
+    rng_state = 0x9e3779b97f4a7c15u;
+    memset(w, 0, sizeof(double) * NN);
+    for (int k = OFF_E; k < OFF_B1; k++)
+        w[k] = (uniform() - 0.5) * 0.1;
+    for (int h = 0; h < H; h++)
+        w[OFF_W2 + h] = (uniform() - 0.5) * 0.2;
+    for (int i = 0; i < ns; i++)
+        if (in_part(S[i].held, part))
+            order[n++] = i;
+    for (int ep = 1; ep <= epochs; ep++) {
+        for (int i = n - 1; i > 0; i--) { /* Shuffle. */
+            int j = (int)(uniform() * (i + 1)), t = order[i];
+            order[i] = order[j], order[j] = t;
+        }
+        double rate = lr * (ep > epochs * 3 / 4 ? 0.1 : 1);
+        for (int b = 0; b < n; b += batch) {
+            int nb = n - b < batch ? n - b : batch;
+            memset(g, 0, sizeof *g * NN);
+            for (int j = b; j < b + nb; j++) {
+                const sample *x = &S[order[j]];
+                double d = (1 / (1 + exp(-znet(x, w, a))) - x->target) * (x->mate ? mate_w : 1);
+                for (int k = 0; k < GMK_EVAL_FEATURES; k++)
+                    g[k] += d * x->f[k];
+                for (int k = 0; k < x->n; k++)
+                    g[GMK_EVAL_FEATURES + pat[x->start + k]] += d;
+                g[OFF_B2] += d;
+                for (int h = 0; h < H; h++) {
+                    if (a[h] <= 0)
+                        continue;
+                    double dh = d * w[OFF_W2 + h];
+                    g[OFF_W2 + h] += d * a[h];
+                    g[OFF_B1 + h] += dh;
+                    for (int k = 0; k < x->n; k++)
+                        g[OFF_E + (size_t)pat[x->start + k] * H + h] += dh;
+                    for (int k = 0; k < GMK_EVAL_FEATURES; k++)
+                        g[OFF_F + k * H + h] += dh * x->f[k];
+                }
+            }
+            it++;
+            double c1 = 1 - pow(b1, it), c2 = 1 - pow(b2, it);
+            for (int k = 0; k < NN; k++) {
+                double gk = g[k] / nb;
+                if ((k >= GMK_EVAL_FEATURES && k < OFF_B1) || (k >= OFF_W2 && k < OFF_B2))
+                    gk += 2 * l2 * w[k];
+                if (gk == 0 && m[k] == 0)
+                    continue;
+                m[k] = b1 * m[k] + (1 - b1) * gk;
+                v[k] = b2 * v[k] + (1 - b2) * gk * gk;
+                w[k] -= rate * (m[k] / c1) / (sqrt(v[k] / c2) + 1e-8);
+            }
+        }
+        if (part && (ep % 10 == 0 || ep == epochs)) {
+            char what[32];
+            snprintf(what, sizeof what, "  epoch %d, held out", ep);
+            report(what, w, 2, true);
+        }
+    }
+    free(g), free(m), free(v), free(order);
 }
 
 /* The policy's samples: the candidates' inputs from mpc[start] on
@@ -341,6 +472,14 @@ static int load_moves(const char *path)
 int main(int argc, char **argv)
 {
     static double w[NW], u[GMK_POLICY_WEIGHTS];
+    int epochs = 40;
+    double lr = 0.003;
+    if (argc > 2 && !strcmp(argv[1], "--hidden")) {
+        H = atoi(argv[2]) < 0 ? 0 : atoi(argv[2]) > 256 ? 256 : atoi(argv[2]);
+        epochs = getenv("EPOCHS") ? atoi(getenv("EPOCHS")) : epochs;
+        lr = getenv("LR") ? atof(getenv("LR")) : lr;
+        argc -= 2, argv += 2;
+    }
     if (argc > 2 && !strcmp(argv[1], "--mate")) {
         const char *c = strchr(argv[2], ',');
         mate_p = atof(argv[2]);
@@ -348,7 +487,8 @@ int main(int argc, char **argv)
         argc -= 2, argv += 2;
     }
     if (argc < 3 || mate_p <= 0.5 || mate_p >= 1 || mate_w < 0) {
-        fprintf(stderr, "usage: fit-patterns [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]\n");
+        fprintf(stderr,
+                "usage: fit-patterns [--hidden H] [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]\n");
         return 2;
     }
     /* L2 as "EVAL,POLICY": the policy's rare strong codes need less. */
@@ -358,16 +498,33 @@ int main(int argc, char **argv)
         fprintf(stderr, "fit-patterns: no positions in %s or %s\n", argv[1], argv[2]);
         return 1;
     }
+    double *wn = calloc(NN, sizeof *wn);
+    if (!wn)
+        return 1;
     fit(w, 1, l2, 1500);
-    report("fit on four fifths, train", w, 1);
-    report("fit on four fifths, held out", w, 2);
+    report("linear on four fifths, train", w, 1, false);
+    report("linear on four fifths, held out", w, 2, false);
+    if (H) {
+        fit_net(wn, 1, l2, epochs, lr);
+        report("net on four fifths, train", wn, 1, true);
+        report("net on four fifths, held out", wn, 2, true);
+    }
     fit_policy(u, 1, l2p, 1500);
     report_policy("policy on four fifths, train", u, 1);
     report_policy("policy on four fifths, held", u, 2);
     if (argc > 4) {
+        if (H && H != GMK_EVAL_HIDDEN) {
+            fprintf(stderr, "fit-patterns: weights.c needs --hidden %d or 0\n", GMK_EVAL_HIDDEN);
+            return 2;
+        }
         FILE *out = fopen(argv[4], "w");
-        fit(w, 0, l2, 1500);
-        report("fit on all", w, 0);
+        if (H) {
+            fit_net(wn, 0, l2, epochs, lr);
+            report("net on all", wn, 0, true);
+        } else {
+            fit(wn, 0, l2, 1500);
+            report("linear on all", wn, 0, false);
+        }
         fit_policy(u, 0, l2p, 1500);
         report_policy("policy on all", u, 0);
         if (!out)
@@ -379,7 +536,10 @@ int main(int argc, char **argv)
                      "#include \"gomoku.h\"\n\n/* clang-format off */\n"
                      "const float gmk_eval_weights[GMK_EVAL_WEIGHTS] = {");
         for (int k = 0; k < NW; k++)
-            fprintf(out, "%s%.4ff,", k % 8 ? " " : "\n    ", w[k]);
+            fprintf(out, "%s%.4ff,", k % 8 ? " " : "\n    ", wn[k]);
+        fprintf(out, "\n};\n\nconst float gmk_eval_hidden[GMK_EVAL_HIDDEN_WEIGHTS] = {");
+        for (int k = 0; k < GMK_EVAL_HIDDEN_WEIGHTS; k++) /* Zeros for --hidden 0. */
+            fprintf(out, "%s%.4ff,", k % 8 ? " " : "\n    ", H ? wn[NW + k] : 0.0);
         fprintf(out, "\n};\n\nconst float gmk_policy_weights[GMK_POLICY_WEIGHTS] = {");
         for (int k = 0; k < GMK_POLICY_WEIGHTS; k++)
             fprintf(out, "%s%.4ff,", k % 8 ? " " : "\n    ", u[k]);

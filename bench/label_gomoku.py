@@ -3,7 +3,7 @@
 evaluation, for bench/fit_patterns.c.
 
     bench/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
-                          [--moves MOVES] [--every K]
+                          [--moves MOVES] [--every K] [--reuse 1]
 
 Takes every position from ply 8 to the third last of each record of the
 folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
@@ -17,7 +17,12 @@ position already in OUT is skipped, so an interrupted run resumes. With
 --moves, the brain's answers go to MOVES as lines "ID MOVES ANSWER" (the
 form of bench/gomoku_moves.py), for bench/fit_patterns.c's policy fit. With
 --every K, only every K-th of the positions (in the order of the records and
-plies) is asked, a sample for a slower brain. The brain
+plies) is asked, a sample for a slower brain. With --reuse 1, each worker
+keeps one brain and sends it YXHASHCLEAR and RESTART between positions (a
+brain that knows these, such as Rapfi): three times as many positions a
+second, since starting the brain costs more than 50 ms of search, but what
+the brain keeps besides its hash (its history tables) may make an answer
+depend a little on the positions before it. The brain
 is a sparring partner installed by hand (docs/STRENGTH.md says how); no test
 needs it.
 """
@@ -28,6 +33,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 
 def records(folders):
@@ -46,19 +52,96 @@ def records(folders):
             yield os.path.splitext(name)[0], moves
 
 
-def ask(job):
-    pid, moves, brain, ms = job
-    cwd, cmd = brain.split(":", 1) if ":" in brain and os.path.isdir(brain.split(":", 1)[0]) \
+def split_brain(brain):
+    """(folder or None, command) of a --brain argument."""
+    return brain.split(":", 1) if ":" in brain and os.path.isdir(brain.split(":", 1)[0]) \
         else (None, brain)
-    lines = ["START 15", "INFO timeout_turn %d" % ms, "BOARD"]
+
+
+def board_lines(moves):
+    """The BOARD command of a position, the player to move's stones as 1."""
+    lines = ["BOARD"]
     n = len(moves)
     for i, m in enumerate(moves):
         own = 1 if i % 2 == n % 2 else 2
         lines.append("%d,%d,%d" % (ord(m[0]) - 97, 15 - int(m[1:]), own))
-    lines.append("DONE")
+    return lines + ["DONE"]
+
+
+def result(pid, moves, last, answer):
+    """The lines for OUT and MOVES from the last Eval message and the answer."""
+    found = re.search(r" Eval ([-+]?M?\d+)\b", last or "")
+    if not found:
+        return None
+    return ("%s %s %s" % (pid, found.group(1), " ".join(moves)),
+            "%s %s %s" % (pid, " ".join(moves), answer) if answer else None)
+
+
+def cell(line):
+    """The move of an answer line "X,Y", else None."""
+    if not re.fullmatch(r"\d+,\d+", line):
+        return None
+    x, y = map(int, line.split(","))
+    return "%s%d" % (chr(97 + x), 15 - y)
+
+
+def start(brain):
+    cwd, cmd = split_brain(brain)
+    return subprocess.Popen(cmd, shell=True, cwd=cwd, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def converse(p, lines):
+    """Sends the lines to brain p and reads up to its answer: (the last
+    Eval message or None, the move or None)."""
+    p.stdin.write("\n".join(lines) + "\n")
+    p.stdin.flush()
+    last = None
+    for line in p.stdout:
+        line = line.strip()
+        if " Eval " in line:
+            last = line
+        if cell(line):
+            return last, cell(line)
+    return last, None
+
+
+KEPT = {}  # --reuse: the worker's brain.
+
+
+def ask_reuse(job):
+    pid, moves, brain, ms = job
+    p = KEPT.get("p")
     try:
-        p = subprocess.Popen(cmd, shell=True, cwd=cwd, stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True, start_new_session=True)
+        if p is None:
+            p = KEPT["p"] = start(brain)
+            first = ["START 15"]
+        else:
+            time.sleep(0.005)  # Let the brain settle after its answer.
+            first = ["YXHASHCLEAR", "RESTART"]
+        kill = lambda: os.killpg(p.pid, signal.SIGKILL)
+        timer = threading.Timer(5 + ms / 100, kill)
+        timer.start()
+        last, answer = converse(p, first + ["INFO timeout_turn %d" % ms] + board_lines(moves))
+        timer.cancel()
+        if not answer:
+            raise OSError("no answer")
+    except OSError:
+        if p is not None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        KEPT.pop("p", None)
+        return None
+    return result(pid, moves, last, answer)
+
+
+def ask(job):
+    pid, moves, brain, ms = job
+    lines = ["START 15", "INFO timeout_turn %d" % ms] + board_lines(moves)
+    try:
+        p = start(brain)
     except OSError:
         return None
     # A brain that never answers is killed (with the shell that started it),
@@ -68,28 +151,16 @@ def ask(job):
     timer.start()
     last = answer = None
     try:
-        p.stdin.write("\n".join(lines) + "\n")
-        p.stdin.flush()
-        for line in p.stdout:
-            line = line.strip()
-            if " Eval " in line:
-                last = line
-            if re.fullmatch(r"\d+,\d+", line):
-                x, y = map(int, line.split(","))
-                answer = "%s%d" % (chr(97 + x), 15 - y)
-                p.stdin.write("END\n")
-                p.stdin.close()
-                break
+        last, answer = converse(p, lines)
+        if answer:
+            p.stdin.write("END\n")
+            p.stdin.close()
         p.wait(timeout=5)
     except (OSError, subprocess.TimeoutExpired):
         kill()
         last = None
     timer.cancel()
-    found = re.search(r" Eval ([-+]?M?\d+)\b", last or "")
-    if not found:
-        return None
-    return ("%s %s %s" % (pid, found.group(1), " ".join(moves)),
-            "%s %s %s" % (pid, " ".join(moves), answer) if answer else None)
+    return result(pid, moves, last, answer)
 
 
 def main(argv):
@@ -98,7 +169,8 @@ def main(argv):
         print(__doc__)
         return 2
     out, folders = args[0], args[1].split(",")
-    opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None, "--every": "1"}
+    opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None, "--every": "1",
+           "--reuse": "0"}
     for i in range(2, len(args) - 1, 2):
         opt[args[i]] = args[i + 1]
     done = set()
@@ -109,7 +181,7 @@ def main(argv):
     jobs = [j for j in jobs[::max(1, int(opt["--every"]))] if j[0] not in done]
     answers = open(opt["--moves"], "a") if opt["--moves"] else None
     with open(out, "a") as f, multiprocessing.Pool(int(opt["-j"])) as pool:
-        for got in pool.imap(ask, jobs):
+        for got in pool.imap(ask_reuse if opt["--reuse"] == "1" else ask, jobs):
             if got:
                 f.write(got[0] + "\n")
                 f.flush()

@@ -18,7 +18,8 @@
  * is evaluated for the opponent. Otherwise a logistic model gives the
  * value: a weight per class count and quiet count of both sides, per
  * pattern code of each near cell (the mover's and the opponent's apart),
- * and per threat mask (which classes each side has), fitted to another
+ * and per threat mask (which classes each side has), plus a hidden layer
+ * of 16 units over the same inputs (gomoku.h), fitted to another
  * engine's evaluations of positions (bench/fit_patterns.c writes
  * weights.c; docs/STRENGTH.md has the data and the fit).
  *
@@ -277,6 +278,31 @@ static void gmk_eval_inputs(int n[2][GMK_C_N], int q[2][GMK_Q_N], int me, double
     }
 }
 
+/* The model's z (gomoku.h, weights.c) from the class inputs f and the np
+ * pattern inputs pc[]. */
+static double gmk_eval_z(const double *f, const uint16_t *pc, int np)
+{
+    enum { H = GMK_EVAL_HIDDEN };
+    const float *F = gmk_eval_hidden + GMK_EVAL_PATTERNS * H, *b1 = F + GMK_EVAL_FEATURES * H;
+    double a[H], z = 0; /* Sums in double: the same under symmetry. */
+    for (int i = 0; i < GMK_EVAL_FEATURES; i++)
+        z += gmk_eval_weights[i] * f[i];
+    for (int h = 0; h < H; h++)
+        a[h] = b1[h];
+    for (int i = 0; i < np; i++) {
+        const float *e = gmk_eval_hidden + pc[i] * H;
+        z += gmk_eval_weights[GMK_EVAL_FEATURES + pc[i]];
+        for (int h = 0; h < H; h++)
+            a[h] += e[h];
+    }
+    for (int k = 0; k < GMK_EVAL_FEATURES; k++)
+        for (int h = 0; h < H; h++)
+            a[h] += F[k * H + h] * f[k];
+    for (int h = 0; h < H; h++)
+        z += a[h] > 0 ? b1[H + h] * a[h] : 0;
+    return z + b1[2 * H];
+}
+
 /* The value of t for the player to move. A position decided by fives is
  * exact (0 or 1); forced blocks are played on a copy, at most depth more. */
 static double gmk_eval_value(const gmk *t, int depth)
@@ -284,7 +310,7 @@ static double gmk_eval_value(const gmk *t, int depth)
     int n[2][GMK_C_N], q[2][GMK_Q_N], me = t->ply & 1, np = 0;
     banyan_move five[2];
     uint16_t pc[2 * GMK_MAX * GMK_MAX + 1];
-    double f[GMK_EVAL_FEATURES], z = 0;
+    double f[GMK_EVAL_FEATURES];
     gmk_eval_count(t, n, five, q, pc, &np);
     if (n[me][GMK_C_FIVE])
         return 1;
@@ -299,11 +325,7 @@ static double gmk_eval_value(const gmk *t, int depth)
     }
     gmk_eval_inputs(n, q, me, f);
     np = gmk_eval_mask(n, me, pc, np);
-    for (int i = 0; i < GMK_EVAL_FEATURES; i++)
-        z += gmk_eval_weights[i] * f[i];
-    for (int i = 0; i < np; i++)
-        z += gmk_eval_weights[GMK_EVAL_FEATURES + pc[i]];
-    return 1 / (1 + exp(-z));
+    return 1 / (1 + exp(-gmk_eval_z(f, pc, np)));
 }
 
 bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int n, float *priors)

@@ -335,10 +335,18 @@ void gmk_priors_mixed(const gmk *t, const banyan_move *moves, int n, float *out)
 /* ---- weights.c: the evaluation's weights, written by bench/fit_patterns.c ---- */
 
 /* The value of a position the model decides is 1 / (1 + exp(-z)), z the
- * sum of the weights of gmk_eval_features' inputs times the inputs and of
- * the weights of gmk_eval_patterns' inputs (after GMK_EVAL_FEATURES). */
-#define GMK_EVAL_WEIGHTS (GMK_EVAL_FEATURES + GMK_EVAL_PATTERNS)
+ * sum of a linear part and a hidden layer. The linear part: the weights of
+ * gmk_eval_features' inputs times the inputs and the weights of
+ * gmk_eval_patterns' inputs (after GMK_EVAL_FEATURES). The hidden layer of
+ * GMK_EVAL_HIDDEN units: unit h sums a[h] = b1[h] + E[i][h] over the
+ * pattern inputs i + F[k][h] times input k of gmk_eval_features, and adds
+ * w2[h] * max(0, a[h]) to z, with b2; gmk_eval_hidden holds E, F, b1, w2
+ * and b2 in that order. */
+#define GMK_EVAL_WEIGHTS        (GMK_EVAL_FEATURES + GMK_EVAL_PATTERNS)
+#define GMK_EVAL_HIDDEN         16
+#define GMK_EVAL_HIDDEN_WEIGHTS ((GMK_EVAL_PATTERNS + GMK_EVAL_FEATURES + 2) * GMK_EVAL_HIDDEN + 1)
 extern const float gmk_eval_weights[GMK_EVAL_WEIGHTS];
+extern const float gmk_eval_hidden[GMK_EVAL_HIDDEN_WEIGHTS];
 
 /* The policy's weights, indexed by gmk_policy_codes' inputs. */
 extern const float gmk_policy_weights[GMK_POLICY_WEIGHTS];

@@ -79,6 +79,58 @@ void test_gmk_eval_counts(void)
     T_EQ(gmk_eval_features(&s, f), 0);
 }
 
+/* The model of gomoku.h computed here from its inputs and weights.c, in
+ * double: the evaluation's value of every undecided position of random
+ * games, and the hidden layer in use (it moves some value by 0.01). */
+void test_gmk_eval_model(void)
+{
+    enum { H = GMK_EVAL_HIDDEN };
+    const float *E = gmk_eval_hidden, *F = E + GMK_EVAL_PATTERNS * H,
+                *b1 = F + GMK_EVAL_FEATURES * H;
+    banyan_rng rng;
+    int checked = 0, moved = 0;
+    banyan_rng_seed(&rng, 21, 0);
+    for (int game = 0; game < 40; game++) {
+        eval_state s;
+        double ret[2];
+        T_EQ(G->setup(&s, ""), BANYAN_OK);
+        for (int ply = 0; ply < 40 && !G->outcome(&s, ret); ply++) {
+            double f[GMK_EVAL_FEATURES], a[H], z = 0, lin;
+            uint16_t idx[2 * GMK_MAX * GMK_MAX + 1];
+            banyan_move moves[BANYAN_MAX_MOVES];
+            if (gmk_eval_features(&s, f) == 0) {
+                int n = gmk_eval_patterns(&s, idx);
+                for (int h = 0; h < H; h++)
+                    a[h] = b1[h];
+                for (int k = 0; k < GMK_EVAL_FEATURES; k++) {
+                    z += gmk_eval_weights[k] * f[k];
+                    for (int h = 0; h < H; h++)
+                        a[h] += F[k * H + h] * f[k];
+                }
+                for (int i = 0; i < n; i++) {
+                    z += gmk_eval_weights[GMK_EVAL_FEATURES + idx[i]];
+                    for (int h = 0; h < H; h++)
+                        a[h] += E[idx[i] * H + h];
+                }
+                lin = 1 / (1 + exp(-z));
+                for (int h = 0; h < H; h++)
+                    z += a[h] > 0 ? b1[H + h] * a[h] : 0;
+                z += b1[2 * H];
+                double v = eval_value(&s);
+                if (fabs(v - 1 / (1 + exp(-z))) > 1e-4)
+                    T_FAIL_AT("game %d, ply %d: value %g, the model %g", game, ply, v,
+                              1 / (1 + exp(-z)));
+                checked++;
+                moved += fabs(v - lin) > 0.01;
+            }
+            int k = G->candidates(&s, moves);
+            G->play(&s, moves[banyan_rng_below(&rng, (uint32_t)k)]);
+        }
+    }
+    T_TRUE(checked > 400);
+    T_TRUE(moved > checked / 10);
+}
+
 /* The pattern table's entry for a line of 11 cells (the centre, 5, empty):
  * 'x' own, 'o' the opponent's or off the board, '.' empty. */
 static unsigned eval_pattern(const char *line, bool exact)
