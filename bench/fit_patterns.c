@@ -472,12 +472,10 @@ static int load_moves(const char *path)
 int main(int argc, char **argv)
 {
     static double w[NW], u[GMK_POLICY_WEIGHTS];
-    int epochs = 40;
-    double lr = 0.003;
+    int epochs = getenv("EPOCHS") ? atoi(getenv("EPOCHS")) : 40;
+    double lr = getenv("LR") ? atof(getenv("LR")) : 0.003;
     if (argc > 2 && !strcmp(argv[1], "--hidden")) {
         H = atoi(argv[2]) < 0 ? 0 : atoi(argv[2]) > 256 ? 256 : atoi(argv[2]);
-        epochs = getenv("EPOCHS") ? atoi(getenv("EPOCHS")) : epochs;
-        lr = getenv("LR") ? atof(getenv("LR")) : lr;
         argc -= 2, argv += 2;
     }
     if (argc > 2 && !strcmp(argv[1], "--mate")) {
@@ -547,5 +545,6 @@ int main(int argc, char **argv)
         if (fclose(out) != 0)
             return 1;
     }
+    free(wn);
     return 0;
 }

@@ -284,6 +284,7 @@ static double gmk_eval_z(const double *f, const uint16_t *pc, int np)
 {
     enum { H = GMK_EVAL_HIDDEN };
     const float *F = gmk_eval_hidden + GMK_EVAL_PATTERNS * H, *b1 = F + GMK_EVAL_FEATURES * H;
+    const float *w2 = b1 + H, b2 = w2[H];
     double a[H], z = 0; /* Sums in double: the same under symmetry. */
     for (int i = 0; i < GMK_EVAL_FEATURES; i++)
         z += gmk_eval_weights[i] * f[i];
@@ -299,8 +300,8 @@ static double gmk_eval_z(const double *f, const uint16_t *pc, int np)
         for (int h = 0; h < H; h++)
             a[h] += F[k * H + h] * f[k];
     for (int h = 0; h < H; h++)
-        z += a[h] > 0 ? b1[H + h] * a[h] : 0;
-    return z + b1[2 * H];
+        z += a[h] > 0 ? w2[h] * a[h] : 0;
+    return z + b2;
 }
 
 /* The value of t for the player to move. A position decided by fives is
