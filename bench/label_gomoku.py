@@ -12,7 +12,8 @@ Gomocup brain COMMAND (run in DIR) to move in it with T milliseconds a turn
 record's name and the ply, EVAL the last evaluation the brain reported in a
 "MESSAGE ... Eval X ..." line (Rapfi's form: centi-units for the player to
 move, +Mn / -Mn for a win / loss in n plies), MOVES the position. Each
-position gets a fresh brain, so answers do not depend on the order. A
+position gets a fresh brain (but with --reuse), so answers do not depend
+on the order. A
 position already in OUT is skipped, so an interrupted run resumes. With
 --moves, the brain's answers go to MOVES as lines "ID MOVES ANSWER" (the
 form of bench/gomoku_moves.py), for bench/fit_patterns.c's policy fit. With
@@ -101,8 +102,9 @@ def converse(p, lines):
         line = line.strip()
         if " Eval " in line:
             last = line
-        if cell(line):
-            return last, cell(line)
+        move = cell(line)
+        if move:
+            return last, move
     return last, None
 
 
