@@ -18,7 +18,7 @@
  * with a hidden layer of zeros); the linear model alone is also fitted
  * and reported, for comparison. The net is fitted by Adam on minibatches
  * of 256 for EPOCHS epochs (environment, default 40; the step LR, default
- * 0.003, a tenth in the last quarter), from weights drawn by a fixed
+ * 0.001, a tenth in the last quarter), from weights drawn by a fixed
  * generator, so that a fit is reproducible; the held-out loss is
  * reported every 10 epochs.
  *
@@ -473,7 +473,7 @@ int main(int argc, char **argv)
 {
     static double w[NW], u[GMK_POLICY_WEIGHTS];
     int epochs = getenv("EPOCHS") ? atoi(getenv("EPOCHS")) : 40;
-    double lr = getenv("LR") ? atof(getenv("LR")) : 0.003;
+    double lr = getenv("LR") ? atof(getenv("LR")) : 0.001;
     if (argc > 2 && !strcmp(argv[1], "--hidden")) {
         H = atoi(argv[2]) < 0 ? 0 : atoi(argv[2]) > 256 ? 256 : atoi(argv[2]);
         argc -= 2, argv += 2;

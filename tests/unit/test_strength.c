@@ -555,34 +555,32 @@ void test_strength_gomoku_rapfi_positions(void)
 
 /* The move to play is checked by the opponent's provers before it is
  * played. From a game lost to Rapfi at 1 s (White to move): the search
- * prefers d9 at 5000 playouts, after which Black wins by threats (h11
- * ...) in a line that the root children's effort (10,000 positions)
- * misses; the check proves d9 lost and another move is played. (With the
- * linear evaluation the favourite was h11, which the hidden layer now
- * rates below others; and before that, g9 in a game of 13 moves, proved
- * lost at the root child's 64th visit once the VCT's proof-number search
- * found with 10,000 positions what took 30,000.) */
+ * prefers f10 at 5000 playouts (4,000 of them), after which Black wins by
+ * threats (j11 ...) that the provers of the nodes below the root miss; the
+ * check proves f10 lost and another move is played. (Before the evaluation
+ * was refitted, the position of this test was another game's, where the
+ * favourite d9 was refuted alike.) */
 void test_strength_gomoku_verify_best(void)
 {
     banyan_engine *e;
     banyan_config cfg = {.seed = 1, .memory = 64 << 20};
     banyan_limits lim = {.playouts = 5000};
     banyan_report r;
-    banyan_move d9;
+    banyan_move f10;
     T_EQ(banyan_engine_new(&banyan_game_gomoku, NULL, &cfg, &e), BANYAN_OK);
-    T_EQ(banyan_engine_load(e, "a14 e12 c11 e13 d12 c15 g10 e11 e10 d10 g11 f9 h10 f10 g9 g8 "
-                               "i11 f8 f11 g13 j12 k13 h14 f7 f6"),
+    T_EQ(banyan_engine_load(e, "a14 e12 c11 e13 d12 c15 g10 e11 e10 d10 g11 h11 i10 h10 g8 g9 "
+                               "h9 f7 i11 g13 f12 i9 i12"),
          BANYAN_OK);
-    T_EQ(banyan_engine_parse_move(e, "d9", &d9), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "f10", &f10), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
-    T_TRUE(r.best != d9);
+    T_TRUE(r.best != f10);
     bool refuted = false;
     for (int i = 0; i < r.n_moves; i++)
-        refuted |= r.moves[i].move == d9 && r.moves[i].proof == BANYAN_PROVEN_LOSS &&
+        refuted |= r.moves[i].move == f10 && r.moves[i].proof == BANYAN_PROVEN_LOSS &&
                    r.moves[i].visits > 1000; /* The search's favourite until the check. */
     T_TRUE(refuted);
-    /* The refutation is real: Black, to move after d9, has a proven win. */
-    T_EQ(banyan_engine_play(e, d9), BANYAN_OK);
+    /* The refutation is real: Black, to move after f10, has a proven win. */
+    T_EQ(banyan_engine_play(e, f10), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(r.proof, BANYAN_PROVEN_WIN);
     banyan_engine_free(e);
