@@ -11,10 +11,9 @@ Gomocup brain COMMAND (run in DIR) to move in it with T milliseconds a turn
 (default 120), and writes a line "ID EVAL MOVES" to OUT for each: ID is the
 record's name and the ply, EVAL the last evaluation the brain reported in a
 "MESSAGE ... Eval X ..." line (Rapfi's form: centi-units for the player to
-move, +Mn / -Mn for a win / loss in n plies), MOVES the position. Each
-position gets a fresh brain (but with --reuse), so answers do not depend
-on the order. A
-position already in OUT is skipped, so an interrupted run resumes. With
+move, +Mn / -Mn for a win / loss in n plies), MOVES the position. Without
+--reuse each position gets a fresh brain, so answers do not depend on the
+order. A position already in OUT is skipped, so an interrupted run resumes. With
 --moves, the brain's answers go to MOVES as lines "ID MOVES ANSWER" (the
 form of bench/gomoku_moves.py), for bench/fit_patterns.c's policy fit. With
 --every K, only every K-th of the positions (in the order of the records and
