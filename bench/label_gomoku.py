@@ -3,7 +3,7 @@
 evaluation, for bench/fit_patterns.c.
 
     bench/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
-                          [--moves MOVES] [--every K] [--reuse 1]
+                          [--moves MOVES] [--every K] [--reuse 1] [--deviate 1]
 
 Takes every position from ply 8 to the third last of each record of the
 folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
@@ -22,18 +22,27 @@ keeps one brain and sends it YXHASHCLEAR and RESTART between positions (a
 brain that knows these, such as Rapfi): three times as many positions a
 second, since starting the brain costs more than 50 ms of search, but what
 the brain keeps besides its hash (its history tables) may make an answer
-depend a little on the positions before it. The brain
+depend a little on the positions before it.
+With --deviate 1, each position taken (after --every) is labelled after one
+more move instead, an empty cell within distance 2 of a stone drawn by a
+generator seeded from the position's ID (cells next to a stone twice as
+likely), its ID the position's plus "d1" (so that bench/fit_patterns.c
+holds it out with its record): the positions a search meets
+after a move that the games do not play, which the evaluation must judge
+too. The brain
 is a sparring partner installed by hand (docs/STRENGTH.md says how); no test
 needs it.
 """
 import multiprocessing
 import os
+import random
 import re
 import signal
 import subprocess
 import sys
 import threading
 import time
+import zlib
 
 
 def records(folders):
@@ -50,6 +59,23 @@ def records(folders):
             else:
                 continue
             yield os.path.splitext(name)[0], moves
+
+
+def deviate(moves, key):
+    """moves and one more: an empty cell within distance 2 of a stone, drawn
+    by a generator seeded from key (those next to a stone twice as likely)."""
+    taken = {(ord(m[0]) - 97, int(m[1:]) - 1) for m in moves}
+    near = {}
+    for a, b in taken:
+        for x in range(max(0, a - 2), min(15, a + 3)):
+            for y in range(max(0, b - 2), min(15, b + 3)):
+                d = max(abs(x - a), abs(y - b))
+                if (x, y) not in taken and near.get((x, y), 3) > d:
+                    near[x, y] = d
+    cells = [c for c in sorted(near) for _ in range(3 - near[c])]
+    rng = random.Random(zlib.crc32(key.encode()))
+    x, y = rng.choice(cells)
+    return moves + ["%s%d" % (chr(97 + x), y + 1)]
 
 
 def split_brain(brain):
@@ -171,7 +197,7 @@ def main(argv):
         return 2
     out, folders = args[0], args[1].split(",")
     opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None, "--every": "1",
-           "--reuse": "0"}
+           "--reuse": "0", "--deviate": "0"}
     for i in range(2, len(args) - 1, 2):
         opt[args[i]] = args[i + 1]
     done = set()
@@ -179,7 +205,11 @@ def main(argv):
         done = {l.split()[0] for l in open(out) if l.strip()}
     jobs = [("%s_%d" % (name, k), moves[:k], opt["--brain"], int(opt["--ms"]))
             for name, moves in records(folders) for k in range(8, len(moves) - 2)]
-    jobs = [j for j in jobs[::max(1, int(opt["--every"]))] if j[0] not in done]
+    jobs = jobs[::max(1, int(opt["--every"]))]
+    if opt["--deviate"] != "0":
+        jobs = [("%sd%s" % (j[0], opt["--deviate"]), deviate(j[1], j[0] + opt["--deviate"]))
+                + j[2:] for j in jobs]
+    jobs = [j for j in jobs if j[0] not in done]
     answers = open(opt["--moves"], "a") if opt["--moves"] else None
     with open(out, "a") as f, multiprocessing.Pool(int(opt["-j"])) as pool:
         for got in pool.imap(ask_reuse if opt["--reuse"] == "1" else ask, jobs):
