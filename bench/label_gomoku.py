@@ -3,7 +3,7 @@
 evaluation, for bench/fit_patterns.c.
 
     bench/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
-                          [--moves MOVES] [--every K] [--reuse 1] [--deviate 1]
+                          [--moves MOVES] [--every K] [--reuse 1] [--deviate N]
 
 Takes every position from ply 8 to the third last of each record of the
 folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
@@ -22,16 +22,15 @@ keeps one brain and sends it YXHASHCLEAR and RESTART between positions (a
 brain that knows these, such as Rapfi): three times as many positions a
 second, since starting the brain costs more than 50 ms of search, but what
 the brain keeps besides its hash (its history tables) may make an answer
-depend a little on the positions before it.
-With --deviate 1, each position taken (after --every) is labelled after one
-more move instead, an empty cell within distance 2 of a stone drawn by a
-generator seeded from the position's ID (cells next to a stone twice as
-likely), its ID the position's plus "d1" (so that bench/fit_patterns.c
-holds it out with its record): the positions a search meets
-after a move that the games do not play, which the evaluation must judge
-too. The brain
-is a sparring partner installed by hand (docs/STRENGTH.md says how); no test
-needs it.
+depend a little on the positions before it. With --deviate N (N > 0), each
+position taken (after --every) is labelled after one more move instead, an
+empty cell within distance 2 of a stone (those next to a stone twice as
+likely) drawn by a generator seeded from the position's ID and N, so that
+each N gives another move; its ID is the position's plus "dN", so that
+bench/fit_patterns.c holds it out with its record. These are the positions a
+search meets after moves the games do not play, which the evaluation must
+judge too. The brain is a sparring partner installed by hand
+(docs/STRENGTH.md says how); no test needs it.
 """
 import multiprocessing
 import os
