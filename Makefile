@@ -283,7 +283,12 @@ test: check
 endif
 
 # What the tests need built (make -jN check-build builds it in parallel).
-check-build: all $(UNIT) $(FUZZ_REPLAY) $(B)/banyan-extra
+# The bench programs are built with the tests, so that none falls out of
+# step with the library's interfaces unnoticed.
+BENCH_BIN = $(B)/connect4-solve $(B)/connect4-book $(B)/othello-endgame $(B)/othello-eval \
+            $(B)/net-check $(B)/fit-patterns $(B)/gomoku-vct
+
+check-build: all $(UNIT) $(FUZZ_REPLAY) $(B)/banyan-extra $(BENCH_BIN)
 
 check: check-build headers
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     static char line[1 << 16];
     unsigned char s[4096];
     double r[2];
-    void *mem = malloc(g->deep_size);
+    void *mem = calloc(1, g->deep_size);
     if (g->state_size > sizeof s || !mem || effort <= 0 || effort > 4000000000L)
         return 1;
     long positions = 0, wins = 0;
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
                 banyan_move m;
                 char text[16] = "-";
                 double t0 = now();
-                bool won = g->prove_win_deep(s, (uint32_t)effort, mem, &m);
+                bool won = g->prove_win_deep(s, (uint32_t)effort, 0, mem, &m);
                 double t = now() - t0;
                 spent += t;
                 positions++;
