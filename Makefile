@@ -89,7 +89,7 @@ BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
 EXAMPLE   = $(B)/example-planner
 
-.PHONY: all debug test check check-build unit tsan bench format format-check install uninstall clean help \
+.PHONY: all debug test check check-build bench-programs unit tsan bench format format-check install uninstall clean help \
         headers fuzz
 
 all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
@@ -288,6 +288,8 @@ endif
 BENCH_BIN = $(B)/connect4-solve $(B)/connect4-book $(B)/othello-endgame $(B)/othello-eval \
             $(B)/net-check $(B)/fit-patterns $(B)/gomoku-vct
 
+bench-programs: $(BENCH_BIN)
+
 check-build: all $(UNIT) $(FUZZ_REPLAY) $(B)/banyan-extra $(BENCH_BIN)
 
 check: check-build headers
@@ -420,6 +422,7 @@ help:
 	@echo "make test            build and run every test suite (the README's test command)"
 	@echo "make unit            unit tests only"
 	@echo "make bench           run 'banyan bench' (signature and playouts per second)"
+	@echo "make bench-programs  the programs of bench/ (fitting, solvers, the VCT's power)"
 	@echo "make debug           -O0 -g -DBANYAN_DEBUG build in build/debug"
 	@echo "make sanitize=address,undefined check   all tests under ASan and UBSan"
 	@echo "make sanitize=thread check              all tests under TSan"
