@@ -44,7 +44,6 @@ import json
 import math
 import os
 import random
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -81,27 +80,40 @@ def sample(labels, folder, tag, k, seed):
         print(pid, " ".join(moves))
 
 
-def converse(p, first, lines, reset):
-    return lg.converse(p, (["START 15"] if first else reset) + lines)
+class Brain:
+    """A Gomocup brain started at its first question and sent the lines of
+    reset before each later one."""
+
+    def __init__(self, cmd, reset):
+        self.cmd, self.reset, self.p = cmd, list(reset), None
+
+    def ask(self, lines):
+        """(the last Eval message or None, the move) of the brain's answer."""
+        first = self.p is None
+        if first:
+            self.p = lg.start(self.cmd)
+        return lg.converse(self.p, (["START 15"] if first else self.reset) + lines)
+
+    def close(self):
+        if self.p:
+            self.p.kill()
 
 
-def brain_moves(cache, name, cmd, positions, info=(), reset=("RESTART",)):
+TURN = ["INFO timeout_turn 600000"]
+JUDGE_RESET = ["YXHASHCLEAR", "RESTART"]
+
+
+def brain_moves(cache, name, brain, info, positions):
     path = os.path.join(cache, name + ".json")
     moves = json.load(open(path)) if os.path.exists(path) else {}
-    p = None
     for i, (pid, ms) in enumerate(positions):
         if pid in moves:
             continue
-        first = p is None
-        if first:
-            p = lg.start(cmd)
-        _, moves[pid] = converse(p, first, ["INFO timeout_turn 600000"] + list(info)
-                                 + lg.board_lines(ms), list(reset))
+        moves[pid] = brain.ask(TURN + info + lg.board_lines(ms))[1]
         if i % 20 == 0:
             json.dump(moves, open(path, "w"))
     json.dump(moves, open(path, "w"))
-    if p:
-        p.kill()
+    brain.close()
     return moves
 
 
@@ -120,34 +132,29 @@ def merge(path, judged):
 
 def run(positions, cache, judge, nodes, engines, reference):
     os.makedirs(cache, exist_ok=True)
-    moves = {name: brain_moves(cache, name, cmd, positions) for name, cmd in engines}
+    limit = ["INFO MAX_NODE %d" % nodes]
+    moves = {name: brain_moves(cache, name, Brain(cmd, ["RESTART"]), [], positions)
+             for name, cmd in engines}
     if reference:
-        engines.append(("judge", judge))
-        moves["judge"] = brain_moves(cache, "judge-%d-moves" % nodes, judge, positions,
-                                     ["INFO MAX_NODE %d" % nodes], ["YXHASHCLEAR", "RESTART"])
+        engines = engines + [("judge", judge)]
+        moves["judge"] = brain_moves(cache, "judge-%d-moves" % nodes,
+                                     Brain(judge, JUDGE_RESET), limit, positions)
     path = os.path.join(cache, "judge-%d.json" % nodes)
     judged = json.load(open(path)) if os.path.exists(path) else {}
-    p = None
+    judge_brain = Brain(judge, JUDGE_RESET)
     for k, (pid, ms) in enumerate(positions):
         for name, _ in engines:
             after = ms + [moves[name][pid]]
             key = " ".join(after)
             if key in judged:
                 continue
-            first = p is None
-            if first:
-                p = lg.start(judge)
-            last, _ = converse(p, first, ["INFO timeout_turn 600000", "INFO MAX_NODE %d" % nodes]
-                               + lg.board_lines(after), ["YXHASHCLEAR", "RESTART"])
-            found = re.search(r" Eval ([-+]?M?\d+)\b", last or "")
-            if not found:
+            judged[key] = lg.evaluation(judge_brain.ask(TURN + limit + lg.board_lines(after))[0])
+            if judged[key] is None:
                 sys.exit("the judge gave no evaluation after " + key)
-            judged[key] = found.group(1)
         if k % 10 == 0:
             merge(path, judged)
     merge(path, judged)
-    if p:
-        p.kill()
+    judge_brain.close()
     value = {name: [1 - win_prob(judged[" ".join(ms + [moves[name][pid]])])
                     for pid, ms in positions] for name, _ in engines}
     base, n = engines[0][0], len(positions)
@@ -165,25 +172,22 @@ def main(argv):
     if len(argv) >= 7 and argv[1] == "sample":
         sample(argv[2], argv[3], argv[4], int(argv[5]), int(argv[6]))
         return 0
-    if len(argv) >= 6 and argv[1] == "run" and "--judge" in argv:
-        args, nodes, engines = argv[4:], 1000000, []
-        judge = argv[argv.index("--judge") + 1]
-        reference = "--reference" in args
-        i = 0
-        while i < len(args):
-            if args[i] == "--reference":
-                i += 1
-                continue
-            if args[i] in ("--judge", "--nodes"):
-                if args[i] == "--nodes":
-                    nodes = int(args[i + 1])
-                i += 2
-                continue
-            if "=" not in args[i]:
+    if len(argv) >= 6 and argv[1] == "run":
+        judge, nodes, reference, engines = None, 1000000, False, []
+        args = iter(argv[4:])
+        for arg in args:
+            if arg == "--judge":
+                judge = next(args, None)
+            elif arg == "--nodes":
+                nodes = int(next(args, "0"))
+            elif arg == "--reference":
+                reference = True
+            elif "=" in arg:
+                engines.append(tuple(arg.split("=", 1)))
+            else:
+                engines = []
                 break
-            engines.append(args[i].split("=", 1))
-            i += 1
-        if engines and i == len(args):
+        if judge and nodes > 0 and engines:
             positions = [(l.split()[0], l.split()[1:]) for l in open(argv[2]) if l.strip()]
             run(positions, argv[3], judge, nodes, engines, reference)
             return 0

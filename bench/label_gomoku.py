@@ -93,12 +93,18 @@ def board_lines(moves):
     return lines + ["DONE"]
 
 
+def evaluation(message):
+    """The X of a message "MESSAGE ... Eval X ..." (None or no such field: None)."""
+    found = re.search(r" Eval ([-+]?M?\d+)\b", message or "")
+    return found.group(1) if found else None
+
+
 def result(pid, moves, last, answer):
     """The lines for OUT and MOVES from the last Eval message and the answer."""
-    found = re.search(r" Eval ([-+]?M?\d+)\b", last or "")
-    if not found:
+    ev = evaluation(last)
+    if ev is None:
         return None
-    return ("%s %s %s" % (pid, found.group(1), " ".join(moves)),
+    return ("%s %s %s" % (pid, ev, " ".join(moves)),
             "%s %s %s" % (pid, " ".join(moves), answer) if answer else None)
 
 
