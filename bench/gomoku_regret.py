@@ -19,8 +19,9 @@ positions; then the judge (a Gomocup brain that reports "MESSAGE ... Eval X"
 as Rapfi does, sent YXHASHCLEAR and RESTART between positions, limited to N
 nodes by INFO MAX_NODE, default 1000000, so that a judgement does not depend
 on the machine's load, though Rapfi's history tables, kept across RESTART,
-make it depend a little on the positions judged before) evaluates the position after each distinct move. The
-value of a move is the judge's evaluation read as the mover's win probability
+make it depend a little on the positions judged before) evaluates the
+position after each distinct move. The value of a move is the judge's
+evaluation read as the mover's win probability
 (1 - 1 / (1 + exp(-E / 200)) for the judge's E for the opponent; a win or loss
 it sees: 0 or 1). With --reference, the judge's own moves at N nodes are
 judged too, as the NAME "judge" (a yardstick, though the judge favours its own
@@ -188,7 +189,7 @@ def main(argv):
                 engines = []
                 break
         if judge and nodes > 0 and engines:
-            positions = [(l.split()[0], l.split()[1:]) for l in open(argv[2]) if l.strip()]
+            positions = [(f[0], f[1:]) for f in map(str.split, open(argv[2])) if f]
             run(positions, argv[3], judge, nodes, engines, reference)
             return 0
     print(__doc__)
