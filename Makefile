@@ -286,7 +286,7 @@ endif
 # The bench programs are built with the tests, so that none falls out of
 # step with the library's interfaces unnoticed.
 BENCH_BIN = $(B)/connect4-solve $(B)/connect4-book $(B)/othello-endgame $(B)/othello-eval \
-            $(B)/net-check $(B)/fit-patterns $(B)/gomoku-vct
+            $(B)/net-check $(B)/fit-patterns $(B)/gomoku-vct $(B)/gomoku-children
 
 bench-programs: $(BENCH_BIN)
 
@@ -444,5 +444,10 @@ $(B)/fit-patterns: bench/fit_patterns.c $(B)/libbanyan.a
 
 # The power of Gomoku's VCT on positions of games (bench/gomoku_vct.c).
 $(B)/gomoku-vct: bench/gomoku_vct.c $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
+# Gomoku's evaluation on the children of positions (bench/gomoku_children.c).
+$(B)/gomoku-children: bench/gomoku_children.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)

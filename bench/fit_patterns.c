@@ -11,7 +11,7 @@
  * (bench/gomoku_moves.py's lines "ID MOVES...", the last move the one to
  * predict).
  *
- *     fit-patterns [--hidden H] [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]
+ *     fit-patterns [--hidden H] [--init] [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]
  *
  * The evaluation is the linear model of gomoku.h plus its hidden layer of
  * H units (default GMK_EVAL_HIDDEN; 0: the linear model alone, written
@@ -19,8 +19,9 @@
  * and reported, for comparison. The net is fitted by Adam on minibatches
  * of 256 for EPOCHS epochs (environment, default 40; the step LR, default
  * 0.001, a tenth in the last quarter), from weights drawn by a fixed
- * generator, so that a fit is reproducible; the held-out loss is
- * reported every 10 epochs.
+ * generator, so that a fit is reproducible, or with --init from the
+ * weights in use (a fit that goes on from them on new positions); the
+ * held-out loss is reported every 10 epochs.
  *
  * Positions a five decides are left out, as the model never sees them.
  * The records (ID less its last "_ply") are split by a hash: one in five
@@ -171,6 +172,7 @@ static void report(const char *what, const double *w, int part, bool hidden)
  * by a fixed generator (reproducible). The weights lie in one array: the
  * linear model's NW, then E, F, b1, w2 and b2. */
 static int H = GMK_EVAL_HIDDEN; /* Hidden units; 0: the linear model alone. */
+static bool init_in_use;        /* --init: the fit starts from the weights in use. */
 #define OFF_E  NW
 #define OFF_F  (OFF_E + GMK_EVAL_PATTERNS * H)
 #define OFF_B1 (OFF_F + GMK_EVAL_FEATURES * H)
@@ -218,6 +220,12 @@ static void fit_net(double *w, int part, double l2, int epochs, double lr)
         w[k] = (uniform() - 0.5) * 0.1;
     for (int h = 0; h < H; h++)
         w[OFF_W2 + h] = (uniform() - 0.5) * 0.2;
+    if (init_in_use) { /* Go on from the weights in use (the same layout). */
+        for (int k = 0; k < NW; k++)
+            w[k] = gmk_eval_weights[k];
+        for (int k = 0; k < GMK_EVAL_HIDDEN_WEIGHTS; k++)
+            w[NW + k] = gmk_eval_hidden[k];
+    }
     for (int i = 0; i < ns; i++)
         if (in_part(S[i].held, part))
             order[n++] = i;
@@ -478,6 +486,10 @@ int main(int argc, char **argv)
         H = atoi(argv[2]) < 0 ? 0 : atoi(argv[2]) > 256 ? 256 : atoi(argv[2]);
         argc -= 2, argv += 2;
     }
+    if (argc > 1 && !strcmp(argv[1], "--init")) {
+        init_in_use = true;
+        argc--, argv++;
+    }
     if (argc > 2 && !strcmp(argv[1], "--mate")) {
         const char *c = strchr(argv[2], ',');
         mate_p = atof(argv[2]);
@@ -486,7 +498,8 @@ int main(int argc, char **argv)
     }
     if (argc < 3 || mate_p <= 0.5 || mate_p >= 1 || mate_w < 0) {
         fprintf(stderr,
-                "usage: fit-patterns [--hidden H] [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]\n");
+                "usage: fit-patterns [--hidden H] [--init] [--mate P[,W]] LABELS MOVES [L2[,L2P]] "
+                "[OUT]\n");
         return 2;
     }
     /* L2 as "EVAL,POLICY": the policy's rare strong codes need less. */

@@ -4,6 +4,7 @@ evaluation, for bench/fit_patterns.c.
 
     bench/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
                           [--moves MOVES] [--every K] [--reuse 1] [--deviate N]
+                          [--positions 1]
 
 Takes every position from ply 8 to the third last of each record of the
 folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
@@ -29,7 +30,9 @@ likely) drawn by a generator seeded from the position's ID and N, so that
 each N gives another move; its ID is the position's plus "dN", so that
 bench/fit_patterns.c holds it out with its record. These are the positions a
 search meets after moves the games do not play, which the evaluation must
-judge too. The brain is a sparring partner installed by hand
+judge too. With --positions 1, the second argument is instead a file of
+positions, lines "ID MOVES" (bench/gomoku_children.c's list of the children
+of labelled positions), each labelled as it is. The brain is a sparring partner installed by hand
 (docs/STRENGTH.md says how); no test needs it.
 """
 import multiprocessing
@@ -202,14 +205,18 @@ def main(argv):
         return 2
     out, folders = args[0], args[1].split(",")
     opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None, "--every": "1",
-           "--reuse": "0", "--deviate": "0"}
+           "--reuse": "0", "--deviate": "0", "--positions": "0"}
     for i in range(2, len(args) - 1, 2):
         opt[args[i]] = args[i + 1]
     done = set()
     if os.path.exists(out):
         done = {l.split()[0] for l in open(out) if l.strip()}
-    jobs = [("%s_%d" % (name, k), moves[:k], opt["--brain"], int(opt["--ms"]))
-            for name, moves in records(folders) for k in range(8, len(moves) - 2)]
+    if opt["--positions"] == "1":
+        jobs = [(l.split()[0], l.split()[1:], opt["--brain"], int(opt["--ms"]))
+                for l in open(args[1]) if l.strip()]
+    else:
+        jobs = [("%s_%d" % (name, k), moves[:k], opt["--brain"], int(opt["--ms"]))
+                for name, moves in records(folders) for k in range(8, len(moves) - 2)]
     jobs = jobs[::max(1, int(opt["--every"]))]
     if opt["--deviate"] != "0":
         jobs = [("%sd%s" % (j[0], opt["--deviate"]), deviate(j[1], j[0] + opt["--deviate"]))
