@@ -165,7 +165,7 @@ static int rank(long first, long last)
         label[n] = 1 - label_p(ev);
         eval[n++] = r[mover];
     }
-    if (!t.parents) {
+    if (t.parents == 0) {
         fprintf(stderr, "gomoku-children: no parents with two children or more\n");
         return 1;
     }
