@@ -32,8 +32,9 @@ bench/fit_patterns.c holds it out with its record. These are the positions a
 search meets after moves the games do not play, which the evaluation must
 judge too. With --positions 1, the second argument is instead a file of
 positions, lines "ID MOVES" (bench/gomoku_children.c's list of the children
-of labelled positions), each labelled as it is. The brain is a sparring partner installed by hand
-(docs/STRENGTH.md says how); no test needs it.
+of labelled positions), each labelled as it is, in the file's order. The
+brain is a sparring partner installed by hand (docs/STRENGTH.md says how);
+no test needs it.
 """
 import multiprocessing
 import os
