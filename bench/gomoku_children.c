@@ -134,7 +134,7 @@ static int rank(long first, long last)
     bool whole = false; /* The parent's children from J = 0 on, none skipped. */
     totals t = {0};
     for (bool more = true; more;) {
-        char *save = NULL, *id = NULL, *ev = NULL, *c;
+        char *save = NULL, *id = NULL, *ev = NULL, *c = NULL;
         more = fgets(line, sizeof line, stdin) != NULL;
         if (more) {
             id = strtok_r(line, " \t\r\n", &save);
@@ -155,7 +155,7 @@ static int rank(long first, long last)
             n = 0;
             whole = true;
         }
-        if (atoi(strrchr(id, 'c') + 1) != n || n == MAX_KIDS || !play_rest(s, &save, NULL, 0)) {
+        if (atoi(c + 1) != n || n == MAX_KIDS || !play_rest(s, &save, NULL, 0)) {
             whole = false;
             continue;
         }

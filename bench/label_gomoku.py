@@ -213,8 +213,8 @@ def main(argv):
     if os.path.exists(out):
         done = {l.split()[0] for l in open(out) if l.strip()}
     if opt["--positions"] == "1":
-        jobs = [(l.split()[0], l.split()[1:], opt["--brain"], int(opt["--ms"]))
-                for l in open(args[1]) if l.strip()]
+        jobs = [(f[0], f[1:], opt["--brain"], int(opt["--ms"]))
+                for f in map(str.split, open(args[1])) if f]
     else:
         jobs = [("%s_%d" % (name, k), moves[:k], opt["--brain"], int(opt["--ms"]))
                 for name, moves in records(folders) for k in range(8, len(moves) - 2)]
