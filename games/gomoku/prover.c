@@ -17,6 +17,8 @@
 #define GMK_VCF_NODES     2000 /* Attacker moves tried per VCF call. */
 #define GMK_VCF_DEPTH     32   /* Longest VCF, in attacker moves. */
 #define GMK_DEFEND_NODES  300  /* The same, for the opponent's threat in the candidates. */
+#define GMK_VCF_TT_BITS   11   /* Log2 of the VCF's table of failed positions. */
+#define GMK_VCF_TT_FROM   8    /* Attacker moves tried before a VCF starts its table. */
 #define GMK_VCT_THREES    8    /* Open threes in a VCT's line when it is shortened, most. */
 #define GMK_VCT_ID_THREES 2    /* The same for the rounds before the proof-number search. */
 #define GMK_VCT_DEPTH     32   /* Longest VCT, in attacker moves. */
@@ -79,6 +81,15 @@ static inline unsigned gmk_four_cells(unsigned own, unsigned emp)
  * which ends the line as a failure. Each attacker node keeps the list of the
  * attacker's four-making moves, rebuilt from its parent's: only cells on the
  * lines through the two new stones can change.
+ *
+ * The same position comes back by other orders of the same fours, and a
+ * search that fails tries them all: once a call has tried GMK_VCF_TT_FROM
+ * moves (most calls end sooner, and never clear the table), the positions
+ * proven to fail are kept in a small table, keyed by the stones the VCF
+ * placed, and not searched again. A position's outcome does not depend on
+ * the order that reached it (its list is all four-making moves, its depth
+ * the number of fours played), and a search cut short by the budget is
+ * never kept.
  */
 
 /* A VCF's winning line, in byte board cells. */
@@ -99,9 +110,12 @@ typedef struct gmk_vcf {
     uint32_t nodes;                                      /* Attacker moves tried so far. */
     uint32_t budget;                                     /* Bound on nodes. */
     uint32_t node_id;                                    /* Stamp of the current node. */
-    int att;                                             /* Attacker: 0 or 1. */
-    int first;         /* The winning first move, a byte board cell. */
-    gmk_vcf_line line; /* The winning line, written on the way back up. */
+    uint64_t key;                      /* The stones placed so far, hashed (0 at the start). */
+    bool tt_on;                        /* Whether tt is in use (cleared) in this call. */
+    uint64_t tt[1 << GMK_VCF_TT_BITS]; /* Keys of failed positions; 0 empty. */
+    int att;                           /* Attacker: 0 or 1. */
+    int first;                         /* The winning first move, a byte board cell. */
+    gmk_vcf_line line;                 /* The winning line, written on the way back up. */
 } gmk_vcf;
 
 /* The five points of colour col that its stone at p (on the board) makes,
@@ -178,6 +192,14 @@ static inline bool gmk_vcf_aligned(int p, int q, int k)
     return (ar == 0 || ac == 0 || ar == ac) && ar <= k && ac <= k;
 }
 
+/* The key of a stone of colour col on cell p in the VCF's table; a
+ * position's key is the exclusive or of its placed stones'. Two positions
+ * share a key only by chance, which can hide a proof, never make one. */
+static inline uint64_t gmk_vcf_hash(int p, int col)
+{
+    return banyan_mix64((uint64_t)(p * 4 + col) + 0x9e3779b97f4a7c15ULL);
+}
+
 /* Builds level lv's list from level lv - 1 after the attacker's m and the
  * defender's q. */
 static int gmk_vcf_relist(gmk_vcf *v, int lv, int n_parent, int m, int q)
@@ -240,11 +262,23 @@ static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
             memcpy(v->line.fives, fives, (size_t)k * sizeof *fives);
         } else if (k == 1) {
             q = fives[0];
-            gmk_vcf_put(v, q, dcol);
-            int nd = gmk_vcf_fives(v, q, dcol, dfives);
-            int nc = gmk_vcf_relist(v, lv + 1, n, m, q);
-            won = gmk_vcf_search(v, lv + 1, nc, dfives, nd);
-            gmk_vcf_put(v, q, 0);
+            uint64_t key = v->key, child = key ^ gmk_vcf_hash(m, col) ^ gmk_vcf_hash(q, dcol);
+            uint64_t *slot = &v->tt[child >> (64 - GMK_VCF_TT_BITS)];
+            if (!v->tt_on && v->nodes >= GMK_VCF_TT_FROM) {
+                memset(v->tt, 0, sizeof v->tt);
+                v->tt_on = true;
+            }
+            if (!v->tt_on || *slot != child) {
+                gmk_vcf_put(v, q, dcol);
+                int nd = gmk_vcf_fives(v, q, dcol, dfives);
+                int nc = gmk_vcf_relist(v, lv + 1, n, m, q);
+                v->key = child;
+                won = gmk_vcf_search(v, lv + 1, nc, dfives, nd);
+                v->key = key;
+                gmk_vcf_put(v, q, 0);
+                if (!won && v->tt_on && v->nodes <= v->budget)
+                    *slot = child;
+            }
         }
         gmk_vcf_put(v, m, 0);
         if (won) {
@@ -277,6 +311,8 @@ static int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp,
     v->nodes = 0;
     v->budget = GMK_VCF_NODES;
     v->node_id = 1;
+    v->key = 0;
+    v->tt_on = false;
     v->att = att;
     v->first = -1;
     v->line.n = 0;
@@ -326,7 +362,7 @@ static int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp,
 static bool gmk_vcf_for(const gmk *t, int att, banyan_move *out)
 {
     int afp[8], n_afp, dfp[8], n_dfp;
-    gmk_vcf work; /* About 40 KiB of stack. */
+    gmk_vcf work; /* About 56 KiB of stack. */
     gmk_vcf *v = &work;
 
     if (gmk_is_over(t) || t->ply < 5)
@@ -1316,7 +1352,7 @@ int gmk_defend(const gmk *t, banyan_move *moves, int n)
 {
     int me = t->ply & 1, size = t->size, afp[8], n_afp, dfp[8], n_dfp, n_keep = 0;
     uint8_t keep[GMK_BCELLS];
-    gmk_vcf work; /* About 40 KiB of stack. */
+    gmk_vcf work; /* About 56 KiB of stack. */
     gmk_vcf *v = &work;
 
     if (t->prover == GMK_PROVER_OFF || n <= 1 || gmk_is_over(t) || t->ply < 5)

@@ -503,6 +503,7 @@ static const banyan_bench gmk_bench[] = {
     {"", "h8 i9 h9 i10 h10", 3000, 0},
     {"rule=renju", "h8 i9 j8 j9 i8 k10", 3000, 0},
     {"size=19 rule=standard", "k10 l11 j9", 3000, 0},
+    {"", "c8 b8 d5 f5 a11 g8 c6 b7 d6 e6 d4 d7 c5 c7 e7 b4 e3", 3000, 0},
     {"rollout=near", "", 0, 100000},
     {"rollout=uniform candidates=all", "", 0, 200000},
     {NULL, NULL, 0, 0},
