@@ -201,6 +201,12 @@ typedef struct banyan_config {
                        children, and so the whole subtree below; its own statistics stay
                        its own. For games whose hash decides the moves and the outcome.
                        See docs/SEARCH.md. */
+
+    /* Progressive widening at the nodes where another player than the
+     * root's is to move, where the priors (fitted to one engine's choices)
+     * most often miss the move an opponent plays; 0 = as widening; < 0 =
+     * none there. */
+    double widening_opponent;
 } banyan_config;
 
 typedef struct banyan_report banyan_report;

@@ -44,7 +44,8 @@ typedef enum options_kind {
     OPT_MAX_MIX,
     OPT_ADAPTIVE,
     OPT_FPU,
-    OPT_WIDENING
+    OPT_WIDENING,
+    OPT_OPP_WIDENING
 } options_kind;
 
 static const struct options_row {
@@ -76,6 +77,8 @@ static const struct options_row {
     {"widening", "W|off", OPTIONS_ALL, true, OPT_WIDENING, "2 for games with priors, else off",
      "progressive widening: a node with N visits considers its first max(2, W * sqrt(N)) "
      "children, by prior"},
+    {"opponent-widening", "W|off", OPTIONS_ALL, true, OPT_OPP_WIDENING, "as widening",
+     "progressive widening at the nodes where the opponent is to move"},
     {"expand", "N", OPTIONS_ALL, true, OPT_EXPAND, "1", "visits a leaf needs to be expanded"},
     {"leaf", "rollout|eval|cutoff", OPTIONS_ALL, true, OPT_LEAF,
      "eval for a game with an evaluation, else rollout",
@@ -348,6 +351,12 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             return true;
         }
         return options_real(v, 0.01, 1000, &o->cfg.widening);
+    case OPT_OPP_WIDENING:
+        if (w == 1) {
+            o->cfg.widening_opponent = -1;
+            return true;
+        }
+        return options_real(v, 0.01, 1000, &o->cfg.widening_opponent);
     case OPT_RESIGN:
         if (!strcmp(v, "off")) {
             o->resign = -1;

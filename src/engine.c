@@ -113,6 +113,8 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "transpositions need a two-player game with a hash";
     if (!isfinite(out->rave))
         return "rave is not a number";
+    if (!(fabs(out->widening) <= 1000) || !(fabs(out->widening_opponent) <= 1000))
+        return "a widening is not within -1000 .. 1000";
     if (out->ownership && (!g->owner || out->leaf != BANYAN_LEAF_ROLLOUT))
         return "ownership needs rollouts to the end in a game with owner()";
     if (!(out->max_mix >= 0 && out->max_mix <= 1))
@@ -239,6 +241,8 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     /* Widening pays where priors order the children. */
     if (c.widening == 0)
         c.widening = g->priors && !c.evaluator ? 2.0 : -1.0;
+    if (c.widening_opponent == 0)
+        c.widening_opponent = c.widening;
     e->game = g;
     e->cfg = c;
     e->n_trees = c.parallel == BANYAN_PARALLEL_ROOT ? c.threads : 1;

@@ -394,9 +394,11 @@ static uint32_t search_select_solo(const banyan_engine *e, const tree *t, uint32
  *
  * This is the hottest loop of the engine: scores are computed in float with
  * one square root and one division per child. UCB1 is rewritten as
- * (W + c sqrt(ln N * n)) / n, which is Q + c sqrt(ln N / n).
+ * (W + c sqrt(ln N * n)) / n, which is Q + c sqrt(ln N / n). player is
+ * the one to move at x: the widening is widening_opponent's where he is not
+ * the root's.
  */
-static uint32_t search_select(const banyan_engine *e, const tree *t, const node *x)
+static uint32_t search_select(const banyan_engine *e, const tree *t, const node *x, int player)
 {
     const node *nodes = t->nodes;
     uint32_t first = tree_first(x);
@@ -415,11 +417,12 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
         parent_n = sum > parent_n ? sum : parent_n;
     }
     int n = BANYAN_MAX_MOVES; /* The children compete up to NODE_LAST, or n of them. */
-    if (cfg->widening > 0) {
+    double widening = player == e->root_player ? cfg->widening : cfg->widening_opponent;
+    if (widening > 0) {
         /* Progressive widening: only the first children by prior compete,
          * more of them as the node is visited more (at the root, children
          * proven lost do not count: below). */
-        n = (int)(cfg->widening * sqrtf((float)parent_n));
+        n = (int)(widening * sqrtf((float)parent_n));
         if (n < 2)
             n = 2;
     }
@@ -889,7 +892,7 @@ static void search_descend(worker *w, search_sim *S, int before)
         if (!atomic_load_explicit(&x->children, memory_order_acquire) || depth >= BANYAN_MAX_DEPTH)
             break;
         int p = g->to_move(w->state);
-        xi = search_select(e, t, x);
+        xi = search_select(e, t, x, p);
         g->play(w->state, tree_move(&nodes[xi]));
         path[++depth] = (step){xi, p};
         if (t->tt && depth >= SEARCH_TT_DEPTH)
@@ -924,7 +927,7 @@ static void search_descend(worker *w, search_sim *S, int before)
             proving = true;
         } else if (grown == EXPAND_DONE) {
             int p = g->to_move(w->state);
-            xi = search_select(e, t, &nodes[xi]);
+            xi = search_select(e, t, &nodes[xi], p);
             g->play(w->state, tree_move(&nodes[xi]));
             path[++depth] = (step){xi, p};
             if (t->tt && depth >= SEARCH_TT_DEPTH)

@@ -174,6 +174,7 @@ class Config(ctypes.Structure):
         ("max_mix", ctypes.c_double),
         ("adaptive", ctypes.c_int),
         ("graph", ctypes.c_bool),
+        ("widening_opponent", ctypes.c_double),
     ]
 
 

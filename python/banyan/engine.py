@@ -210,7 +210,8 @@ class Engine:
     fpu_value, final ("visits", "value", "lcb"), expand_visits, widening,
     fresh_tree, no_recycle, parallel ("tree", "root"), leaf ("rollout",
     "eval", "cutoff"), cutoff, solve_budget, transpositions, noise_alpha,
-    noise_share, batch, rave, ownership, max_mix, adaptive, graph. Zero or None
+    noise_share, batch, rave, ownership, max_mix, adaptive, graph,
+    widening_opponent. Zero or None
     means the library's default. max_states (Python domains): the most
     positions kept during a search before it pauses to release the
     unreachable ones.

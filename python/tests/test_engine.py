@@ -78,7 +78,7 @@ class AnalysisTest(unittest.TestCase):
         self.assertEqual(runs[0], runs[1])
 
     def test_graph_search_shares_blocks(self):
-        # The last field of the config reaches the library: with graph=True
+        # A late field of the config reaches the library: with graph=True
         # nodes share the blocks of transposed positions, and fewer nodes
         # hold the same simulations.
         nodes = {}
@@ -89,6 +89,16 @@ class AnalysisTest(unittest.TestCase):
                 nodes[graph] = r.nodes
                 self.assertEqual(r.transposed > 0, graph)
         self.assertLess(nodes[True], nodes[False])
+
+    def test_opponent_widening_reaches_the_library(self):
+        # The last field of the config reaches the library: the same seeded
+        # search with the opponent's nodes unwidened is another search.
+        nodes = {}
+        for wo in (0, -1):
+            with banyan.Engine("gomoku", seed=3, memory="16M", widening=1,
+                               widening_opponent=wo) as e:
+                nodes[wo] = e.search(playouts=2000).nodes
+        self.assertNotEqual(nodes[0], nodes[-1])
 
     def test_searches_grow_one_tree(self):
         with banyan.Engine("tictactoe", memory="8M", seed=1) as e:

@@ -88,6 +88,9 @@ void test_engine_bad_config(void)
         {.leaf = BANYAN_LEAF_EVAL}, /* Connect Four has no evaluation. */
         {.leaf = BANYAN_LEAF_CUTOFF},
         {.cutoff = -2},
+        {.widening = NAN},
+        {.widening_opponent = -INFINITY},
+        {.widening_opponent = 1e9},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e = (banyan_engine *)&e;
@@ -481,6 +484,41 @@ void test_engine_dump(void)
     b.len = sizeof b.data - 10;
     T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 0, 0, test_write, &b), 7);
     banyan_engine_free(e);
+}
+
+/* The nodes the dump of a Gomoku search of 3000 playouts after three
+ * moves shows two plies deep, with at least one visit, under cfg. */
+static int test_widening_nodes(const banyan_config *cfg)
+{
+    banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, cfg);
+    banyan_limits lim = {.playouts = 3000};
+    banyan_report r;
+    static test_buf b;
+    T_EQ(banyan_engine_load(e, "h8 i9 j8"), BANYAN_OK);
+    banyan_engine_search(e, &lim, &r);
+    b.len = 0;
+    T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 2, 1, test_write, &b), 0);
+    banyan_engine_free(e);
+    return test_count(b.data, "\"move\"");
+}
+
+/* widening_opponent widens the nodes where the root's opponent is to
+ * move, apart from the root player's own: with the root player's widening
+ * alike, the opponent's replies visited two plies deep are more without
+ * widening there than with the same widening, fewer with a narrower one;
+ * 0 is the same as widening's; the root (the root player's) keeps its own. */
+void test_engine_widening_opponent(void)
+{
+    banyan_config same = {.widening = 1}, off = {.widening = 1, .widening_opponent = -1};
+    banyan_config as = {.widening = 1, .widening_opponent = 1};
+    banyan_config narrow = {.widening = 1, .widening_opponent = 0.01};
+    int n_same = test_widening_nodes(&same), n_off = test_widening_nodes(&off);
+    T_EQ(test_widening_nodes(&as), n_same);
+    T_TRUE(n_off > n_same + 20);
+    T_TRUE(test_widening_nodes(&narrow) < n_same);
+    banyan_config all = {.widening = -1}, all_narrow = {.widening = -1, .widening_opponent = 0.01};
+    if (test_widening_nodes(&all_narrow) >= test_widening_nodes(&all))
+        T_FAIL_AT("a narrow opponent's widening did not narrow the search");
 }
 
 /* A dump takes its scratch through the engine's allocation hook and gives
