@@ -203,9 +203,8 @@ typedef struct banyan_config {
                        See docs/SEARCH.md. */
 
     /* Progressive widening at the nodes where another player than the
-     * root's is to move, where the priors (fitted to one engine's choices)
-     * most often miss the move an opponent plays; 0 = as widening; < 0 =
-     * none there. */
+     * root's is to move: how many of an opponent's replies the search
+     * examines; 0 = as widening; < 0 = none there. */
     double widening_opponent;
 } banyan_config;
 
