@@ -111,12 +111,19 @@ typedef struct gmk_vcf {
     uint32_t budget;                                     /* Bound on nodes. */
     uint32_t node_id;                                    /* Stamp of the current node. */
     uint64_t key;                      /* The stones placed so far, hashed (0 at the start). */
-    bool tt_on;                        /* Whether tt is in use (cleared) in this call. */
-    uint64_t tt[1 << GMK_VCF_TT_BITS]; /* Keys of failed positions; 0 empty. */
-    int att;                           /* Attacker: 0 or 1. */
-    int first;                         /* The winning first move, a byte board cell. */
-    gmk_vcf_line line;                 /* The winning line, written on the way back up. */
+    bool tt_on;                        /* Whether tt is in use in this call (used cleared). */
+    uint64_t tt[1 << GMK_VCF_TT_BITS]; /* Keys of failed positions, where used says. */
+    uint64_t used[(1 << GMK_VCF_TT_BITS) / 64]; /* tt's slots written in this call. */
+    int att;                                    /* Attacker: 0 or 1. */
+    int first;                                  /* The winning first move, a byte board cell. */
+    gmk_vcf_line line;                          /* The winning line, written on the way back up. */
 } gmk_vcf;
+
+/* The stones of an 11-cell mask m (centre bit 5) within 4 of its centre. */
+static inline int gmk_near_stones(unsigned m)
+{
+    return gmk_pop5[(m >> 1) & 31] + gmk_pop5[(m >> 6) & 15];
+}
 
 /* The five points of colour col that its stone at p (on the board) makes,
  * into out; returns their number (distinct cells). */
@@ -126,6 +133,8 @@ static int gmk_vcf_fives(gmk_vcf *v, int p, int col, int *out)
     for (int i = 0; i < 4; i++) {
         unsigned own, emp, fp;
         gmk_lines_masks(&v->L, p, i, col, &own, &emp);
+        if (gmk_near_stones(own) < 4)
+            continue; /* A five point needs four stones within 4 of it, p's among them. */
         fp = gmk_fp(own, emp, v->g.exact[col - 1]);
         for (int k = 0; k < 11; k++) {
             if (!((fp >> k) & 1))
@@ -140,12 +149,6 @@ static int gmk_vcf_fives(gmk_vcf *v, int p, int col, int *out)
     return n;
 }
 
-/* The stones of an 11-cell mask m (centre bit 5) within 4 of its centre. */
-static inline int gmk_near_stones(unsigned m)
-{
-    return gmk_pop5[(m >> 1) & 31] + gmk_pop5[(m >> 6) & 15];
-}
-
 /* Whether colour col playing at empty p has a five point along
  * gmk_dirs[i]. */
 static bool gmk_vcf_fp(gmk_vcf *v, int p, int i, int col)
@@ -155,25 +158,28 @@ static bool gmk_vcf_fp(gmk_vcf *v, int p, int i, int col)
     return gmk_fp(own, emp, v->g.exact[col - 1]) != 0;
 }
 
-/* Whether colour col playing at empty p makes at least one four (a five
- * point): the tables' four, or where they see a five, the five points
+/* Whether colour col playing at empty p makes a four (a five point) along
+ * gmk_dirs[i]: the tables' four, or where they see a five, the five points
  * that come with it. */
+static inline bool gmk_vcf_four_along(gmk_vcf *v, int p, int i, int col)
+{
+    int pos;
+    const uint32_t *w = gmk_lines_at(&v->L, p, i, &pos);
+    unsigned sh = (unsigned)pos - 5, mine = w[col - 1] >> sh;
+    if (gmk_near_stones(mine) < 3)
+        return false; /* A four needs three stones within 4 of p. */
+    unsigned ls =
+        gmk_ls_table[gmk_ls_base3[mine & 0x7ff] + 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff]] >>
+        (v->g.exact[col - 1] ? 4 : 0);
+    return ls & GMK_LS_FOUR || (ls & GMK_LS_FIVE && gmk_vcf_fp(v, p, i, col));
+}
+
+/* Whether colour col playing at empty p makes at least one four. */
 static bool gmk_vcf_makes_four(gmk_vcf *v, int p, int col)
 {
-    for (int i = 0; i < 4; i++) {
-        int pos;
-        const uint32_t *w = gmk_lines_at(&v->L, p, i, &pos);
-        unsigned sh = (unsigned)pos - 5, mine = w[col - 1] >> sh;
-        if (gmk_near_stones(mine) < 3)
-            continue; /* A four needs three stones within 4 of p. */
-        unsigned ls =
-            gmk_ls_table[gmk_ls_base3[mine & 0x7ff] + 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff]] >>
-            (v->g.exact[col - 1] ? 4 : 0);
-        if (ls & GMK_LS_FOUR)
+    for (int i = 0; i < 4; i++)
+        if (gmk_vcf_four_along(v, p, i, col))
             return true;
-        if (ls & GMK_LS_FIVE && gmk_vcf_fp(v, p, i, col))
-            return true;
-    }
     return false;
 }
 
@@ -201,7 +207,9 @@ static inline uint64_t gmk_vcf_hash(int p, int col)
 }
 
 /* Builds level lv's list from level lv - 1 after the attacker's m and the
- * defender's q. */
+ * defender's q. The parent's list holds every cell that made a four there;
+ * a cell outside it can make one now only along the line it shares with m
+ * (q, the defender's stone, takes fours away), so only that line is read. */
 static int gmk_vcf_relist(gmk_vcf *v, int lv, int n_parent, int m, int q)
 {
     const uint16_t *parent = v->list[lv - 1];
@@ -223,7 +231,7 @@ static int gmk_vcf_relist(gmk_vcf *v, int lv, int n_parent, int m, int q)
             int x = m + k * gmk_dirs[i];
             if (k == 0 || v->g.b[x] != 0 || v->stamp[x] == id)
                 continue;
-            if (gmk_vcf_makes_four(v, x, col)) {
+            if (gmk_vcf_four_along(v, x, i, col)) {
                 v->stamp[x] = id;
                 list[n++] = (uint16_t)x;
             }
@@ -263,12 +271,13 @@ static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
         } else if (k == 1) {
             q = fives[0];
             uint64_t key = v->key, child = key ^ gmk_vcf_hash(m, col) ^ gmk_vcf_hash(q, dcol);
-            uint64_t *slot = &v->tt[child >> (64 - GMK_VCF_TT_BITS)];
+            unsigned slot = (unsigned)(child >> (64 - GMK_VCF_TT_BITS));
+            uint64_t bit = 1ull << (slot & 63), *used = &v->used[slot >> 6];
             if (!v->tt_on && v->nodes >= GMK_VCF_TT_FROM) {
-                memset(v->tt, 0, sizeof v->tt);
+                memset(v->used, 0, sizeof v->used);
                 v->tt_on = true;
             }
-            if (!v->tt_on || *slot != child) {
+            if (!v->tt_on || !(*used & bit) || v->tt[slot] != child) {
                 gmk_vcf_put(v, q, dcol);
                 int nd = gmk_vcf_fives(v, q, dcol, dfives);
                 int nc = gmk_vcf_relist(v, lv + 1, n, m, q);
@@ -276,8 +285,10 @@ static bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
                 won = gmk_vcf_search(v, lv + 1, nc, dfives, nd);
                 v->key = key;
                 gmk_vcf_put(v, q, 0);
-                if (!won && v->tt_on && v->nodes <= v->budget)
-                    *slot = child;
+                if (!won && v->tt_on && v->nodes <= v->budget) {
+                    v->tt[slot] = child;
+                    *used |= bit;
+                }
             }
         }
         gmk_vcf_put(v, m, 0);
