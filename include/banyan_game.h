@@ -431,6 +431,16 @@ typedef struct banyan_game {
     int (*owner)(const void *s, int x, int y);
 
     unsigned rules; /* BANYAN_RULE_* bits. */
+
+    /* Optional, with prove_win and candidates: both in one call, for the
+     * nodes the engine expands below the root, so that a game may share
+     * their work and carry what one expansion learned to the next. Returns
+     * -1 with *win set where prove_win would return true with it, and
+     * otherwise writes candidates()'s moves to out and returns their number:
+     * the same answers as the two calls, only sooner. mem is the calling
+     * thread's deep_size bytes, as for prove_win_deep (NULL when deep_size
+     * is 0). NULL: the engine calls prove_win, then candidates. */
+    int (*expand)(const void *s, void *mem, banyan_move *win, banyan_move *out);
 } banyan_game;
 
 /* The games built into libbanyan. */

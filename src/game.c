@@ -46,9 +46,11 @@ BANYAN_API const char *banyan_game_check(const banyan_game *g)
         return "to_move() is missing: the search needs it";
     if (g->board_size && (!g->place || !g->place_move || !g->piece))
         return "a game with board_size() needs place(), place_move() and piece() too";
-    if (g->deep_size && !g->prove_win_deep && !g->candidates_deep && !g->solve)
-        return "deep_size is memory for prove_win_deep(), candidates_deep() or solve(): none is "
-               "there";
+    if (g->deep_size && !g->prove_win_deep && !g->candidates_deep && !g->solve && !g->expand)
+        return "deep_size is memory for prove_win_deep(), candidates_deep(), solve() or "
+               "expand(): none is there";
+    if (g->expand && (!g->prove_win || !g->candidates))
+        return "expand() stands for prove_win() and candidates() together: both must be there";
     if (g->solve && g->n_players != 2)
         return "solve() is for two-player games";
     if (g->coords && !g->board_size)

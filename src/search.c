@@ -667,7 +667,8 @@ typedef enum expansion {
  * block of children (the game's candidates, or every legal move), ordered
  * by prior, published with a release store. Before that, below the root
  * (depth > 0), the game's prover may prove a win for the player to move,
- * which makes children unnecessary: the node is proven instead.
+ * which makes children unnecessary: the node is proven instead. A game
+ * with expand() answers both there in one call.
  */
 static expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uint64_t hash)
 {
@@ -699,9 +700,12 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uin
             return EXPAND_DONE;
         }
     }
+    int n = -2; /* Not known yet. */
     if (depth > 0 && g->prove_win && g->n_players == 2) {
         banyan_move win;
-        if (g->prove_win(w->state, &win)) {
+        if (g->expand)
+            n = g->expand(w->state, w->deep, &win, moves);
+        if (g->expand ? n < 0 : g->prove_win(w->state, &win)) {
             int p = g->to_move(w->state);
             tree_set_proof(x, mover == p ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
             return EXPAND_PROVEN;
@@ -722,7 +726,8 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uin
             return EXPAND_PROVEN;
         }
     }
-    int n = g->candidates ? g->candidates(w->state, moves) : g->moves(w->state, moves);
+    if (n == -2)
+        n = g->candidates ? g->candidates(w->state, moves) : g->moves(w->state, moves);
     if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
         return EXPAND_NONE;
     for (int i = 0; i < n; i++)

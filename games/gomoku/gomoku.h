@@ -273,8 +273,17 @@ int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *me
  * the mover's fives, else the blocks of the opponent's five, else the
  * moves that may stop the opponent's VCF on a null move (every move
  * dropped then loses to that VCF); returns their number: n when there is
- * no threat, or under prover=off. */
-int gmk_defend(const gmk *t, banyan_move *moves, int n);
+ * no threat, or under prover=off. mem, the thread's deep memory or NULL,
+ * keeps the position when that VCF failed in full (quiet, below). */
+int gmk_defend(const gmk *t, banyan_move *moves, int n, void *mem);
+
+/* Whether the deep memory mem (or NULL) shows that the player to move in
+ * t has no VCF, his opponent's VCF on the null move having failed in full
+ * before the last move (prover.c says why that holds). */
+bool gmk_quiet(const gmk *t, const void *mem);
+
+/* The game table's hash (rules.c): the parameters and the stones. */
+uint64_t gmk_hash(const void *s);
 
 /* Patterns of one line for one colour, weakest first, as the evaluation
  * reads them: what a stone on an empty cell makes of the line. F: free

@@ -1286,16 +1286,57 @@ static double gmk_deadline(double seconds)
     return seconds > 0 ? gmk_clock() + seconds : 0;
 }
 
+/*
+ * Quiet positions, for the expansions (the game table's expand, rules.c).
+ * Where the opponent's VCF on the null move fails in full (gmk_defend's
+ * search, not cut short by its budget), it fails at every child as well:
+ * there the same player attacks, and the board has one more stone, the
+ * defender's, which only takes fours away or gives the defender a five
+ * point that binds the attacker, so that every line of the child's search
+ * is a line of the search that failed. The child's prove_win need not
+ * search then. Not under renju, where a stone may make one of Black's
+ * moves forbidden or end a forbidden shape. The positions are kept in the
+ * thread's deep memory, after the VCT's workspace: GMK_QUIET keys
+ * (gmk_hash with the low bit set, 0 empty), one per slot, the last written
+ * staying; a child looks its parent up by its own stones less the last.
+ */
+#define GMK_QUIET (1u << 12)
+
+typedef struct gmk_deep {
+    gmk_vct vct;               /* prove_win_deep's and candidates_deep's. */
+    uint64_t quiet[GMK_QUIET]; /* Quiet positions. */
+} gmk_deep;
+
+_Static_assert(sizeof(gmk_deep) <= GMK_DEEP_SIZE, "GMK_DEEP_SIZE holds the deep memory");
+
 /* The game table's prove_win_deep: a VCT for the player to move. */
 bool gmk_prove_win_deep(const void *s, uint32_t effort, double seconds, void *mem, banyan_move *out)
 {
     const gmk *t = s;
     uint32_t used;
-    return t->prover == GMK_PROVER_VCT &&
-           gmk_vct_for(t, t->ply & 1, effort, gmk_deadline(seconds), true, mem, &used, out);
+    return t->prover == GMK_PROVER_VCT && gmk_vct_for(t, t->ply & 1, effort, gmk_deadline(seconds),
+                                                      true, &((gmk_deep *)mem)->vct, &used, out);
 }
 
-_Static_assert(sizeof(gmk_vct) <= GMK_DEEP_SIZE, "GMK_DEEP_SIZE holds the VCT's memory");
+/* The quiet table's key of t's position, or of its parent's (t less its
+ * last stone) with parent. */
+static uint64_t gmk_quiet_key(const gmk *t, bool parent)
+{
+    if (!parent)
+        return gmk_hash(t) | 1;
+    gmk p = *t;
+    int cell = t->last / t->size * GMK_STRIDE + t->last % t->size;
+    p.stones[!(t->ply & 1)][cell / 64] &= ~(1ull << (cell % 64));
+    return gmk_hash(&p) | 1;
+}
+
+bool gmk_quiet(const gmk *t, const void *mem)
+{
+    if (!mem || t->rule == GMK_RENJU || t->last == GMK_NO_CELL)
+        return false;
+    uint64_t key = gmk_quiet_key(t, true);
+    return ((const gmk_deep *)mem)->quiet[key % GMK_QUIET] == key;
+}
 
 /*
  * Defence. Were the player to move to pass, the opponent might win by
@@ -1359,7 +1400,7 @@ static void gmk_defend_mark(gmk_board *g, const gmk_vcf_line *l, int col, uint8_
  * (above). Under renju, when the opponent is Black, a White stone may make
  * one of Black's moves forbidden far from the line, so the VCF is not used
  * there. */
-int gmk_defend(const gmk *t, banyan_move *moves, int n)
+int gmk_defend(const gmk *t, banyan_move *moves, int n, void *mem)
 {
     int me = t->ply & 1, size = t->size, afp[8], n_afp, dfp[8], n_dfp, n_keep = 0;
     uint8_t keep[GMK_BCELLS];
@@ -1378,6 +1419,10 @@ int gmk_defend(const gmk *t, banyan_move *moves, int n)
         for (int i = 0; i < n_afp; i++)
             keep[afp[i]] = 1;
     } else if (nl == 0 || (v->g.renju && me == 1) || !gmk_vcf_search(v, 0, nl, dfp, 0)) {
+        if (mem && !v->g.renju && v->nodes <= v->budget) {
+            uint64_t key = gmk_quiet_key(t, false);
+            ((gmk_deep *)mem)->quiet[key % GMK_QUIET] = key;
+        }
         return n;
     } else {
         gmk_defend_mark(&v->g, &v->line, me + 1, keep);
@@ -1427,6 +1472,7 @@ static int gmk_deep_distance(int size, banyan_move a, banyan_move b)
 int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *mem, banyan_move *out)
 {
     const gmk *t = s;
+    gmk_vct *vct = &((gmk_deep *)mem)->vct;
     int n = banyan_game_gomoku.candidates(s, out), me = t->ply & 1, size = t->size, n_keep = 0;
     int far[BANYAN_MAX_MOVES];
     bool lost[BANYAN_MAX_MOVES];
@@ -1437,7 +1483,7 @@ int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *me
         return n;
     double deadline = gmk_deadline(seconds);
     if (!gmk_vcf_for(t, !me, &w) &&
-        !gmk_vct_for(t, !me, effort / GMK_DEEP_THREAT, deadline, false, mem, &used, &w))
+        !gmk_vct_for(t, !me, effort / GMK_DEEP_THREAT, deadline, false, vct, &used, &w))
         return n;
     uint32_t all = effort / GMK_DEEP_TOTAL;
     effort = 2 * used < GMK_DEEP_CHECK    ? GMK_DEEP_CHECK
@@ -1458,7 +1504,7 @@ int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *me
         used = 0;
         banyan_game_gomoku.play(&child, out[i]);
         lost[i] = gmk_vcf_for(&child, !me, &w) ||
-                  gmk_vct_for(&child, !me, effort, deadline, false, mem, &used, &w);
+                  gmk_vct_for(&child, !me, effort, deadline, false, vct, &used, &w);
         total += used;
     }
     for (int i = 0; i < n; i++)

@@ -330,7 +330,18 @@ static int gmk_moves(const void *s, banyan_move *out)
 static int gmk_candidates(const void *s, banyan_move *out)
 {
     const gmk *t = s;
-    return gmk_defend(t, out, gmk_list(t, out, t->cands == GMK_CAND_NEAR));
+    return gmk_defend(t, out, gmk_list(t, out, t->cands == GMK_CAND_NEAR), NULL);
+}
+
+/* prove_win and candidates for an expansion, with the quiet positions of
+ * the thread's deep memory: no VCF to look for where the parent's
+ * defence showed there is none (prover.c). */
+static int gmk_expand(const void *s, void *mem, banyan_move *win, banyan_move *out)
+{
+    const gmk *t = s;
+    if (!gmk_quiet(t, mem) && gmk_prove_win(t, win))
+        return -1;
+    return gmk_defend(t, out, gmk_list(t, out, t->cands == GMK_CAND_NEAR), mem);
 }
 
 /* A draw on a full board; under renju, Black to move with only forbidden
@@ -396,7 +407,7 @@ static int gmk_load(void *s, const char *text)
 
 /* The stones and the parameters; the rest follows from them (last move
  * aside, which does not change the position). */
-static uint64_t gmk_hash(const void *s)
+uint64_t gmk_hash(const void *s)
 {
     const gmk *t = s;
     uint64_t h =
@@ -583,4 +594,5 @@ const banyan_game banyan_game_gomoku = {
     .explain = gmk_explain,
     .win_line = gmk_win_line,
     .evaluate = gmk_evaluate,
+    .expand = gmk_expand,
 };

@@ -139,6 +139,7 @@ class Game(ctypes.Structure):
         ("playout", fn),
         ("owner", fn),
         ("rules", ctypes.c_uint),
+        ("expand", fn),
     ]
 
 

@@ -463,6 +463,10 @@ void test_domain_no_notation(void)
     broken = three;
     broken.deep_size = 64; /* Memory for deep provers it does not have. */
     T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "deep_size"));
+    broken = banyan_game_gomoku;
+    broken.prove_win = NULL; /* expand() stands for it and candidates() together. */
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "expand()"));
+    T_TRUE(banyan_game_check(&banyan_game_gomoku) == NULL);
 
     T_EQ(banyan_engine_new(&three, NULL, NULL, &e), BANYAN_OK);
     if (!e)

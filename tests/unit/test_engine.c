@@ -815,6 +815,7 @@ void test_engine_reuse_proven_root(void)
     banyan_game g = banyan_game_gomoku; /* Every legal move a child: none dropped as lost. */
     g.candidates = NULL;
     g.candidates_deep = NULL;
+    g.expand = NULL; /* It stands for candidates() too. */
     banyan_engine *e = test_engine(&g, NULL, &cfg);
     banyan_limits lim = {.playouts = 3000};
     banyan_report r;
@@ -863,17 +864,17 @@ void test_engine_reuse_long_game(void)
 
 /* The deep provers' memory (deep_size): every call gets a block, each
  * block is zeroed when first seen, each search thread has its own, and the
- * same blocks come back in the next search. deep_probe wraps Gomoku's VCT
- * and records the blocks it is given. */
+ * same blocks come back in the next search. deep_probe wraps Gomoku's VCT,
+ * expand_probe its expansions, and deep_see records the blocks they are
+ * given. */
 #define DEEP_SLOTS 4
 static _Atomic uintptr_t deep_seen[DEEP_SLOTS];
 static atomic_int deep_bad, deep_calls;
 
-static bool deep_probe(const void *s, uint32_t effort, double seconds, void *mem, banyan_move *out)
+static void deep_see(void *mem)
 {
     uintptr_t p = (uintptr_t)mem;
     int i = 0;
-    atomic_fetch_add(&deep_calls, 1);
     for (; mem && i < DEEP_SLOTS; i++) {
         uintptr_t cur = 0;
         if (atomic_compare_exchange_strong(&deep_seen[i], &cur, p)) {
@@ -890,7 +891,19 @@ static bool deep_probe(const void *s, uint32_t effort, double seconds, void *mem
     }
     if (!mem || i == DEEP_SLOTS)
         atomic_store(&deep_bad, 1);
+}
+
+static bool deep_probe(const void *s, uint32_t effort, double seconds, void *mem, banyan_move *out)
+{
+    atomic_fetch_add(&deep_calls, 1);
+    deep_see(mem);
     return banyan_game_gomoku.prove_win_deep(s, effort, seconds, mem, out);
+}
+
+static int expand_probe(const void *s, void *mem, banyan_move *win, banyan_move *out)
+{
+    deep_see(mem);
+    return banyan_game_gomoku.expand(s, mem, win, out);
 }
 
 void test_engine_deep_memory(void)
@@ -898,6 +911,7 @@ void test_engine_deep_memory(void)
     banyan_config cfg = {.seed = 3, .memory = 16 << 20, .threads = 2};
     banyan_game g = banyan_game_gomoku;
     g.prove_win_deep = deep_probe;
+    g.expand = expand_probe;
     T_TRUE(g.deep_size > 0);
     banyan_engine *e = test_engine(&g, NULL, &cfg);
     banyan_limits lim = {.playouts = 4000};

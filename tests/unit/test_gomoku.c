@@ -5,7 +5,7 @@
  * VCF solver checked move by move by a naive referee written here, the VCT
  * refereed against every defence, and the candidates narrowed by threats
  * (at every node, and at the root by candidates_deep), each dropped move
- * refereed as a loss.
+ * refereed as a loss, and expand against prove_win and candidates.
  */
 #include <math.h>
 #include <stdint.h>
@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "banyan_game.h"
+#include "gomoku/gomoku.h"
 #include "t.h"
 
 #define G (&banyan_game_gomoku)
@@ -1198,6 +1199,61 @@ static void gmk_test_random_text(const char *params, banyan_rng *rng, int stones
         used += (size_t)G->format_move(&s, moves[pick], buf + used, len - used);
         used += (size_t)snprintf(buf + used, len - used, " ");
     }
+}
+
+/* expand() answers as prove_win() and candidates() do, on the positions
+ * of random games under each rule and on every child of each, the
+ * children expanded after their parent as in a search, so that the quiet
+ * positions the parents leave in the deep memory decide many children's
+ * answers (counted: the test fails if none did). */
+void test_gmk_expand(void)
+{
+    static const char *const rules[] = {"", "rule=standard", "rule=renju", "size=11"};
+    void *mem = calloc(1, G->deep_size);
+    banyan_rng rng;
+    int quiet = 0, proven = 0, checked = 0;
+    T_TRUE(mem != NULL);
+    if (!mem)
+        return;
+    banyan_rng_seed(&rng, 5, 0);
+    for (int game = 0; game < 8; game++) {
+        gmk_test_state s, c;
+        banyan_move moves[BANYAN_MAX_MOVES];
+        double r[2];
+        gmk_test_setup(&s, rules[game % 4]);
+        for (int ply = 0; ply < 60 && !G->outcome(&s, r); ply++) {
+            banyan_move win;
+            int n = G->expand(&s, mem, &win, moves);
+            if (n < 0)
+                break;
+            for (int i = 0; i <= n; i++) {
+                banyan_move w1, w2, a[BANYAN_MAX_MOVES], b[BANYAN_MAX_MOVES];
+                memcpy(&c, &s, sizeof c);
+                if (i < n)
+                    G->play(&c, moves[i]); /* The children, then the position itself. */
+                if (G->outcome(&c, r))
+                    continue;
+                quiet += gmk_quiet((const gmk *)&c, mem);
+                int ne = G->expand(&c, mem, &w1, a), nc = 0;
+                bool won = G->prove_win(&c, &w2);
+                if (!won)
+                    nc = G->candidates(&c, b);
+                T_EQ(ne < 0, won);
+                if (won && ne < 0)
+                    T_EQ(w1, w2);
+                if (!won && ne == nc)
+                    T_TRUE(memcmp(a, b, (size_t)nc * sizeof *a) == 0);
+                else if (!won)
+                    T_EQ(ne, nc);
+                proven += won;
+                checked++;
+            }
+            G->play(&s, moves[banyan_rng_below(&rng, (uint32_t)n)]);
+        }
+    }
+    T_TRUE(quiet > checked / 10);
+    T_TRUE(proven > 0);
+    free(mem);
 }
 
 /* The candidates under a threat (candidates through gmk_defend): a five
