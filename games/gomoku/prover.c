@@ -656,18 +656,6 @@ static bool gmk_vct_double(const gmk_vct *v, int p)
     return gmk_vct_double_st(v, v->st[p]);
 }
 
-/* Up to max empty cells where the attacker makes two five points, into out. */
-static int gmk_vct_doubles(const gmk_vct *v, int *out, int max)
-{
-    int n = 0;
-    for (int i = 0; i < v->n_cells && n < max; i++) {
-        int p = v->cells[i];
-        if (v->g.b[p] == 0 && gmk_vct_double(v, p))
-            out[n++] = p;
-    }
-    return n;
-}
-
 /* Sorts the attacker's threats moves[0 .. n - 1] (stable), most promising
  * first: by the lines in which they threaten (a four with an open three,
  * two open threes), a four before a three, and then those that also take
@@ -787,7 +775,7 @@ static bool gmk_vct_attack(gmk_vct *v, int depth, int threes)
  * a win at once, whose cell goes to *win. */
 static int gmk_vct_threat_moves(gmk_vct *v, int depth, bool threes, uint16_t *moves, int *win)
 {
-    int col = v->att + 1, n = 0, n_fours;
+    int col = v->att + 1, n = 0;
     for (int i = 0; i < v->n_cells; i++) {
         int p = v->cells[i];
         if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))))
@@ -798,15 +786,12 @@ static int gmk_vct_threat_moves(gmk_vct *v, int depth, bool threes, uint16_t *mo
             *win = moves[i];
             return -1;
         }
-    n_fours = n;
     for (int i = 0; i < v->n_cells && threes; i++) {
         int p = v->cells[i];
-        if (v->g.b[p] != 0)
-            continue;
-        bool four = false;
-        for (int k = 0; k < n_fours && !four; k++)
-            four = moves[k] == p;
-        if (!four && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
+        uint32_t st = v->st[p];
+        /* The threes that are no fours (those are listed already). */
+        if (v->g.b[p] == 0 && !(st & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))) &&
+            (st & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
             moves[n++] = (uint16_t)p;
     }
     if (depth == 0 && threes)
@@ -854,11 +839,12 @@ static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block)
 
 /* Whether a defender's stone at empty r would leave the attacker none of
  * his winning fours w[0 .. n - 1]. Only the line through r of each is
- * rated again (a winning four not in line with r within 5 stays one), so
- * that most answers are refuted without being played out. */
+ * rated again, with the stone put in its line words (a winning four not in
+ * line with r within 5 stays one), so that most answers are refuted
+ * without being played out. */
 static bool gmk_vct_stops(gmk_vct *v, int r, const int *w, int n)
 {
-    int dirs[64];
+    int dirs[64], offs[64];
     for (int i = 0; i < n; i++) {
         int dr = (r >> 5) - (w[i] >> 5), dc = (r & 31) - (w[i] & 31);
         int ar = dr < 0 ? -dr : dr, ac = dc < 0 ? -dc : dc;
@@ -867,20 +853,18 @@ static bool gmk_vct_stops(gmk_vct *v, int r, const int *w, int n)
         dirs[i] = dr == 0 ? 0 : dc == 0 ? 1 : dr == dc ? 2 : dr == -dc ? 3 : -1;
         if (dirs[i] < 0 && w[i] != r)
             return false;
+        offs[i] = dr == 0 ? dc : dr; /* r's place on the line, from w[i]'s. */
     }
-    bool stops = true;
-    gmk_vct_set(v, r, 2 - v->att);
-    for (int i = 0; i < n && stops; i++) {
+    for (int i = 0; i < n; i++) {
         if (w[i] == r)
             continue;
-        int pos, d = dirs[i];
-        const uint32_t *line = gmk_lines_at(&v->L, w[i], d, &pos);
-        uint32_t st = (v->st[w[i]] & ~(0xffu << (8 * d))) | gmk_lines_rate(line, pos, v->g.exact)
-                                                                << (8 * d);
-        stops = !gmk_vct_double_st(v, st);
+        int d = dirs[i];
+        uint32_t st = (v->st[w[i]] & ~(0xffu << (8 * d))) |
+                      gmk_vct_rate_with(v, w[i], d, offs[i], 2 - v->att) << (8 * d);
+        if (gmk_vct_double_st(v, st))
+            return false;
     }
-    gmk_vct_set(v, r, 0);
-    return stops;
+    return true;
 }
 
 /* Appends to cand[0 .. n - 1] the defender's moves that make a four, the
@@ -997,8 +981,20 @@ static int gmk_vct_answers_43(gmk_vct *v, uint16_t *cand)
  * threatens nothing (or more than can be listed): the line fails. */
 static int gmk_vct_answers(gmk_vct *v, uint16_t *cand)
 {
-    int dcol = 2 - v->att, w[64], n = 0, k = 0;
-    int nw = gmk_vct_doubles(v, w, 64);
+    int dcol = 2 - v->att, w[64], nw = 0, n = 0, k = 0, nf = 0;
+    const uint32_t dfour = GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, dcol));
+    uint16_t fours[GMK_MAX * GMK_MAX];
+    /* One pass over the region: the attacker's doubles (up to 64) and the
+     * defender's fours (as gmk_vct_counters lists them). */
+    for (int i = 0; i < v->n_cells && nw < 64; i++) {
+        int p = v->cells[i];
+        if (v->g.b[p] != 0)
+            continue;
+        if (gmk_vct_double(v, p))
+            w[nw++] = p;
+        if (v->st[p] & dfour)
+            fours[nf++] = (uint16_t)p;
+    }
     if (nw == 64)
         return -1; /* Too many threats to list: give up, soundly. */
     if (nw == 0)
@@ -1014,7 +1010,11 @@ static int gmk_vct_answers(gmk_vct *v, uint16_t *cand)
                 }
             }
     int n_line = n; /* The rest are fours of the defender's. */
-    n = gmk_vct_counters(v, cand, n, id);
+    for (int i = 0; i < nf; i++)
+        if (v->stamp[fours[i]] != id) {
+            v->stamp[fours[i]] = id;
+            cand[n++] = fours[i];
+        }
     for (int i = 0; i < n; i++) {
         int r = cand[i];
         bool counter =
