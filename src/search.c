@@ -700,12 +700,12 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uin
             return EXPAND_DONE;
         }
     }
-    int n = -2; /* Not known yet. */
+    int n = 0; /* The children, once the game has listed them. */
     if (depth > 0 && g->prove_win && g->n_players == 2) {
         banyan_move win;
-        if (g->expand)
-            n = g->expand(w->state, w->deep, &win, moves);
-        if (g->expand ? n < 0 : g->prove_win(w->state, &win)) {
+        bool won = g->expand ? (n = g->expand(w->state, w->deep, &win, moves)) < 0
+                             : g->prove_win(w->state, &win);
+        if (won) {
             int p = g->to_move(w->state);
             tree_set_proof(x, mover == p ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
             return EXPAND_PROVEN;
@@ -726,7 +726,7 @@ static expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uin
             return EXPAND_PROVEN;
         }
     }
-    if (n == -2)
+    if (n == 0)
         n = g->candidates ? g->candidates(w->state, moves) : g->moves(w->state, moves);
     if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
         return EXPAND_NONE;

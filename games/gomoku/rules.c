@@ -327,10 +327,14 @@ static int gmk_moves(const void *s, banyan_move *out)
  * to make, else the blocks of the opponent's five, else, when the opponent
  * would win by continuous fours were the mover to pass, the moves that
  * stop it. prover=off (the textbook baseline) keeps the plain list. */
+static int gmk_candidates_in(const gmk *t, banyan_move *out, void *mem)
+{
+    return gmk_defend(t, out, gmk_list(t, out, t->cands == GMK_CAND_NEAR), mem);
+}
+
 static int gmk_candidates(const void *s, banyan_move *out)
 {
-    const gmk *t = s;
-    return gmk_defend(t, out, gmk_list(t, out, t->cands == GMK_CAND_NEAR), NULL);
+    return gmk_candidates_in(s, out, NULL);
 }
 
 /* prove_win and candidates for an expansion, with the quiet positions of
@@ -341,7 +345,7 @@ static int gmk_expand(const void *s, void *mem, banyan_move *win, banyan_move *o
     const gmk *t = s;
     if (!gmk_quiet(t, mem) && gmk_prove_win(t, win))
         return -1;
-    return gmk_defend(t, out, gmk_list(t, out, t->cands == GMK_CAND_NEAR), mem);
+    return gmk_candidates_in(t, out, mem);
 }
 
 /* A draw on a full board; under renju, Black to move with only forbidden
