@@ -79,9 +79,11 @@
  * hard time the most that an unclear position may take, both inside the
  * turn limit; a search limited by time alone also stops early once its
  * best move cannot be overtaken. timeout_turn 0, or a budget under 5 ms,
- * plays at once with 64 playouts. The command line's --playouts and --nodes still cap
- * every search. A proven result ends a search early (the engine does that).
- * After each move one MESSAGE line gives playouts, win rate, depth and
+ * plays at once with 64 playouts. The command line's --playouts and
+ * --nodes still cap every search. A proven result ends a search early (the
+ * engine does that). Our move is answered before the engine plays it:
+ * keeping its subtree compacts the tree, which then takes the opponent's
+ * time. After each move one MESSAGE line gives playouts, win rate, depth and
  * the nodes the search began with (kept from earlier searches).
  *
  * Memory (INFO max_memory, bytes, 0 unlimited). The node arena is the
@@ -674,12 +676,11 @@ static void gomocup_think(gomocup *ctx)
     ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
 
     gomocup_point p;
-    if (!gomocup_point_of(ctx, r.best, &p)) {
+    if (!gomocup_point_of(ctx, r.best, &p) || ctx->n_moves == GOMOCUP_MAX_MOVES ||
+        !banyan_game_is_legal(ctx->g, banyan_engine_state(ctx->e), r.best)) {
         gomocup_say(ctx, "ERROR no move to play");
         return;
     }
-    if (gomocup_add(ctx, p) != 0)
-        return;
     gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s",
                 (unsigned long long)r.playouts, 100 * r.value, r.max_depth,
                 (unsigned long long)r.start_nodes,
@@ -688,6 +689,10 @@ static void gomocup_think(gomocup *ctx)
                                                 : "");
     gomocup_say(ctx, "%d,%d", p.x, p.y);
     ctx->moved = true;
+    /* Played after the answer: keeping the subtree under the move compacts
+     * the tree, tens of milliseconds for millions of nodes, which is the
+     * opponent's time, not ours (the next command waits for it). */
+    gomocup_add(ctx, p);
 }
 
 /* ---- Commands ---- */
