@@ -797,10 +797,14 @@ static int gtp_generate(gtp *ctx, int argc, char **argv, int mode)
         return 0;
     if (record_push(&ctx->rec, m, r.seconds, NULL) != BANYAN_OK)
         return gtp_fail(ctx, "out of memory");
+    /* Answered before the engine plays it: keeping the move's subtree
+     * compacts the tree, tens of milliseconds for millions of nodes, which
+     * is the opponent's time, not ours (the next command waits for it). */
+    gtp_send(ctx, true);
     banyan_engine_play(ctx->e, m);
     ctx->rec.result[0] = 0;
     ctx->moved = true;
-    return 0;
+    return 1; /* Already sent. */
 }
 
 static int gtp_genmove(gtp *ctx, int argc, char **argv)
