@@ -238,9 +238,13 @@ class Domain:
         n = len(self.objects)
         if n > self.peak:
             self.peak = n
-        if n > self.max_states and self.searching and not self.paused:
-            self.paused = True
-            self.pauses += 1
+        if n > self.max_states and self.searching:
+            if not self.paused:
+                self.paused = True
+                self.pauses += 1
+            # Every thread past the bound asks for the stop itself: the
+            # first one's request releases the GIL before it lands, and a
+            # thread descheduled there would let the others search on.
             _lib.engine_stop(self.engine)
 
     def _outcome(self, s, returns):
