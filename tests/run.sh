@@ -5,17 +5,7 @@
 set -u
 B=${1:-build/release}
 BANYAN=$B/banyan
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()   { pass=$((pass + 1)); [ -n "${BANYAN_TEST_VERBOSE:-}" ] && echo "ok   $1"; return 0; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/out" ] && sed 's/^/     | /' "$tmp/out" | head -20; }
-# check NAME COMMAND...: passes when the command exits 0.
-check() { local name=$1; shift; if "$@" > "$tmp/out" 2>&1; then ok "$name"; else bad "$name"; fi; }
-# has NAME PATTERN: the last command's output matches the extended regex.
-has()  { if grep -Eq -- "$2" "$tmp/out"; then ok "$1"; else bad "$1"; fi; }
+. tests/lib.sh
 
 # 1. Unit tests: their own counts join ours.
 echo "== unit tests"
