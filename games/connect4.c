@@ -734,6 +734,7 @@ const banyan_game banyan_game_connect4 = {
     .hash = c4_hash,
     .is_valid = c4_is_valid,
     .title = "Connect Four",
+    .player_names = (const char *const[]){"Red", "Yellow"},
     .params = c4_params,
     .bench = c4_bench,
     .coords = BANYAN_COORDS_COLUMN,

@@ -817,6 +817,7 @@ const banyan_game banyan_game_morpion = {
     .is_valid = mor_is_valid,
     .score = mor_score,
     .title = "Morpion Solitaire",
+    .score_unit = "moves",
     .params = mor_params,
     .bench = mor_bench,
     .explain = mor_explain,

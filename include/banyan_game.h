@@ -441,6 +441,13 @@ typedef struct banyan_game {
      * thread's deep_size bytes, as for prove_win_deep (NULL when deep_size
      * is 0). NULL: the engine calls prove_win, then candidates. */
     int (*expand)(const void *s, void *mem, banyan_move *win, banyan_move *out);
+
+    /* For people: the players' names ("Black", "White"; "Red", "Yellow"),
+     * player 0 first. NULL: "X" and "O" for two players, "player 1"... */
+    const char *const *player_names;
+    /* For people: what the score counts ("points", "discs"). NULL: none
+     * said ("Black wins by 3"). Only read with score. */
+    const char *score_unit;
 } banyan_game;
 
 /* The games built into libbanyan. */
@@ -505,6 +512,21 @@ int banyan_game_win_line(const banyan_game *g, const void *s, int *x, int *y, in
 /* The hash of s: the game's hash(), or FNV-1a over its state_size bytes
  * when it has none (states are plain bytes, padding zeroed by setup). */
 uint64_t banyan_game_hash(const banyan_game *g, const void *s);
+
+/* The name of player p of g, for people: the game's player_names, or "X"
+ * and "O" for two players, "player 1" to "player 4" otherwise. Never NULL. */
+const char *banyan_game_player(const banyan_game *g, int p);
+
+/* Forms of banyan_game_result. */
+#define BANYAN_RESULT_TEXT 0 /* For people: "Black wins by 3.5 points", "a draw". */
+#define BANYAN_RESULT_SGF  1 /* SGF's RE: "B+3.5", "W+", "0" (a draw). */
+
+/* The result of s, a position where the game is over, into buf
+ * (snprintf-style) in form BANYAN_RESULT_*: the winner and, for a game
+ * with a score, the margin (score, score_unit). Writes "" and returns 0
+ * while the game goes on; SGF's form is "" for a game of one player or
+ * more than two. */
+int banyan_game_result(const banyan_game *g, const void *s, int form, char *buf, size_t len);
 
 /* Whether m is among the legal moves of s (moves() lists it). g and s are
  * borrowed. */

@@ -184,11 +184,11 @@ int cli_show(int argc, char **argv)
     if (g->outcome(s, ret)) {
         printf("game over:");
         for (int p = 0; p < g->n_players; p++)
-            printf(" %s gets %g", cli_player_name(g, p), ret[p]);
+            printf(" %s gets %g", banyan_game_player(g, p), ret[p]);
         printf("\n");
     } else {
         int n = g->moves(s, moves);
-        printf("to move: %s\nmoves (%d):", cli_player_name(g, g->to_move(s)), n);
+        printf("to move: %s\nmoves (%d):", banyan_game_player(g, g->to_move(s)), n);
         for (int i = 0; i < n; i++)
             printf(" %s", cli_move(g, s, moves[i]));
         printf("\n");

@@ -337,13 +337,6 @@ void cli_print_board(FILE *f, const banyan_game *g, const void *s, banyan_move l
     fputs(buf, f);
 }
 
-const char *cli_player_name(const banyan_game *g, int p)
-{
-    static const char *const two[] = {"X", "O"};
-    static const char *const many[] = {"player 1", "player 2", "player 3", "player 4"};
-    return g->n_players == 2 ? two[p & 1] : many[p & 3];
-}
-
 const char *cli_proof_plies(const banyan_move_stats *m)
 {
     static char buf[32];

@@ -77,10 +77,6 @@ const char *cli_move(const banyan_game *g, const void *s, banyan_move m);
 /* Prints a board diagram of s with last marked. */
 void cli_print_board(FILE *f, const banyan_game *g, const void *s, banyan_move last);
 
-/* The name of player p of g, as the diagrams draw it: "X" and "O" in
- * two-player games, "player N" (from 1) in others. */
-const char *cli_player_name(const banyan_game *g, int p);
-
 /* The text of a proof for tables: "win", "loss", "draw" or "-". */
 const char *cli_proof(banyan_proof p);
 

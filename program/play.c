@@ -199,7 +199,7 @@ static void play_show(const play *P)
     if (!play_is_over(P)) {
         int p = P->g->to_move(s);
         const char *who = play_who(P, p);
-        printf("%s to move%s%s%s\n", cli_player_name(P->g, p), who ? " (" : "", who ? who : "",
+        printf("%s to move%s%s%s\n", banyan_game_player(P->g, p), who ? " (" : "", who ? who : "",
                who ? ")" : "");
     }
 }
@@ -390,7 +390,7 @@ static void play_announce_end(play *P)
         int w = ret[0] > ret[1] ? 0 : 1;
         const char *who = play_who(P, w);
         char line[512];
-        printf("Game over: %s wins%s%s%s%s.\n", cli_player_name(P->g, w), who ? " (" : "",
+        printf("Game over: %s wins%s%s%s%s.\n", banyan_game_player(P->g, w), who ? " (" : "",
                who ? who : "", who ? ")" : "", play_win_line(P, line, sizeof line));
     } else {
         printf("Game over.\n");
@@ -445,7 +445,7 @@ static bool play_swap(play *P, const char *arg, const char *shown)
     }
     for (int i = 0; i < P->g->n_players; i++)
         P->human[i] = i != p;
-    printf("Swapped: Banyan plays %s, you play the other side.\n", cli_player_name(P->g, p));
+    printf("Swapped: Banyan plays %s, you play the other side.\n", banyan_game_player(P->g, p));
     return true;
 }
 
@@ -609,7 +609,7 @@ static bool play_prompt(play *P)
     if (play_is_over(P))
         printf("> ");
     else
-        printf("%s> ", cli_player_name(P->g, P->g->to_move(s)));
+        printf("%s> ", banyan_game_player(P->g, P->g->to_move(s)));
     fflush(stdout);
     bool banyan_plays = false;
     for (int i = 0; i < P->g->n_players; i++)

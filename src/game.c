@@ -410,6 +410,51 @@ BANYAN_API uint64_t banyan_game_hash(const banyan_game *g, const void *s)
     return g->hash ? g->hash(s) : util_fnv1a(UTIL_FNV_OFFSET, s, g->state_size);
 }
 
+BANYAN_API const char *banyan_game_player(const banyan_game *g, int p)
+{
+    static const char *const two[] = {"X", "O"};
+    static const char *const many[] = {"player 1", "player 2", "player 3", "player 4"};
+    if (g && g->player_names && p >= 0 && p < g->n_players && g->player_names[p])
+        return g->player_names[p];
+    return g && g->n_players == 2 ? two[p & 1] : many[p & 3];
+}
+
+BANYAN_API int banyan_game_result(const banyan_game *g, const void *s, int form, char *buf,
+                                  size_t len)
+{
+    double ret[BANYAN_MAX_PLAYERS];
+    if (!buf || len == 0)
+        return BANYAN_EINVAL;
+    buf[0] = 0;
+    if (!g || !s || (form != BANYAN_RESULT_TEXT && form != BANYAN_RESULT_SGF))
+        return BANYAN_EINVAL;
+    if (!g->outcome(s, ret))
+        return 0;
+    double score = g->score ? g->score(s) : 0;
+    const char *unit = g->score_unit ? g->score_unit : "";
+    if (g->n_players != 2) {
+        if (form == BANYAN_RESULT_SGF)
+            return 0;
+        if (g->score)
+            return snprintf(buf, len, "game over, a score of %g%s%s", score, *unit ? " " : "",
+                            unit);
+        return snprintf(buf, len, "game over");
+    }
+    if (ret[0] == ret[1])
+        return snprintf(buf, len, "%s", form == BANYAN_RESULT_SGF ? "0" : "a draw");
+    int w = ret[0] > ret[1] ? 0 : 1;
+    double margin = score < 0 ? -score : score;
+    if (form == BANYAN_RESULT_SGF) {
+        if (g->score && margin > 0)
+            return snprintf(buf, len, "%c+%g", "BW"[w], margin);
+        return snprintf(buf, len, "%c+", "BW"[w]);
+    }
+    if (g->score && margin > 0)
+        return snprintf(buf, len, "%s wins by %g%s%s", banyan_game_player(g, w), margin,
+                        *unit ? " " : "", unit);
+    return snprintf(buf, len, "%s wins", banyan_game_player(g, w));
+}
+
 /* ---- The default position notation: a move list ---- */
 
 BANYAN_API int banyan_game_load(const banyan_game *g, void *s, const char *text)

@@ -255,13 +255,6 @@ static json_t *web_formats(const banyan_game *g)
     return a;
 }
 
-static const char *web_player_name(const banyan_game *g, int p)
-{
-    static const char *const two[] = {"X", "O"};
-    static const char *const many[] = {"player 1", "player 2", "player 3", "player 4"};
-    return g->n_players == 2 ? two[p & 1] : many[p & 3];
-}
-
 /* The result of the game in s, or "" while it goes on. */
 static void web_result(const session *S, const void *s, char *out, size_t len)
 {
@@ -280,7 +273,7 @@ static void web_result(const session *S, const void *s, char *out, size_t len)
         char by[48] = "";
         if (g->score)
             snprintf(by, sizeof by, " by %g", fabs(g->score(s)));
-        snprintf(out, len, "%s (%s wins%s)", w == 0 ? "1-0" : "0-1", web_player_name(g, w), by);
+        snprintf(out, len, "%s (%s wins%s)", w == 0 ? "1-0" : "0-1", banyan_game_player(g, w), by);
     }
 }
 
@@ -327,7 +320,7 @@ static json_t *web_state(const session *S)
     json_object_set_new(o, "to_move", json_integer(g->to_move(s)));
     json_t *players = json_array(), *human = json_array();
     for (int p = 0; p < g->n_players; p++) {
-        json_array_append_new(players, json_string(web_player_name(g, p)));
+        json_array_append_new(players, json_string(banyan_game_player(g, p)));
         json_array_append_new(human, json_boolean(S->human[p]));
     }
     json_object_set_new(o, "players", players);
@@ -1218,7 +1211,8 @@ static void web_action(session *S, const char *action, const web_request *r, web
             if (S->human[q])
                 p = q;
         snprintf(S->resigned, sizeof S->resigned, "%s (%s resigned)",
-                 g->n_players == 2 ? (p == 0 ? "0-1" : "1-0") : "game over", web_player_name(g, p));
+                 g->n_players == 2 ? (p == 0 ? "0-1" : "1-0") : "game over",
+                 banyan_game_player(g, p));
         snprintf(S->rec.result, sizeof S->rec.result, "%s", S->resigned);
         web_changed(S);
     } else if (!strcmp(action, "settings")) {

@@ -587,6 +587,7 @@ const banyan_game banyan_game_gomoku = {
     .candidates_deep = gmk_candidates_deep,
     .deep_size = GMK_DEEP_SIZE,
     .title = "Gomoku",
+    .player_names = (const char *const[]){"Black", "White"},
     .params = gmk_params,
     .bench = gmk_bench,
     .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,

@@ -28,9 +28,9 @@ has "play: help lists swap" '^  swap '
 play_exit0 "play: quit" 'quit\nb2\n' $T
 play_count "play: nothing after quit" 0 '^Banyan plays'
 play_exit0 "play: swap" 'd\nswap\nquit\n' $C
-has "play: swap announced" '^Swapped: Banyan plays X'
-play_count "play: after swap Banyan moves for X" 2 '^Banyan plays'
-has "play: after swap you play O" '^O to move \(you\)'
+has "play: swap announced" '^Swapped: Banyan plays Red'
+play_count "play: after swap Banyan moves for Red" 2 '^Banyan plays'
+has "play: after swap you play Yellow" '^Yellow to move \(you\)'
 play_run 'swap\nquit\n' $T --human both
 has "play: swap with both sides explained" 'swap does not apply'
 play_run 'swap\nquit\n' $T --human none
@@ -58,7 +58,7 @@ has "play: no moves after the end" '^The game is over: type new'
 has "play: undo after the end" '^ 3 \.\(X\)\.$'
 play_run 'a\nb\na\nb\na\nb\na\nquit\n' $C --human both
 has "play: Connect Four's winning four in lower case" '^\(x\)\. \. \. \. \. \.$'
-has "play: Connect Four's win announced without cells" '^Game over: X wins\.$'
+has "play: Connect Four's win announced without cells" '^Game over: Red wins\.$'
 
 # Forgiving move input: the 8x8 board shows X on h8 for each spelling.
 for mv in 'h8' 'H8' '8h' ' h 8 ' '\xef\xbd\x88\xef\xbc\x98' '\xe3\x80\x80H8'; do

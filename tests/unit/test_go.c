@@ -311,6 +311,25 @@ void test_go_score(void)
     go_test_load(&s, "size=9 komi=-9.5", moves);
     T_TRUE(G->outcome(&s, r));
     T_NEAR(r[0], 1.0, 0);
+    /* The result for people and for SGF's RE, from the same position. */
+    char text[64];
+    T_EQ(banyan_game_result(G, &s, BANYAN_RESULT_SGF, text, sizeof text), 5);
+    T_STR(text, "B+0.5");
+    banyan_game_result(G, &s, BANYAN_RESULT_TEXT, text, sizeof text);
+    T_STR(text, "Black wins by 0.5 points");
+    go_test_load(&s, "size=9 komi=-9", moves);
+    banyan_game_result(G, &s, BANYAN_RESULT_TEXT, text, sizeof text);
+    T_STR(text, "a draw");
+    banyan_game_result(G, &s, BANYAN_RESULT_SGF, text, sizeof text);
+    T_STR(text, "0");
+    go_test_load(&s, "size=9 komi=7.5", moves);
+    banyan_game_result(G, &s, BANYAN_RESULT_SGF, text, sizeof text);
+    T_STR(text, "W+16.5");
+    go_test_load(&s, "size=9", "E5");
+    T_EQ(banyan_game_result(G, &s, BANYAN_RESULT_TEXT, text, sizeof text), 0);
+    T_STR(text, "");
+    T_STR(banyan_game_player(G, 1), "White");
+    T_STR(banyan_game_player(&banyan_game_tictactoe, 0), "X");
     /* A dead-looking stone counts as it stands (Tromp-Taylor): White A9
      * in Black's area makes Black's region touch both colours. */
     go_test_load(&s, "size=9 komi=0", "E5 A9");
