@@ -231,6 +231,11 @@ typedef struct banyan_limits {
                                  by value); 0 = stop at time. */
     bool stop_early;          /* Stop before the playouts or the time run out once the best
                                  move can no longer be overtaken. */
+    bool analyse;             /* Value every move (analysis): a root that the game's solver
+                                 or provers prove at once (Connect Four's opening book, a
+                                 Gomoku VCF) is searched on, its other moves valued, until
+                                 the other limits stop it; the proven move stays the best.
+                                 false: a proven root ends the search (play). */
 } banyan_limits;
 
 /* Proven game-theoretic values, from the point of view of the player who

@@ -83,6 +83,7 @@ int cli_analyze(int argc, char **argv)
     const banyan_game *g = o.game;
     const void *s = banyan_engine_state(e);
     banyan_report r;
+    o.eng.lim.analyse = true; /* Every move valued, past a proof of the root. */
     banyan_engine_search(e, &o.eng.lim, &r);
     if (o.tree_dump && analyze_tree_dump(e, &o) != 0) {
         cli_engine_free(e);
@@ -94,9 +95,13 @@ int cli_analyze(int argc, char **argv)
         /* The words of the tree dump: "value", and "none" for no proof. */
         for (int i = 0; i < r.n_moves; i++) {
             const banyan_move_stats *m = &r.moves[i];
-            printf("{\"move\":\"%s\",\"visits\":%u,\"value\":%.4f,\"prior\":%.4f,"
+            /* A move neither searched nor proven has no value: null. */
+            char value[16] = "null";
+            if (m->visits || m->proof)
+                snprintf(value, sizeof value, "%.4f", m->value);
+            printf("{\"move\":\"%s\",\"visits\":%u,\"value\":%s,\"prior\":%.4f,"
                    "\"proof\":\"%s\",\"plies\":%d,",
-                   cli_move(g, s, m->move), m->visits, m->value, m->prior,
+                   cli_move(g, s, m->move), m->visits, value, m->prior,
                    analyze_json_proof(m->proof), m->proof_plies);
             if (m->exact)
                 printf("\"score\":%d,", m->score);
@@ -117,8 +122,11 @@ int cli_analyze(int argc, char **argv)
     printf("%-6s %9s %8s %7s %-10s %s\n", "move", "visits", "winrate", "prior", "proof", "pv");
     for (int i = 0; i < r.n_moves; i++) {
         const banyan_move_stats *m = &r.moves[i];
-        printf("%-6s %9u %7.2f%% %7.4f %-10s", cli_move(g, s, m->move), m->visits, 100 * m->value,
-               m->prior, cli_proof_plies(m));
+        char value[16] = "-"; /* Neither searched nor proven: no value to show. */
+        if (m->visits || m->proof)
+            snprintf(value, sizeof value, "%.2f%%", 100 * m->value);
+        printf("%-6s %9u %8s %7.4f %-10s", cli_move(g, s, m->move), m->visits, value, m->prior,
+               cli_proof_plies(m));
         analyze_print_pv(g, s, m, false);
         printf("\n");
     }

@@ -132,6 +132,8 @@ struct banyan_engine {
     banyan_move *line; /* ENGINE_LINE_MAX moves, or NULL where none is kept. */
     int line_len;      /* 0: none. */
     double line_return;
+    bool analysing;   /* This search values every root move (banyan_limits.analyse): a
+                         child proven to win is not selected at the root. */
     bool root_noised; /* The root's priors took their Dirichlet noise (config.noise_alpha). */
     bool shared;      /* More than one thread: statistics need atomic RMW. */
     char errmsg[256]; /* banyan_errmsg() text. */

@@ -318,7 +318,7 @@ static uint32_t search_select_rave(const banyan_engine *e, const tree *t, const 
         uint64_t st = tree_stats(ch), am = atomic_load_explicit(&t->amaf[ci], memory_order_relaxed);
         float cn = (float)tree_stats_visits(st), an = (float)tree_stats_visits(am);
         live += !root || proof != BANYAN_PROVEN_LOSS;
-        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN))
+        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN) && !(root && e->analysing))
             return ci;
         float score;
         if (cn == 0 && an == 0) {
@@ -331,6 +331,8 @@ static uint32_t search_select_rave(const banyan_engine *e, const tree *t, const 
         }
         if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_LOSS))
             score -= 1e9f;
+        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN))
+            score -= 2e9f; /* An analysis values the other moves. */
         if (score > best) {
             best = score;
             best_i = ci;
@@ -490,7 +492,7 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
         live += !root || proof != BANYAN_PROVEN_LOSS;
         float w = (float)tree_stats_value(st) * unit;
         float score;
-        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN))
+        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN) && !(root && e->analysing))
             return first + (uint32_t)i;
         if (cn == 0) {
             if (cfg->fpu == BANYAN_FPU_INFINITE && proof == BANYAN_UNPROVEN)
@@ -503,6 +505,8 @@ static uint32_t search_select(const banyan_engine *e, const tree *t, const node 
         }
         if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_LOSS))
             score -= 1e9f; /* Last resort only. */
+        if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_WIN))
+            score -= 2e9f; /* An analysis values the other moves. */
         if (score > best) {
             best = score;
             best_i = first + (uint32_t)i;
@@ -786,8 +790,8 @@ static bool search_prove(worker *w, const step *path, int i, int mover, int p)
     uint32_t first = tree_children(nodes, x, &n);
     double best = -1;
     bool all = true;
-    if (!first)
-        return false;
+    if (!first || (e->analysing && path[i].node == w->t->root))
+        return false; /* An analysis goes on past a proof of the root. */
     for (int k = 0; k < n && best < 1.0; k++) {
         banyan_proof proof = tree_proof(&nodes[first + k]);
         if (proof == BANYAN_UNPROVEN)
@@ -1455,11 +1459,16 @@ static void *search_thread_main(void *arg)
     return NULL;
 }
 
-/* Whether t's root, if proven, shows the move that its proof rests on. A
- * kept root that the game's provers proved as a deeper node (a win for the
- * player now to move) may have no children, or none proven to win: the
- * search would stop at once with no winning move to play. Such a tree is
- * started afresh, and search_prove_root() finds the win again. */
+/* Whether t's root, if proven, shows the moves that its proof rests on. A
+ * kept root that a prover or an opening book proved as a deeper node
+ * carries the proof without its reasons: a win for the player now to move
+ * may have no child proven to win, and a loss (the previous move won) may
+ * have children never looked at. The search would stop at once, with no
+ * winning move to play or, for a lost root, no search at all to choose the
+ * most stubborn defence (a book proves the win of the side that follows it,
+ * and the other side must still be searched). Such a tree is started
+ * afresh: search_prove_root() finds a win again, and a lost root is
+ * searched as any other. */
 static bool search_root_explained(const tree *t)
 {
     banyan_proof p = tree_proof(&t->nodes[t->root]);
@@ -1469,12 +1478,15 @@ static bool search_root_explained(const tree *t)
         return true;
     if (!n)
         return false;
-    if (p != BANYAN_PROVEN_LOSS)
-        return true; /* Proven from its children, which all hold proofs. */
+    /* The previous mover's loss: a move of ours wins. His draw: a move of
+     * ours draws. His win: every move of ours is proven to lose. */
+    banyan_proof need = p == BANYAN_PROVEN_LOSS   ? BANYAN_PROVEN_WIN
+                        : p == BANYAN_PROVEN_DRAW ? BANYAN_PROVEN_DRAW
+                                                  : BANYAN_PROVEN_LOSS;
+    int found = 0;
     for (int i = 0; i < n; i++)
-        if (tree_proof(&t->nodes[first + (uint32_t)i]) == BANYAN_PROVEN_WIN)
-            return true;
-    return false;
+        found += tree_proof(&t->nodes[first + (uint32_t)i]) == need;
+    return p == BANYAN_PROVEN_WIN ? found == n : found > 0;
 }
 
 /* Tree k's root, expanded first if it is not (a kept root already is), with
@@ -1814,6 +1826,23 @@ static void search_ownership(banyan_engine *e)
     e->owner_height = height;
 }
 
+/* For an analysis (banyan_limits.analyse): where a root provers proved at
+ * once still has moves without a proof, takes the root's proof off so that
+ * the search goes on to value them, and returns it (to be put back once
+ * the search ends); else BANYAN_UNPROVEN. The selection then passes over
+ * the root's winning child, and search_prove() leaves the root alone. */
+static banyan_proof search_analyse_root(banyan_engine *e)
+{
+    tree *t0 = &e->trees[0];
+    banyan_proof p = tree_proof(&t0->nodes[t0->root]);
+    if (p == BANYAN_UNPROVEN || search_all_proven(t0))
+        return BANYAN_UNPROVEN;
+    for (int k = 0; k < e->n_trees; k++)
+        tree_clear_proof(&e->trees[k].nodes[e->trees[k].root]);
+    e->analysing = true;
+    return p;
+}
+
 void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 {
     static const banyan_limits none = {0};
@@ -1822,6 +1851,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     pthread_t threads[BANYAN_MAX_THREADS];
     search_thread args[BANYAN_MAX_THREADS];
     int spawned = 0;
+    banyan_proof analysing = BANYAN_UNPROVEN;
 
     L.start = L.sims_start = util_now();
     /* A game with a deep prover keeps SEARCH_VERIFY_SHARE of a timed
@@ -1875,6 +1905,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
                           u->time > 0 ? L.start + u->time * SEARCH_SOLVE_TIME_SHARE : 0);
         search_prove_root(e, search_root_effort(u), u->time * SEARCH_ROOT_TIME_SHARE);
         search_defend_root(e, search_root_effort(u), u->time * SEARCH_DEFEND_TIME_SHARE);
+        analysing = u->analyse ? search_analyse_root(e) : BANYAN_UNPROVEN;
         if (e->cfg.noise_alpha > 0 && !e->root_noised)
             for (int k = 0; k < e->n_trees; k++)
                 search_noise_root(e, k);
@@ -1899,6 +1930,10 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         for (int i = spawned + 1; i < e->n_trees; i++)
             search_work(&e->workers[i], &L);
     }
+    if (analysing) /* The proof holds: the other moves were only valued. */
+        for (int k = 0; k < e->n_trees; k++)
+            tree_set_proof(&e->trees[k].nodes[e->trees[k].root], analysing);
+    e->analysing = false;
     if (playing)
         search_verify_best(e, u, &L);
     for (int i = 0; e->line && i < e->cfg.threads; i++)

@@ -241,6 +241,12 @@ static inline void tree_set_proof(node *x, banyan_proof p)
     atomic_fetch_or_explicit(&x->flags, (uint8_t)p, memory_order_release);
 }
 
+/* Takes x's proof off (before any thread searches below it). */
+static inline void tree_clear_proof(node *x)
+{
+    atomic_fetch_and_explicit(&x->flags, (uint8_t)~NODE_PROOF_MASK, memory_order_release);
+}
+
 /* Exact value in [0, 1] of a proof, for the player it belongs to. */
 static inline double tree_proof_value(banyan_proof p)
 {

@@ -85,6 +85,13 @@ if head -1 "$tmp/out" | grep -Eq '^bestmove [a-d][1-4]$'; then ok "analyze: 4x4 
 check "analyze --json" "$BANYAN" analyze --game connect4 --param book=off --playouts 1000 --json
 has "json: summary line" '^\{"bestmove":"[a-g]","playouts":1000,'
 has "json: move lines" '^\{"move":"d","visits":[0-9]+,"value":0\.[0-9]+,"prior":0\.[0-9]+,"proof":"none",'
+# The opening book proves d on the empty board; analyze still values the
+# other moves by searching them, and prints none as an unknown 50%.
+"$BANYAN" analyze --game connect4 --playouts 3000 > "$tmp/out" 2>&1
+has "analyze: the book's move proven" '^d +0 +100\.00% .* win '
+n=$(grep -cE '^[abcefg] +[1-9][0-9]* +[0-9.]+% ' "$tmp/out")
+[ "$n" -eq 6 ] && ok "analyze: the moves the book does not know are searched" \
+    || bad "analyze: the moves the book does not know are searched ($n of 6)"
 
 # First-play urgency and widening from the command line: the children a
 # small search visits (one simulation expands the root).

@@ -116,3 +116,10 @@ ponder_input() { printf 'd\nc\n'; }
 ponder_feed play connect4 --playouts 300 --no-ponder
 [ "$ponder_rc" -eq 0 ] && [ "$(grep -c '^Banyan plays [a-g] ' "$tmp/out")" -eq 2 ] \
     && ok "play --no-ponder: moves answered" || bad "play --no-ponder: moves answered"
+# Pondering with Connect Four's opening book: the book proves the first
+# player's turn at once, and the reply after it is still searched (every
+# move gets its playouts, or says it is proven).
+printf 'd\nd\nd\n' | "$BANYAN" play connect4 --playouts 2000 > "$tmp/out" 2>&1
+n=$(grep -c '^Banyan plays [a-g] (win rate [0-9.]*%, 2000 playouts' "$tmp/out")
+[ "$n" -eq 3 ] && ok "play: every reply searched while pondering with the book" \
+    || bad "play: every reply searched while pondering with the book ($n of 3)"

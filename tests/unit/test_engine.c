@@ -1159,3 +1159,59 @@ void test_engine_ownership(void)
     T_TRUE(r.ownership == NULL);
     banyan_engine_free(e);
 }
+
+/* An analysis (limits.analyse) values every move of a root the game proves
+ * at once: Connect Four's book proves d on the empty board, and the other
+ * six moves are searched to the budget, d staying the best and the root
+ * staying proven. Without analyse the proof ends the search. */
+void test_engine_analyse_proven_root(void)
+{
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_limits lim = {.playouts = 3000};
+    banyan_report r;
+    banyan_move d;
+    T_EQ(banyan_engine_parse_move(e, "d", &d), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.playouts, 0);
+    T_EQ(r.best, d);
+    lim.analyse = true;
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.playouts, 3000);
+    T_EQ(r.best, d);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    T_EQ(r.n_moves, 7);
+    for (int i = 0; i < r.n_moves; i++) {
+        if (r.moves[i].move == d)
+            T_EQ(r.moves[i].proof, BANYAN_PROVEN_WIN);
+        else
+            T_TRUE(r.moves[i].visits > 100);
+    }
+    /* The kept tree, searched again for play, still plays the proof. */
+    lim.analyse = false;
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.best, d);
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    banyan_engine_free(e);
+}
+
+/* A kept subtree whose root a proof from above calls lost (the book proved
+ * the first player's move, d after d d) holds no proof of each reply: the
+ * next search must search them (here after a search of the opponent's turn,
+ * as pondering leaves it), not stop at once on the proof. */
+void test_engine_reuse_lost_root_searched(void)
+{
+    banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
+    banyan_limits lim = {.playouts = 2000};
+    banyan_report r;
+    banyan_move m;
+    T_EQ(banyan_engine_load(e, "4"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK); /* Second player's reply: searched. */
+    T_EQ(banyan_engine_parse_move(e, "d", &m), BANYAN_OK);
+    T_EQ(banyan_engine_play(e, m), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK); /* The book's turn: proven at once. */
+    T_EQ(r.proof, BANYAN_PROVEN_WIN);
+    T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_EQ(r.playouts, 2000);
+    banyan_engine_free(e);
+}
