@@ -140,6 +140,8 @@ class Game(ctypes.Structure):
         ("owner", fn),
         ("rules", ctypes.c_uint),
         ("expand", fn),
+        ("player_names", ctypes.c_void_p),
+        ("score_unit", ctypes.c_char_p),
     ]
 
 
@@ -189,6 +191,7 @@ class Limits(ctypes.Structure):
         ("progress_interval", ctypes.c_double),
         ("time_max", ctypes.c_double),
         ("stop_early", ctypes.c_bool),
+        ("analyse", ctypes.c_bool),
     ]
 
 

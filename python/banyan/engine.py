@@ -28,7 +28,7 @@ _ENUMS = {
 }
 _CONFIG_FIELDS = [name for name, _ in _lib.Config._fields_
                   if name not in ("alloc", "alloc_ud", "evaluator")]
-_LIMIT_FIELDS = ("playouts", "time", "nodes", "time_max", "stop_early")
+_LIMIT_FIELDS = ("playouts", "time", "nodes", "time_max", "stop_early", "analyse")
 _DEFAULT_PLAYOUTS = 10000  # The library's, when a search has no limit at all.
 _layout_checked = False
 
@@ -519,9 +519,12 @@ class Engine:
     def analyze(self, position=None, playouts=None, time=None, **limits):
         """Searches the root (first set to position when given, as load()
         does) and returns an Analysis. playouts and time, and the other
-        limits as keywords (nodes, time_max, stop_early), replace the
-        engine's own for this search. Successive searches of the same root
-        grow the same tree."""
+        limits as keywords (nodes, time_max, stop_early, analyse), replace
+        the engine's own for this search. Every move is valued (analyse,
+        True here): a root the game proves at once, as Connect Four's
+        opening book does, is searched on for the other moves. Successive
+        searches of the same root grow the same tree."""
+        limits.setdefault("analyse", True)
         with self._lock:
             if position is not None:
                 self.load(position)
@@ -534,12 +537,14 @@ class Engine:
             return self._search(lim)
 
     def search(self, playouts=None, time=None, **limits):
-        """analyze() of the root as it stands."""
+        """analyze() of the root as it stands, for play: a root proven at
+        once is not searched on (analyse False unless given)."""
+        limits.setdefault("analyse", False)
         return self.analyze(None, playouts, time, **limits)
 
     def best_move(self, playouts=None, time=None, **limits):
         """The move a search of the root chooses (None when the game is over)."""
-        return self.analyze(None, playouts, time, **limits).best
+        return self.search(playouts, time, **limits).best
 
     def report(self):
         """The statistics of the tree as it stands, without searching (after
@@ -571,6 +576,7 @@ class Engine:
         c.nodes = nodes
         c.time_max = float(lim.get("time_max") or 0)
         c.stop_early = bool(lim.get("stop_early"))
+        c.analyse = bool(lim.get("analyse"))
         # Ctrl-C in the main thread stops the search, and KeyboardInterrupt
         # is raised once it has returned. Python runs a signal handler when
         # the main thread runs Python code: the domain's callbacks, or for a

@@ -39,6 +39,13 @@ class AnalysisTest(unittest.TestCase):
         self.assertEqual(a.value, 1.0)
         self.assertEqual(a.moves[0].move, "d")
         self.assertEqual(a.moves[0].proof, "win")
+        # The moves the book does not know are searched, not left at 50%.
+        self.assertEqual(a.playouts, 10000)
+        for m in a.moves[1:]:
+            self.assertGreater(m.visits, 100, m)
+        # A search for play stops at the book's proof.
+        with banyan.Engine("connect4", memory="16M") as e:
+            self.assertEqual(e.search(playouts=5000).playouts, 0)
 
     def test_connect4_won_position_proven(self):
         with banyan.Engine("connect4", memory="16M", seed=3) as e:
