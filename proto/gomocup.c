@@ -83,8 +83,10 @@
  * --nodes still cap every search. A proven result ends a search early (the
  * engine does that). Our move is answered before the engine plays it:
  * keeping its subtree compacts the tree, which then takes the opponent's
- * time. After each move one MESSAGE line gives playouts, win rate, depth and
- * the nodes the search began with (kept from earlier searches).
+ * time. After each move one MESSAGE line gives playouts, win rate, depth,
+ * the nodes the search began with (kept from earlier searches) and, for a
+ * search the clock alone limits, the time it allowed itself ("time limit
+ * 245 ms"; SWAP2BOARD's lines say it too, for all their searches).
  *
  * Memory (INFO max_memory, bytes, 0 unlimited). The node arena is the
  * command line's --memory (default 256 MiB), but at most max_memory less
@@ -629,6 +631,18 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     return lim;
 }
 
+/* ", time limit N ms" for MESSAGE after `searches` searches within lim,
+ * where the clock alone limits them (else ""): the brain says what it
+ * allowed itself, which the tests check against the turn's limit (how long
+ * a turn took depends on the machine). */
+static void gomocup_limit_text(const banyan_limits *lim, int searches, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!lim->playouts && !lim->nodes)
+        snprintf(buf, len, ", time limit %.0f ms",
+                 1000 * searches * (lim->time_max > lim->time ? lim->time_max : lim->time));
+}
+
 /* Searches the session's engine within lim unless END has come. Returns
  * false after END, which stops the search and wants no answer. */
 static bool gomocup_search(gomocup *ctx, const banyan_limits *lim, banyan_report *r)
@@ -681,12 +695,15 @@ static void gomocup_think(gomocup *ctx)
         gomocup_say(ctx, "ERROR no move to play");
         return;
     }
-    gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s",
+    char limit[48];
+    gomocup_limit_text(&lim, 1, limit, sizeof limit);
+    gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s%s",
                 (unsigned long long)r.playouts, 100 * r.value, r.max_depth,
                 (unsigned long long)r.start_nodes,
                 r.proof == BANYAN_PROVEN_WIN    ? ", proven win"
                 : r.proof == BANYAN_PROVEN_LOSS ? ", proven loss"
-                                                : "");
+                                                : "",
+                limit);
     gomocup_say(ctx, "%d,%d", p.x, p.y);
     ctx->moved = true;
     /* Played after the answer: keeping the subtree under the move compacts
@@ -989,8 +1006,10 @@ static void gomocup_swap2_open(gomocup *ctx, const gomocup_point *saved, int n_s
         return;
     }
     const gomocup_point *p = cand[best];
-    gomocup_say(ctx, "MESSAGE swap2 opening: %d judged, %llu playouts, White's win rate %.1f%%", n,
-                (unsigned long long)playouts, 100 * best_value);
+    char limit[48];
+    gomocup_limit_text(&lim, n, limit, sizeof limit);
+    gomocup_say(ctx, "MESSAGE swap2 opening: %d judged, %llu playouts, White's win rate %.1f%%%s",
+                n, (unsigned long long)playouts, 100 * best_value, limit);
     gomocup_say(ctx, "%d,%d %d,%d %d,%d", p[0].x, p[0].y, p[1].x, p[1].y, p[2].x, p[2].y);
     ctx->moved = true;
 }
@@ -1006,9 +1025,11 @@ static void gomocup_swap2_choose(gomocup *ctx, const gomocup_point *saved, int n
     if (!gomocup_search(ctx, &lim, &r))
         return; /* END: no answer. */
     ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
+    char limit[48];
+    gomocup_limit_text(&lim, 1, limit, sizeof limit);
     if (r.value < 0.5 - GOMOCUP_SWAP_MARGIN) {
-        gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%: we take Black",
-                    (unsigned long long)r.playouts, 100 * r.value);
+        gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%%s: we take Black",
+                    (unsigned long long)r.playouts, 100 * r.value, limit);
         gomocup_say(ctx, "SWAP");
         ctx->moved = true;
         return;
@@ -1022,8 +1043,8 @@ static void gomocup_swap2_choose(gomocup *ctx, const gomocup_point *saved, int n
         gomocup_load(ctx, ctx->e, saved, n_saved);
         return;
     }
-    gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%: we stay White",
-                (unsigned long long)r.playouts, 100 * r.value);
+    gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%%s: we stay White",
+                (unsigned long long)r.playouts, 100 * r.value, limit);
     gomocup_say(ctx, "%d,%d", p.x, p.y);
     ctx->moved = true;
 }

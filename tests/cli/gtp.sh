@@ -43,14 +43,13 @@ if cmp -s "$tmp/tree.dot" "$tmp/tree3.dot"; then ok "tree dump: DOT of 3 plies b
 "$BANYAN" analyze --game connect4 --playouts 100 --tree-dump /nonexistent/dir/t.json > "$tmp/out" 2>&1
 [ $? -eq 1 ] && ok "tree dump: unwritable file reported" || bad "tree dump: unwritable file reported"
 
-# Clocks: Japanese byo-yomi of 1 s per move: every genmove answers inside
-# its period (allowing 0.5 s for process start-up and a busy machine).
-t0=$(date +%s%N)
+# Clocks: Japanese byo-yomi of 1 s per move: every genmove answers (the
+# time each plans is checked by tests/unit/test_timeman.c, not by a clock
+# here: how long a move takes depends on the machine).
 printf 'kgs-time_settings byoyomi 0 1 3\ngenmove b\ngenmove w\ngenmove b\n' \
     | "$BANYAN" gtp --game connect4 > "$tmp/out" 2>&1
-ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-[ "$(grep -c '^= [a-g]$' "$tmp/out")" -eq 3 ] && [ "$ms" -lt 3500 ] \
-    && ok "kgs-time_settings byoyomi: three moves in ${ms} ms" || bad "kgs-time_settings byoyomi (${ms} ms)"
+[ "$(grep -c '^= [a-g]$' "$tmp/out")" -eq 3 ] \
+    && ok "kgs-time_settings byoyomi: three moves" || bad "kgs-time_settings byoyomi"
 printf 'kgs-time_settings canadian 0 2 4\ntime_left b 2 4\ngenmove b\nkgs-time_settings nonsense 1\n' \
     | "$BANYAN" gtp --game connect4 > "$tmp/out" 2>&1
 has "kgs-time_settings canadian" '^= [a-g]$'
