@@ -50,9 +50,10 @@ caller (Engine._call).
 """
 import ctypes
 import itertools
+import math
 import threading
 
-from . import _lib
+from . import _args, _lib
 from ._lib import Error
 
 
@@ -67,16 +68,21 @@ class Domain:
     """The game table and the handle table of one engine's Python domain."""
 
     def __init__(self, start, max_states):
-        self.start = start.copy()  # The caller's object stays the caller's.
-        self.n_players = int(getattr(start, "n_players", 2))
-        if not 1 <= self.n_players <= _lib.MAX_PLAYERS:
-            raise Error(f"n_players must be 1 to {_lib.MAX_PLAYERS}, not {self.n_players}")
-        self.reward_min = float(getattr(start, "reward_min", 0.0))
-        self.reward_max = float(getattr(start, "reward_max", 1.0))
-        if not self.reward_min < self.reward_max:
-            raise Error("reward_min must be below reward_max")
+        # The domain's attributes, checked (Engine checked its methods).
+        n = _args.integer("game.n_players", getattr(start, "n_players", 2), 1, _lib.MAX_PLAYERS,
+                          f"an integer from 1 to {_lib.MAX_PLAYERS}")
+        bound = "a finite number"
+        low = _args.number("game.reward_min", getattr(start, "reward_min", 0.0), -math.inf,
+                           math.inf, bound)
+        high = _args.number("game.reward_max", getattr(start, "reward_max", 1.0), -math.inf,
+                            math.inf, bound)
+        if not low < high:
+            raise _args.bad_value("game.reward_max", f"above game.reward_min ({low})",
+                                  getattr(start, "reward_max", 1.0))
+        self.n_players, self.reward_min, self.reward_max = n, low, high
         self.has_to_move = callable(getattr(start, "to_move", None))
-        self.max_states = max(int(max_states), 16)
+        self.max_states = max(max_states, 16)
+        self.start = start.copy()  # The caller's object stays the caller's.
         self.objects = {}  # handle -> position (never changed once here)
         self.counter = itertools.count(1)
         self.codes = {}  # move -> code

@@ -66,6 +66,28 @@ class Error(Exception):
         self.code = code
 
 
+class BadValueError(Error, ValueError):
+    """A bad value of an argument, found by the package (_args.py) or
+    refused by the library (an illegal move, a bad position or parameter):
+    a ValueError, and a banyan.Error."""
+
+
+class BadTypeError(Error, TypeError, ValueError):
+    """An argument of the wrong type: a TypeError, and a banyan.Error. It is
+    a ValueError too, as int("x") was, so that `except ValueError` catches
+    every bad argument."""
+
+
+for _cls in (Error, BadValueError, BadTypeError):
+    _cls.__module__ = "banyan"  # Tracebacks name them as the package exports them.
+
+
+def library_error(message, code):
+    """The Error for a library's status code: the codes that refuse an
+    argument (EINVAL, EILLEGAL, ERANGE) are BadValueError."""
+    return (BadValueError if code in (EINVAL, EILLEGAL, ERANGE) else Error)(message, code)
+
+
 # ---- Structures (include/banyan_game.h) ----
 
 u32 = ctypes.c_uint32

@@ -15,20 +15,13 @@ import signal
 import threading
 import time as _time
 
-from . import _lib
+from . import _args, _lib
 from ._domain import STATE_SIZE, Domain
-from ._lib import Error
+from ._lib import BadTypeError, BadValueError, Error
 
-_ENUMS = {
-    "select": {"default": 0, "uct": 1, "puct": 2},
-    "fpu": {"default": 0, "infinite": 1, "parent": 2, "absolute": 3},
-    "final": {"default": 0, "visits": 1, "value": 2, "lcb": 3},
-    "parallel": {"default": 0, "tree": 1, "root": 2},
-    "leaf": {"default": 0, "rollout": 1, "eval": 2, "cutoff": 3},
-}
-_CONFIG_FIELDS = [name for name, _ in _lib.Config._fields_
-                  if name not in ("alloc", "alloc_ud", "evaluator")]
-_LIMIT_FIELDS = ("playouts", "time", "nodes", "time_max", "stop_early", "analyse")
+_CONFIG_FIELDS = tuple(name for name, _ in _lib.Config._fields_
+                       if name not in ("alloc", "alloc_ud", "evaluator"))
+_LIMIT_FIELDS = tuple(_args.LIMITS)
 _DEFAULT_PLAYOUTS = 10000  # The library's, when a search has no limit at all.
 _layout_checked = False
 
@@ -126,27 +119,6 @@ def version():
     return _lib.text(_lib.version())
 
 
-def _memory(value):
-    """Bytes from an int or a text with an optional K, M or G."""
-    if isinstance(value, str):
-        units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-        v = value.strip().upper()
-        scale = units.get(v[-1:], 1)
-        try:
-            return int(float(v[:-1] if v[-1:] in units else v) * scale)
-        except ValueError:
-            raise Error(f"memory must be bytes with an optional K, M or G, not {value!r}")
-    return int(value)
-
-
-def _params_text(params):
-    if params is None:
-        return None
-    if isinstance(params, dict):
-        return " ".join(f"{k}={v}" for k, v in params.items())
-    return str(params)
-
-
 class _Builtin:
     """A built-in game through its table: the notation, the diagram and the
     state queries the engine's root needs."""
@@ -216,8 +188,10 @@ class Engine:
     positions kept during a search before it pauses to release the
     unreachable ones.
 
-    Errors raise banyan.Error with the library's message. Use it as a
-    context manager, or call close(), to free the engine's memory at once.
+    Errors raise banyan.Error with the library's message; a bad argument
+    raises BadTypeError (a TypeError) or BadValueError (a ValueError),
+    both banyan.Error, naming it and its value. Use it as a context
+    manager, or call close(), to free the engine's memory at once.
     """
 
     def __init__(self, game, params=None, *, max_states=10000, **options):
@@ -226,48 +200,49 @@ class Engine:
         self._lock = threading.RLock()  # One library call at a time.
         self._stop_lock = threading.Lock()  # Keeps stop() off a freed engine.
         self._stop_requested = False
-        self._limits = {}
+        # Every argument is checked before any reaches the library.
+        game = _args.game(game)
+        is_domain = not isinstance(game, str)
+        params = _args.params(params, is_domain)
+        max_states = _args.integer("max_states", max_states, 1, 2**63 - 1,
+                                   "a positive integer")
+        unknown = [key for key in options if key not in _LIMIT_FIELDS + _CONFIG_FIELDS]
+        if unknown:
+            raise BadTypeError(f"Engine() got an unknown option {unknown[0]!r}", _lib.EINVAL)
+        self._limits = _args.limits("Engine", {k: v for k, v in options.items()
+                                               if k in _LIMIT_FIELDS})
         cfg = _lib.padded(_lib.Config)
         for key, value in options.items():
-            if key in _LIMIT_FIELDS:
-                self._limits[key] = value
-            elif key in _CONFIG_FIELDS:
-                self._set_config(cfg, key, value)
-            else:
-                raise TypeError(f"Engine() got an unknown option {key!r}")
+            if key in _CONFIG_FIELDS and value is not None:
+                setattr(cfg, key, _args.CONFIG[key](key, value))
         if not _layout_checked:
             _lib.check_layout()
             _layout_checked = True
 
-        if isinstance(game, str):
+        if not is_domain:
             g = _lib.game_find(game.encode())
             if not g:
                 names = ", ".join(info.name for info in games())
-                raise Error(f'unknown game "{game}" (the games are {names})', _lib.EINVAL)
+                raise BadValueError(f'unknown game "{game}" (the games are {names})', _lib.EINVAL)
             self._game = _Builtin(g)
             self._domain = None
             gp = g
         else:
-            if params is not None:
-                raise Error("a Python domain takes no params: give them to its object")
             self._domain = Domain(game, max_states)
             self._game = None
             gp = self._domain.game_ptr()
         self._gp = gp
-        self._params = _params_text(params)
-        if self._params is not None:
-            why = ctypes.create_string_buffer(256)
-            if _lib.params_check(gp, self._params.encode(), why, 256) != _lib.OK:
-                raise Error(_lib.text(why.value), _lib.EINVAL)
+        self._params = self._check_params(params)
         why = _lib.config_check(gp, cfg)
         if why:
-            raise Error(_lib.text(why), _lib.EINVAL)
+            raise BadValueError(_lib.text(why), _lib.EINVAL)
         self._cfg = cfg
         e = _lib.engine_p()
         rc = self._call_raw(lambda: _lib.engine_new(
-            gp, self._params.encode() if self._params else None, cfg, ctypes.byref(e)))
+            gp, params.encode() if params else None, cfg, ctypes.byref(e)))
         if rc != _lib.OK:
-            raise Error(f"cannot make the engine: {_lib.text(_lib.strerror(rc))}", rc)
+            raise _lib.library_error(
+                f"cannot make the engine: {_lib.text(_lib.strerror(rc))}", rc)
         self._e = e
         if self._domain:
             self._domain.engine = e
@@ -276,22 +251,14 @@ class Engine:
         self._history = []  # Move codes played since then.
         self._notation = []  # The same moves, in notation (or the domain's values).
 
-    @staticmethod
-    def _set_config(cfg, key, value):
-        if value is None:
-            return
-        if key in _ENUMS:
-            if isinstance(value, str):
-                if value.lower() not in _ENUMS[key]:
-                    raise Error(f"{key} must be one of {'|'.join(_ENUMS[key])}, not {value!r}",
-                                _lib.EINVAL)
-                value = _ENUMS[key][value.lower()]
-        elif key == "memory":
-            value = _memory(value)
-        try:
-            setattr(cfg, key, value)
-        except TypeError:
-            raise Error(f"{key}: {value!r} is not a value of the right type", _lib.EINVAL)
+    def _check_params(self, params):
+        """params (text or None) when the game takes them, else BadValueError
+        with the library's reason ('book must be one of on|off, ...')."""
+        if params is not None:
+            why = ctypes.create_string_buffer(256)
+            if _lib.params_check(self._gp, params.encode(), why, 256) != _lib.OK:
+                raise BadValueError(_lib.text(why.value), _lib.EINVAL)
+        return params
 
     # ---- Calls into the library ----
 
@@ -333,7 +300,8 @@ class Engine:
             if self._domain:
                 self._collect()
             if rc != _lib.OK:
-                raise Error(_lib.text(_lib.errmsg(e)) or _lib.text(_lib.strerror(rc)), rc)
+                raise _lib.library_error(
+                    _lib.text(_lib.errmsg(e)) or _lib.text(_lib.strerror(rc)), rc)
             return rc
 
     def _collect(self):
@@ -353,10 +321,12 @@ class Engine:
         built-in game, the domain's own value or its notation for a Python
         domain."""
         if self._domain is None:
-            if isinstance(move, int):
-                return move
+            what = f"a move in {self.game}'s notation (str) or a move code (int)"
+            if _args.is_int(move):
+                return _args.move_code(move, self.game)
             m = _lib.u32()
-            self._call(_lib.engine_parse_move, str(move).encode(), ctypes.byref(m))
+            notation = _args.text("move", move, what)
+            self._call(_lib.engine_parse_move, notation.encode(), ctypes.byref(m))
             return m.value
         obj, ply = self._domain.position(self._root())
         legal = self._domain.legal(obj)
@@ -367,7 +337,7 @@ class Engine:
             for m in legal:
                 if self._domain.format(obj, m) == move:
                     return self._domain.code(m)
-        raise Error(f"{move!r} is not legal here", _lib.EILLEGAL)
+        raise BadValueError(f"move {_args.shown(move)} is not legal here", _lib.EILLEGAL)
 
     def _name(self, code, s=None):
         if self._domain is not None:
@@ -377,7 +347,7 @@ class Engine:
     def play(self, move):
         """Plays move at the root: in the game's notation ("d", "h8") or as
         a move code, or, for a Python domain, one of the values moves()
-        gives (or its notation). Raises Error for an illegal move."""
+        gives (or its notation). Raises BadValueError for an illegal move."""
         with self._lock:
             code = self._code(move)
             name = self._name(code)
@@ -420,26 +390,35 @@ class Engine:
         (Connect Four "4453", a move list for most games), or, for a Python
         domain, a copy of the position object given; None: the start. The
         tree is cleared and the history starts again from there."""
+        position = self._position_arg(position)
         with self._lock:
             if position is None:
                 self._position = None
                 self._reset()
             elif self._domain is not None:
-                if not callable(getattr(position, "copy", None)):
-                    raise Error("a Python domain's position is an object of the domain")
                 self._position = position.copy()
                 self._reset()
             else:
-                self._call(_lib.engine_load, str(position).encode())
-                self._position = str(position)
+                self._call(_lib.engine_load, position.encode())
+                self._position = position
                 self._history = []
                 self._notation = []
+
+    def _position_arg(self, position):
+        """load()'s position, checked: None, a built-in game's position in
+        its notation (str), or an object of a Python domain."""
+        if position is None:
+            return None
+        if self._domain is not None:
+            return _args.domain("position", position, "a position of the Python domain (an "
+                                "object with moves(), play(), result() and copy()) or None")
+        return _args.text("position", position, f"a {self.game} position (str) or None")
 
     def setup(self, params=None):
         """Starts a new game of a built-in game with new parameters (None:
         the defaults); the tree is cleared."""
+        text = self._check_params(_args.params(params, self._domain is not None))
         with self._lock:
-            text = _params_text(params)
             self._call(_lib.engine_setup, text.encode() if text else None)
             self._params = text
             self._position = None
@@ -525,16 +504,13 @@ class Engine:
         opening book does, is searched on for the other moves. Successive
         searches of the same root grow the same tree."""
         limits.setdefault("analyse", True)
+        # Checked before the position is set: a failed call changes nothing.
+        given = _args.limits("analyze", dict(limits, playouts=playouts, time=time))
+        position = self._position_arg(position)
         with self._lock:
             if position is not None:
                 self.load(position)
-            lim = dict(self._limits)
-            for key, value in dict(limits, playouts=playouts, time=time).items():
-                if key not in _LIMIT_FIELDS:
-                    raise TypeError(f"analyze() got an unknown limit {key!r}")
-                if value is not None:
-                    lim[key] = value
-            return self._search(lim)
+            return self._search(dict(self._limits, **given))
 
     def search(self, playouts=None, time=None, **limits):
         """analyze() of the root as it stands, for play: a root proven at
@@ -564,19 +540,17 @@ class Engine:
                 _lib.engine_stop(self._e)
 
     def _search(self, lim):
-        playouts = int(lim.get("playouts") or 0)
-        seconds = float(lim.get("time") or 0)
-        nodes = int(lim.get("nodes") or 0)
-        if playouts < 0 or nodes < 0:
-            raise Error("bad limits: playouts and nodes are 0 or more", _lib.EINVAL)
+        playouts = lim.get("playouts", 0)  # Checked by _args.limits.
+        seconds = lim.get("time", 0.0)
+        nodes = lim.get("nodes", 0)
         if not playouts and not seconds and not nodes:
             playouts = _DEFAULT_PLAYOUTS
         start = _time.monotonic()
         c = _lib.padded(_lib.Limits)
         c.nodes = nodes
-        c.time_max = float(lim.get("time_max") or 0)
-        c.stop_early = bool(lim.get("stop_early"))
-        c.analyse = bool(lim.get("analyse"))
+        c.time_max = lim.get("time_max", 0.0)
+        c.stop_early = lim.get("stop_early", False)
+        c.analyse = lim.get("analyse", False)
         # Ctrl-C in the main thread stops the search, and KeyboardInterrupt
         # is raised once it has returned. Python runs a signal handler when
         # the main thread runs Python code: the domain's callbacks, or for a
@@ -689,8 +663,12 @@ class Engine:
         Nodes deeper than max_depth plies (0: no limit) or with fewer than
         min_visits visits are left out."""
         kinds = {"json": _lib.DUMP_JSON, "dot": _lib.DUMP_DOT}
-        if format not in kinds:
-            raise Error(f"format must be json or dot, not {format!r}", _lib.EINVAL)
+        if _args.text("format", format, "json or dot") not in kinds:
+            raise _args.bad_value("format", "json or dot", format)
+        max_depth = _args.integer("max_depth", max_depth, 0, _args.INT,
+                                  "an integer 0 or more (0: no limit)")
+        min_visits = _args.integer("min_visits", min_visits, 0, _args.U32,
+                                   "an integer from 0 to 2**32-1")
         chunks = []
 
         def write(ud, data, n):
@@ -700,8 +678,8 @@ class Engine:
         writer = _lib.WRITE_FN(write)
         with self._lock:
             e = self._engine()
-            rc = self._call_raw(lambda: _lib.engine_dump(e, kinds[format], int(max_depth),
-                                                         int(min_visits), writer, None))
+            rc = self._call_raw(lambda: _lib.engine_dump(e, kinds[format], max_depth, min_visits,
+                                                         writer, None))
             if self._domain:
                 self._collect()
         if rc != _lib.OK:

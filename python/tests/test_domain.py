@@ -234,7 +234,8 @@ class ExceptionTest(unittest.TestCase):
                 with self.assertRaisesRegex(banyan.Error, message):
                     with banyan.Engine(start, memory="8M") as e:
                         e.analyze(playouts=100)
-        with self.assertRaisesRegex(banyan.Error, "n_players must be 1 to 4"):
+        with self.assertRaisesRegex(banyan.Error, "game.n_players must be an integer from 1 to 4, "
+                                    "not 5"):
             banyan.Engine(type("Many", (Nim,), {"n_players": 5})())
 
     def test_keyboard_interrupt_in_a_callback(self):

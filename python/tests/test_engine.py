@@ -206,10 +206,13 @@ class ErrorTest(unittest.TestCase):
     def test_bad_game_options_and_params(self):
         with self.assertRaisesRegex(banyan.Error, 'unknown game "nogame"'):
             banyan.Engine("nogame")
-        with self.assertRaisesRegex(banyan.Error, "the threads are not within 1 .. 64"):
+        with self.assertRaisesRegex(banyan.Error, "threads must be an integer from 1 to 64 "
+                                    "\\(0: the default\\), not 100$"):
             banyan.Engine("connect4", threads=100)
-        with self.assertRaisesRegex(banyan.Error, "the memory is below the smallest arena"):
+        with self.assertRaisesRegex(banyan.Error, "memory must be 0 .* or 32K bytes or more"):
             banyan.Engine("connect4", memory=1000)
+        with self.assertRaisesRegex(banyan.Error, "root parallelism needs 32 KiB"):
+            banyan.Engine("connect4", memory="64K", threads=4, parallel="root")
         with self.assertRaisesRegex(banyan.Error, "transpositions need a two-player game"):
             banyan.Engine(_OnePlayer(), transpositions=True)
         with self.assertRaisesRegex(banyan.Error, 'book must be one of on\\|off, not "maybe"'):
@@ -218,11 +221,11 @@ class ErrorTest(unittest.TestCase):
             banyan.Engine("connect4", select="best")
         with self.assertRaises(TypeError):
             banyan.Engine("connect4", bogus=1)
-        with self.assertRaisesRegex(banyan.Error, "bad limits"):
+        with self.assertRaisesRegex(banyan.Error, "time must be a number of seconds.*, not -1$"):
             self.e.analyze(time=-1)
-        with self.assertRaisesRegex(banyan.Error, "bad limits"):
+        with self.assertRaisesRegex(banyan.Error, "time must be .*, not nan$"):
             self.e.analyze(time=float("nan"))
-        with self.assertRaisesRegex(banyan.Error, "bad limits"):
+        with self.assertRaisesRegex(banyan.Error, "playouts must be .*, not -5$"):
             self.e.analyze(playouts=-5)
 
     def test_nothing_to_undo_and_closed(self):
