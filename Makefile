@@ -373,12 +373,17 @@ format-check:
 # The Python package (python/banyan) goes where the system's python3 looks
 # under PREFIX (python/install_dir.py: /usr/lib/python3/dist-packages for
 # /usr, /usr/local/lib/python3.X/dist-packages for /usr/local on Debian),
-# with _installed.py naming PREFIX/lib; without python3 it is left out.
+# else in PREFIX/lib/python3.X/site-packages, and then the line to set
+# PYTHONPATH is printed; _installed.py names PREFIX/lib, where the package
+# loads the library from. Without python3 the package is left out.
 # The system's python3 (Debian's /usr/bin/python3) unless PYTHON names
 # another: a python3 found first on the PATH (pyenv, a venv) searches
 # other folders.
-PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
-PYDIR   = $(shell $(PYTHON) python/install_dir.py $(PREFIX) 2>/dev/null)
+PYTHON  ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+PYPREFIX = $(abspath $(PREFIX))
+PYDIR    = $(shell $(PYTHON) -E python/install_dir.py $(PYPREFIX) 2>/dev/null)
+# What root's install runs to refresh the loader's cache (true: nothing).
+LDCONFIG ?= ldconfig
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
@@ -396,11 +401,12 @@ install: all
 	  echo "install the Python package in $$pydir/banyan"; \
 	  install -d "$(DESTDIR)$$pydir/banyan" && \
 	  install -m 644 python/banyan/*.py "$(DESTDIR)$$pydir/banyan/" && \
-	  printf 'LIBDIR = "%s"\n' '$(PREFIX)/lib' > "$(DESTDIR)$$pydir/banyan/_installed.py"; \
+	  printf 'LIBDIR = "%s"\n' '$(PYPREFIX)/lib' > "$(DESTDIR)$$pydir/banyan/_installed.py" && \
+	  $(PYTHON) -E python/install_dir.py --note '$(PYPREFIX)'; \
 	else echo "note: $(PYTHON) not found: the Python package (python/banyan) is not installed"; fi
 	@# The dynamic loader's cache, so that programs find libbanyan.so.MAJOR at once.
-	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
-	  ldconfig; \
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
+	  $(LDCONFIG); \
 	elif [ -z "$(DESTDIR)" ]; then \
 	  echo "note: run ldconfig as root (or set LD_LIBRARY_PATH=$(PREFIX)/lib) so that" \
 	    "programs find $(SONAME)"; fi

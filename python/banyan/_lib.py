@@ -5,10 +5,11 @@ Finding the library, in this order:
    folder holding libbanyan.so.0 (nothing else is tried then);
 2. the build tree beside the package, when the package is used from its
    source folder: ../build/release/libbanyan.so.0 from python/;
-3. the soname libbanyan.so.0, through the dynamic loader's own search (the
-   loader's cache after `make install` and ldconfig, LD_LIBRARY_PATH);
-4. for an installed package, PREFIX/lib/libbanyan.so.0 as `make install`
-   recorded it in _installed.py.
+3. for an installed package, PREFIX/lib/libbanyan.so.0 as `make install`
+   recorded it in _installed.py: the library installed with the package,
+   found without ldconfig or LD_LIBRARY_PATH for any prefix;
+4. the soname libbanyan.so.0, through the dynamic loader's own search (the
+   loader's cache after `make install` and ldconfig, LD_LIBRARY_PATH).
 
 The structures mirror include/banyan.h and include/banyan_game.h field for
 field. Their layout is checked two ways: tests/test_layout.py compiles a C
@@ -292,16 +293,13 @@ def _candidates():
     env = os.environ.get("BANYAN_LIBRARY")
     if env:
         return [os.path.join(env, SONAME) if os.path.isdir(env) else env]
-    found = []
     libdir = _installed_libdir()
     if libdir is None:
         here = os.path.dirname(os.path.abspath(__file__))
-        found.append(os.path.join(here, "..", "..", "build", "release", SONAME))
-        found = [p for p in found if os.path.exists(p)]
-    found.append(SONAME)
-    if libdir is not None:
-        found.append(os.path.join(libdir, SONAME))
-    return found
+        mine = os.path.join(here, "..", "..", "build", "release", SONAME)
+    else:
+        mine = os.path.join(libdir, SONAME)
+    return ([mine] if os.path.exists(mine) else []) + [SONAME]
 
 
 def _load():
