@@ -68,6 +68,9 @@ typedef struct worker {
      * this search in which each of two players owned it, and their number. */
     uint32_t *owned; /* 2 x BANYAN_OWNER_CELLS. */
     uint32_t owned_n;
+    /* Workers lie side by side: a cache line between one's fields, which
+     * its thread writes at every simulation, and the next one's. */
+    char pad[TREE_CACHE_LINE];
 } worker;
 
 /* RAVE's defaults: the equivalence K (banyan_config.rave) and the

@@ -75,11 +75,13 @@ typedef struct tree_tt_entry {
 } tree_tt_entry;
 
 /* The arena. Index 0 is never handed out, so 0 can mean "none". */
+/* The bytes of a cache line, for keeping fields that one thread writes
+ * often apart from those others read (false sharing). */
+#define TREE_CACHE_LINE 64
+
 typedef struct tree {
     node *nodes;             /* capacity slots, 64-byte aligned. */
     uint32_t capacity;       /* Slots, the sentinel included. */
-    _Atomic uint32_t used;   /* Next free slot; may overshoot capacity after a failed take. */
-    _Atomic bool full;       /* A take failed: the tree has stopped growing. */
     uint32_t root;           /* Index of the root node. */
     uint32_t recycle_visits; /* Visits a node needs to keep its children when the arena is
                                 recycled; grows each time it fills again, 0 after a reset. */
@@ -94,6 +96,14 @@ typedef struct tree {
     bool graph;              /* banyan_config.graph: nodes of one position share a block of
                                 children, found through tt. */
     uint64_t tt_mask;
+    /* Written by every expansion of every thread: a cache line away from
+     * the fields above, which every step of every thread reads (sharing a
+     * line with them cost each thread a miss after each expansion of the
+     * other's on a shared tree), and from whatever follows the tree. */
+    char pad_before[TREE_CACHE_LINE];
+    _Atomic uint32_t used; /* Next free slot; may overshoot capacity after a failed take. */
+    _Atomic bool full;     /* A take failed: the tree has stopped growing. */
+    char pad_after[TREE_CACHE_LINE];
 } tree;
 
 /* Empties the tree and makes a fresh, unexpanded root. */
