@@ -1,6 +1,7 @@
 # tests/cli/structure.sh - the shape of the code, checked on the build: no
 # two object files call each other (the layers stay a tree), and no
-# front-end (program/, proto/, web/ and its page) knows a game by name or by its parameters.
+# front-end (program/, proto/, web/ and its page) knows a game by name or by its parameters;
+# the references between README.md and docs/*.md name files that exist.
 # Sourced by tests/run.sh.
 objs=$(ls "$B"/src/*.o "$B"/games/*.o "$B"/games/gomoku/*.o "$B"/program/*.o "$B"/proto/*.o "$B"/web/*.o \
     2>/dev/null)
@@ -30,4 +31,18 @@ if grep -nE "\"($games)\"|banyan_game_($games)\b|\"($params)=([0-9]|[a-z]{2,})" 
     bad "structure: a front-end names a game or one of its parameters"
 else
     ok "structure: no front-end names a game ($games) or one of its parameters ($params)"
+fi
+# The documents' references to each other: every docs/X.md that README.md or
+# a docs/*.md names (from the repository's root), and every relative link
+# target of theirs (from the file's folder, anchor dropped), is a file.
+for f in README.md docs/*.md; do
+    grep -oE 'docs/[A-Za-z0-9_-]+\.md' "$f" | sed "s|^|$f |"
+    grep -oE '\]\([^)#[:space:]]+' "$f" | sed 's/^](//' | grep -vE '^[a-z]+:' |
+        sed "s|^|$f $(dirname "$f")/|"
+done > "$tmp/refs"
+while read -r from to; do [ -e "$to" ] || echo "$from: $to"; done < "$tmp/refs" | sort -u > "$tmp/out"
+if [ -s "$tmp/refs" ] && [ ! -s "$tmp/out" ]; then
+    ok "structure: the $(wc -l < "$tmp/refs") references between README.md and docs/*.md name files"
+else
+    bad "structure: README.md or docs/*.md refers to a file that does not exist"
 fi
