@@ -22,70 +22,26 @@
 // the pointer is on a .heat; #heat-mode (visits|winrate); #graph (svg) with
 // path.winrate-line; body[data-status] (idle|thinking|hint|analyzing);
 // .version and .session. #game=NAME in the address loads that game; the
-// form's settings apply on #new.
+// form's settings apply on #new. Launching the browser and waiting for the
+// page: web_browser.mjs.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {chromium} from 'playwright-core'
-import {SLOW, checker, state} from './web_lib.mjs'
+import {checker, state} from './web_lib.mjs'
+import {T, count, launch, newGame, pageErrors, sessionOf, settle, status, texts} from './web_browser.mjs'
 import {decodePNG, encodePNG} from './png.mjs'
 
 const base = process.argv[2].replace(/\/$/, '')
 const out = process.env.WEB_OUT || fs.mkdtempSync(path.join(os.tmpdir(), 'web-page-'))
 fs.mkdirSync(out, {recursive: true})
 const {check, done} = checker()
-const T = 20000 * SLOW // The longest wait for anything the page does.
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
-         '--disable-component-update', '--disable-sync', '--no-first-run'],
-  timeout: 60000 * SLOW,
-})
+const browser = await launch()
 const context = await browser.newContext({viewport: {width: 1280, height: 1000}, acceptDownloads: true})
 context.setDefaultTimeout(T)
-
-// Errors of the page: uncaught exceptions and console errors. While
-// expectHttp is set, the browser's own line for a 4xx answer the check
-// asked for is not one.
-const errors = []
-let expectHttp = false
-function watch(page, name) {
-  page.on('pageerror', e => errors.push(`${name}: uncaught ${e.message}`))
-  page.on('console', m => {
-    if (m.type() !== 'error') return
-    if (expectHttp && /Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) return
-    errors.push(`${name}: console error: ${m.text()}`)
-  })
-}
-
-const status = page => page.evaluate(() => document.body.dataset.status)
-const count = (page, sel) => page.locator(sel).count()
-const texts = (page, sel) => page.locator(sel).allTextContents()
-// Waits until the page is idle with n moves listed (or, with orOver, until the game is over).
-async function settle(page, n, orOver = false) {
-  await page.waitForFunction(([n, orOver]) => {
-    const moves = document.querySelectorAll('#moves li').length
-    const over = document.querySelector('#result').textContent.trim() !== ''
-    return document.body.dataset.status === 'idle' && (moves === n || (orOver && over && moves >= n - 1))
-  }, [n, orOver], {timeout: T})
-}
-async function newGame(page, {game, side = 'first', playouts = 200}) {
-  if (game && (await page.inputValue('#game')) !== game) await page.selectOption('#game', game)
-  await page.selectOption('#side', side)
-  await page.selectOption('#strength-kind', 'playouts')
-  await page.fill('#strength', String(playouts))
-  await page.click('#new')
-  await settle(page, 0)
-  await page.waitForFunction(() => document.querySelectorAll('#board .target').length > 0 &&
-                                   document.querySelector('#result').textContent.trim() === '')
-}
-async function sessionOf(page) {
-  const id = (await page.locator('.session').first().textContent()).trim()
-  assert.match(id, /^[0-9A-Za-z_-]{8,}$/, `.session says "${id}"`)
-  return id
-}
+const pageErrs = pageErrors()
+const {watch} = pageErrs
 
 // PNG decoder first: the screenshot checks rest on it.
 await check('png: the test\'s decoder reads RGB and RGBA rows of all five filters', async () => {
@@ -334,14 +290,11 @@ await check('gomoku: a position set up through #position', async () => {
   assert.equal(s.cells[6][8], 1, 'i9')
   assert.equal(s.cells[5][7], 0, 'h10')
   const listed = await count(gm, '#moves li')
-  expectHttp = true
-  try {
+  await pageErrs.expecting(async () => {
     await gm.fill('#position', 'zz99')
     await gm.click('#set-position')
     await gm.waitForFunction(() => document.querySelector('#error').textContent.trim() !== '')
-  } finally {
-    expectHttp = false
-  }
+  })
   assert.equal(await count(gm, '#board .piece'), 5, 'a refused position changed the board')
   assert.equal(await count(gm, '#moves li'), listed, 'a refused position changed the moves')
 })
@@ -382,7 +335,7 @@ await check('go: 9x9 from the form, a move by click, the engine\'s reply, a pass
 await check('no error in the pages\' consoles', async () => {
   await c4.close()
   await gm.close()
-  assert.deepEqual(errors, [])
+  assert.deepEqual(pageErrs.list, [])
 })
 
 await browser.close()
