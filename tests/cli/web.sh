@@ -1,6 +1,7 @@
 # tests/cli/web.sh - the web board, `banyan serve` (docs/WEB.md): its HTTP
 # interface (tests/node/web_api.mjs), the page end to end in headless
-# Chromium (web_page.mjs), the server's limits (web_limits.mjs) and 50
+# Chromium (web_page.mjs) and what it shows at a desktop's and a phone's
+# width (web_view.mjs), the server's limits (web_limits.mjs) and 50
 # sessions at once (web_load.mjs), each
 # against a server started here with small limits and stopped with SIGTERM,
 # which must exit 0 (under AddressSanitizer that is the leak check too) and
@@ -29,7 +30,7 @@ web_start() {
     "$BANYAN" serve --port 0 "$@" > "$WEB_OUT/$name.log" 2>&1 &
     web_pid=$!
     for i in $(seq 300); do
-        web_url=$(head -1 "$WEB_OUT/$name.log" | sed -n 's|^banyan serve: \(http://127\.0\.0\.1:[0-9][0-9]*/\)$|\1|p')
+        web_url=$(head -1 "$WEB_OUT/$name.log" 2> /dev/null | sed -n 's|^banyan serve: \(http://127\.0\.0\.1:[0-9][0-9]*/\)$|\1|p')
         [ -n "$web_url" ] && return 0
         kill -0 "$web_pid" 2> /dev/null || return 1
         sleep 0.1
@@ -116,6 +117,16 @@ else
         web_stop api
     else
         web_not_started api
+    fi
+    # What the page shows: a page at a time (and a session of the interface's
+    # beside it), 128 MiB each for an analysis of 19x19 Go.
+    if [ ! -d tests/node/node_modules/playwright-core ] || [ ! -x /usr/bin/chromium ]; then
+        :
+    elif web_start view --sessions 4 --memory 512M --playouts 200 --idle 120 --max-threads 2 --seed 1; then
+        web_node view $((web_slow ? 400 : 150)) tests/node/web_view.mjs "$web_url"
+        web_stop view
+    else
+        web_not_started view
     fi
     # Limits: idle sessions closed after a second, one thread, 6 MiB a game.
     if web_start limits --sessions 2 --memory 12M --idle 1 --max-threads 1 --playouts 50 --seed 1; then

@@ -14,8 +14,9 @@
 // #params with [name="param-KEY"], #strength-kind (time|playouts),
 // #strength, #threads, #side (first|second|both|none); buttons #new, #undo,
 // #hint, #swap, #resign, #analyze, #stop; #save-format, #save, #load (file
-// input); #position and #set-position; #status, #result, #error,
-// #search-info, #moves (an <ol>, an <li> a move); #board (svg) with
+// input); #position and #set-position; #status, #result, #error (shown
+// within the window; a click closes it), #search-info, #moves (an <ol>,
+// an <li> a move); #board (svg) with
 // .target[data-move] for each legal move (a click plays it),
 // .piece[data-player][data-x][data-y], .last-move, .win-line,
 // .hint[data-move], .heat[data-move], text.heat-label, and .pv-stone while

@@ -96,6 +96,8 @@ async function api(method, path, body) {
   return data;
 }
 
+// An error shows at the top of the window, wherever the person is looking,
+// until the next request succeeds or a click or Escape closes it.
 function setError(msg) {
   $('#error').textContent = msg || '';
 }
@@ -835,6 +837,8 @@ function wire() {
   on('#new', 'click', newGame);
   on('#game', 'change', () => buildParams(gameOf($('#game').value), {}));
   on('#side', 'change', () => act('settings', { human: $('#side').value }));
+  on('#error', 'click', () => setError(''));
+  addEventListener('keydown', (e) => { if (e.key === 'Escape') setError(''); });
   on('#strength-kind', 'change', () => {
     const kind = $('#strength-kind').value;
     setStrengthKind(kind);
