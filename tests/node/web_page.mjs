@@ -23,8 +23,9 @@
 // the pointer is on a .heat; #heat-mode (visits|winrate); #graph (svg) with
 // path.winrate-line; body[data-status] (idle|thinking|hint|analyzing);
 // .version and .session. #game=NAME in the address loads that game; the
-// form's settings apply on #new. Launching the browser and waiting for the
-// page: web_browser.mjs.
+// form's game, parameters and #side apply on #new, its strength and
+// threads at once. Launching the browser and waiting for the page:
+// web_browser.mjs.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'

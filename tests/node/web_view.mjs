@@ -2,14 +2,15 @@
 // Chromium, a check for each thing seen wrong:
 // - an error shows within the window wherever the page is scrolled to, at a
 //   desktop's width and a phone's;
+// - "You play" is for the next game and leaves the one on the board alone;
 // Prints one line per check; exits non-zero on a failure. Screenshots go to
 // $WEB_OUT.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {checker} from './web_lib.mjs'
-import {T, launch, pageErrors} from './web_browser.mjs'
+import {checker, state, waitState} from './web_lib.mjs'
+import {T, launch, newGame, pageErrors, sessionOf, settle} from './web_browser.mjs'
 
 const base = process.argv[2].replace(/\/$/, '')
 const out = process.env.WEB_OUT || fs.mkdtempSync(path.join(os.tmpdir(), 'web-view-'))
@@ -82,6 +83,28 @@ for (const [name, viewport] of [['desktop', {width: 1280, height: 720}], ['phone
     }, viewport)
   })
 }
+
+await check('who plays: #side is for the next game; the one on the board stays as it is', async () => {
+  await onPage('side', 'tictactoe', async page => {
+    await newGame(page, {game: 'tictactoe', side: 'first', playouts: 200})
+    const id = await sessionOf(page)
+    await page.selectOption('#side', 'none')
+    // Whatever the choice sent is answered before this.
+    await page.waitForFunction(() => document.body.dataset.status !== 'waiting')
+    let s = await state(base, id)
+    assert.deepEqual(s.human, [true, false], 'choosing who plays changed the game on the board')
+    assert.equal(s.moves.length, 0, 'the engine played')
+    await page.locator('#board .target[data-move="b2"]').click()
+    await settle(page, 2)
+    s = await state(base, id)
+    assert.deepEqual(s.moves.map(m => m.player), [0, 1])
+    assert.equal(await page.inputValue('#side'), 'none', 'the form forgot the choice for the next game')
+    // The next game: the engine against itself.
+    await page.click('#new')
+    s = await waitState(base, id, t => t.human.every(h => !h), 10000, 'the new game of the engine against itself')
+    assert.equal(await page.inputValue('#side'), 'none')
+  })
+})
 
 await check('no error in the pages\' consoles', async () => {
   assert.deepEqual(errs.list, [])

@@ -23,6 +23,7 @@ const app = {
   targets: new Map(),    // move -> its clickable target
   heat: new Map(),       // move -> its heat element
   formKey: '',           // the session, game and parameters the form last showed
+  formSession: '',       // the session whose sides #side was set from
   drawnMoves: -1,        // moves on the board drawn last: one more animates the new piece
   pending: 0,            // requests sent and not answered yet
   recovering: false, closed: false,
@@ -782,7 +783,12 @@ function syncForm(st) {
     }
     history.replaceState(null, '', `#game=${encodeURIComponent(st.game)}`);
   }
-  if (!editing($('#side'))) $('#side').value = sideOf(st.human);
+  // Who plays is the form's choice for the next game; a session, when it
+  // opens, shows its own.
+  if (st.id !== app.formSession) {
+    app.formSession = st.id;
+    $('#side').value = sideOf(st.human);
+  }
   const set = st.settings || {};
   if (!editing($('#strength')) && !editing($('#strength-kind'))) {
     if (set.playouts > 0) { setStrengthKind('playouts'); $('#strength').value = set.playouts; }
@@ -836,7 +842,7 @@ function wire() {
   for (const name of ['undo', 'hint', 'swap', 'resign', 'analyze', 'stop']) on(`#${name}`, 'click', () => act(name));
   on('#new', 'click', newGame);
   on('#game', 'change', () => buildParams(gameOf($('#game').value), {}));
-  on('#side', 'change', () => act('settings', { human: $('#side').value }));
+  // #side is for the next game: Swap changes sides in this one.
   on('#error', 'click', () => setError(''));
   addEventListener('keydown', (e) => { if (e.key === 'Escape') setError(''); });
   on('#strength-kind', 'change', () => {
