@@ -3,13 +3,15 @@
 // - an error shows within the window wherever the page is scrolled to, at a
 //   desktop's width and a phone's;
 // - "You play" is for the next game and leaves the one on the board alone;
+// - each game starts the form at its own defaults (record format, empty
+//   position, parameters);
 // Prints one line per check; exits non-zero on a failure. Screenshots go to
 // $WEB_OUT.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {checker, state, waitState} from './web_lib.mjs'
+import {api, checker, state, waitState} from './web_lib.mjs'
 import {T, launch, newGame, pageErrors, sessionOf, settle} from './web_browser.mjs'
 
 const base = process.argv[2].replace(/\/$/, '')
@@ -19,6 +21,7 @@ const {check, done} = checker()
 
 const browser = await launch()
 const errs = pageErrors()
+const games = (await api(base, 'GET', '/api/games')).json.games
 
 // A page of its own viewport at #game=NAME, once its board is drawn.
 async function open(name, game, viewport = {width: 1280, height: 1000}) {
@@ -37,6 +40,9 @@ async function onPage(name, game, fn, viewport) {
   const page = await open(name, game, viewport)
   try { await fn(page) } finally { await shut(page) }
 }
+const defaultsOf = name => Object.fromEntries(games.find(g => g.name === name).params.map(p => [p.name, p.default]))
+const formParams = page => page.evaluate(() => Object.fromEntries(
+  [...document.querySelectorAll('#params [name^="param-"]')].map(c => [c.name.slice(6), c.value])))
 
 // The error shown, once it differs from before: its text, and where it is
 // against the window (and whether it is what shows at its centre).
@@ -103,6 +109,29 @@ await check('who plays: #side is for the next game; the one on the board stays a
     await page.click('#new')
     s = await waitState(base, id, t => t.human.every(h => !h), 10000, 'the new game of the engine against itself')
     assert.equal(await page.inputValue('#side'), 'none')
+  })
+})
+
+await check('the form: each game starts at its own record format, an empty position and its parameters\' defaults', async () => {
+  await onPage('form', 'gomoku', async page => {
+    const expect = async (game, format) => {
+      assert.equal(await page.inputValue('#save-format'), format, `${game}: the record's format`)
+      assert.equal(await page.inputValue('#position'), '', `${game}: the position box`)
+      assert.deepEqual(await formParams(page), defaultsOf(game), `${game}: the parameters`)
+    }
+    // From each game to the next: the choices left in the form for one (the
+    // text format, a position, a parameter) are not the next one's.
+    const steps = [['go', 'sgf', 'h8 i9', 'size', '9'], ['connect4', 'text', 'D4', 'komi', '0.5'],
+                   ['tictactoe', 'text', '4444444'], ['gomoku', 'sgf', 'b2', 'm', '4']]
+    for (const [game, format, position, param, value] of steps) {
+      await page.selectOption('#save-format', 'text')
+      await page.fill('#position', position)
+      if (param) await page.fill(`#params [name="param-${param}"]`, value)
+      await page.selectOption('#game', game)
+      assert.deepEqual(await formParams(page), defaultsOf(game), `${game} chosen: the parameters`)
+      await newGame(page, {game, side: 'both'})
+      await expect(game, format)
+    }
   })
 })
 

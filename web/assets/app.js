@@ -24,6 +24,7 @@ const app = {
   heat: new Map(),       // move -> its heat element
   formKey: '',           // the session, game and parameters the form last showed
   formSession: '',       // the session whose sides #side was set from
+  formGame: '',          // the game the record's format and the position were last kept for
   drawnMoves: -1,        // moves on the board drawn last: one more animates the new piece
   pending: 0,            // requests sent and not answered yet
   recovering: false, closed: false,
@@ -661,12 +662,14 @@ function renderPanel(st) {
   $('#analyze').disabled = st.over || st.status !== 'idle';
   $('#stop').disabled = !searching;
 
-  const fmt = $('#save-format'), keep = fmt.value;
-  const formats = st.formats || [];
-  if (fmt.dataset.list !== formats.join(' ')) {
+  // Another game starts with its own record format (its first: SGF where it
+  // has one) and an empty position.
+  const fmt = $('#save-format'), formats = st.formats || [];
+  if (app.formGame !== st.game || fmt.dataset.list !== formats.join(' ')) {
+    if (app.formGame !== st.game) $('#position').value = '';
+    app.formGame = st.game;
     fmt.replaceChildren(...formats.map((f) => h('option', { value: f }, null, f)));
     fmt.dataset.list = formats.join(' ');
-    if (formats.includes(keep)) fmt.value = keep;
   }
   $('#save').disabled = formats.length === 0;
   $('#graph-caption').textContent = `The chance of ${playerName(st, 0)}, as the engine saw it after each move.`;
