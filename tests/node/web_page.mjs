@@ -15,12 +15,14 @@
 // #strength, #threads, #side (first|second|both|none); buttons #new, #undo,
 // #hint, #swap, #resign, #analyze, #stop; #save-format, #save, #load (file
 // input); #position and #set-position; #status, #result, #error (shown
-// within the window; a click closes it), #search-info, #moves (an <ol>,
-// an <li> a move); #board (svg) with
+// within the window; a click closes it), #search-info (dt and dd, "Best"
+// the best line), #players (.name of each), #moves (an <ol>, an <li> a
+// move); #board (svg) with
 // .target[data-move] for each legal move (a click plays it),
 // .piece[data-player][data-x][data-y], .last-move, .win-line,
-// .hint[data-move], .heat[data-move], text.heat-label, and .pv-stone while
-// the pointer is on a .heat; #heat-mode (visits|winrate); #graph (svg) with
+// .hint[data-move], .heat[data-move] (.heat.best and .heat-ring on the
+// best line's first move), text.heat-label, and .pv-stone while the
+// pointer is on a .heat; #heat-mode (visits|winrate); #graph (svg) with
 // path.winrate-line; body[data-status] (idle|thinking|hint|analyzing);
 // .version and .session. #game=NAME in the address loads that game; the
 // form's game, parameters and #side apply on #new, its strength and

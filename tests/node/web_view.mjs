@@ -5,6 +5,10 @@
 // - "You play" is for the next game and leaves the one on the board alone;
 // - each game starts the form at its own defaults (record format, empty
 //   position, parameters);
+// - the heat map of an analysis of 19x19 Go, read back from a screenshot
+//   (png.mjs), covers little of the board and rings the best line's first
+//   move; its numbers fit their cells (Connect Four's holes too); it goes
+//   when the game ends;
 // Prints one line per check; exits non-zero on a failure. Screenshots go to
 // $WEB_OUT.
 import assert from 'node:assert/strict'
@@ -12,7 +16,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {api, checker, state, waitState} from './web_lib.mjs'
-import {T, launch, newGame, pageErrors, sessionOf, settle} from './web_browser.mjs'
+import {T, count, launch, newGame, pageErrors, sessionOf, settle, texts} from './web_browser.mjs'
+import {decodePNG} from './png.mjs'
 
 const base = process.argv[2].replace(/\/$/, '')
 const out = process.env.WEB_OUT || fs.mkdtempSync(path.join(os.tmpdir(), 'web-view-'))
@@ -131,6 +136,123 @@ await check('the form: each game starts at its own record format, an empty posit
       assert.deepEqual(await formParams(page), defaultsOf(game), `${game} chosen: the parameters`)
       await newGame(page, {game, side: 'both'})
       await expect(game, format)
+    }
+  })
+})
+
+// The row of #search-info named key: its value.
+const searchRow = (page, key) => page.evaluate(k => {
+  const dt = [...document.querySelectorAll('#search-info dt')].find(d => d.textContent.trim() === k)
+  return dt ? dt.nextElementSibling.textContent.trim() : null
+}, key)
+// The analysis of a position, stopped once it has at least n playouts: the
+// statistics stay on the board.
+async function analyse(page, n) {
+  await page.click('#analyze')
+  await page.waitForFunction(() => document.body.dataset.status === 'analyzing')
+  await page.waitForFunction(n => {
+    const dd = document.querySelector('#search-info dd')
+    return dd && Number(dd.textContent.replace(/\D/g, '')) >= n
+  }, n, {timeout: 3 * T})
+  await page.click('#stop')
+  await page.waitForFunction(() => document.body.dataset.status === 'idle' &&
+                                    /\d s$/.test([...document.querySelectorAll('#search-info dd')][2]?.textContent.trim()))
+}
+
+// The clickable cells: their moves and boxes on the screen.
+const cellsOf = page => page.locator('#board .target .hit').evaluateAll(hs => hs.map(h => {
+  const r = h.getBoundingClientRect()
+  return {move: h.parentNode.dataset.move, x: r.x, y: r.y, w: r.width, h: r.height}
+}))
+// Each label of the heat map and the heat mark nearest it, as boxes on the screen.
+const labelsOf = page => page.evaluate(() => {
+  const box = e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height} }
+  const marks = [...document.querySelectorAll('#board .heat')].map(e => ({move: e.dataset.move, ...box(e)}))
+  return [...document.querySelectorAll('#board text.heat-label')].map(t => {
+    const b = box(t), cx = b.x + b.w / 2, cy = b.y + b.h / 2
+    const near = marks.slice().sort((p, q) => Math.hypot(p.x + p.w / 2 - cx, p.y + p.h / 2 - cy) -
+                                              Math.hypot(q.x + q.w / 2 - cx, q.y + q.h / 2 - cy))[0]
+    return {text: t.textContent, ...b, mark: near}
+  })
+})
+const rgbDist = (u, v) => Math.abs(u[0] - v[0]) + Math.abs(u[1] - v[1]) + Math.abs(u[2] - v[2])
+
+let go
+await check('heat map, 19x19 Go: a screenshot shows few cells covered and the ring on the best line\'s first move', async () => {
+  go = await open('go heat', 'go')
+  assert.equal(await count(go, '#board .target'), 362, '361 points and the pass')
+  await go.mouse.move(1, 1)
+  const before = decodePNG(await go.screenshot())
+  await analyse(go, 4000)
+  const shot = decodePNG(await go.screenshot({path: path.join(out, 'heat-go19.png')}))
+  const bestLine = await searchRow(go, 'Best')
+  assert.ok(bestLine, 'no best line in #search-info')
+  const bestMove = bestLine.split(/\s+/)[0]
+  const cells = (await cellsOf(go)).filter(c => c.move !== 'pass')
+  const step = cells[0].w
+  const x0 = Math.min(...cells.map(c => c.x)), y0 = Math.min(...cells.map(c => c.y))
+  const x1 = Math.max(...cells.map(c => c.x + c.w)), y1 = Math.max(...cells.map(c => c.y + c.h))
+  // The share of the board's points whose colour the heat map changed.
+  let n = 0, covered = 0, ring = 0, rx = 0, ry = 0
+  const cyan = [0x22, 0xd8, 0xff]
+  for (let y = Math.ceil(y0); y < y1; y++)
+    for (let x = Math.ceil(x0); x < x1; x++) {
+      n++
+      const p = shot.rgb(x, y)
+      if (rgbDist(p, before.rgb(x, y)) > 40) covered++
+      if (rgbDist(p, cyan) < 80) { ring++; rx += x; ry += y }
+    }
+  const share = covered / n
+  console.log(`     (${(share * 100).toFixed(1)}% of the board covered; ${ring} pixels of the ring; best line ${bestLine}; ` +
+              `${out}/heat-go19.png)`)
+  assert.ok(share < 0.05, `the heat map covers ${(share * 100).toFixed(1)}% of the board`)
+  // The ring, a colour found nowhere else, around the cell of the best line's first move.
+  assert.ok(ring > 2 * step, `${ring} pixels of the ring's colour`)
+  const at = {x: rx / ring, y: ry / ring}
+  const cell = cells.find(c => at.x >= c.x && at.x < c.x + c.w && at.y >= c.y && at.y < c.y + c.h)
+  assert.ok(cell, `the ring's centre (${at.x.toFixed(0)}, ${at.y.toFixed(0)}) is on no point`)
+  assert.equal(cell.move, bestMove, `the ring is on ${cell.move}, the best line starts ${bestMove}`)
+  assert.equal(await go.getAttribute('#board .heat.best', 'data-move'), bestMove)
+  // Numbers on the few top moves only, each inside its mark.
+  const labels = await labelsOf(go)
+  assert.ok(labels.length >= 2 && labels.length <= 12, `${labels.length} labels`)
+  for (const l of labels)
+    assert.ok(l.x >= l.mark.x - 1 && l.y >= l.mark.y - 1 && l.x + l.w <= l.mark.x + l.mark.w + 1 && l.y + l.h <= l.mark.y + l.mark.h + 1,
+              `label "${l.text}" ${JSON.stringify(l)} out of its mark`)
+})
+
+await check('heat map: gone when the game ends by resignation', async () => {
+  assert.ok(go, 'no page (the check before failed)')
+  try {
+    assert.ok(await count(go, '#board .heat') > 0, 'no heat map before resigning')
+    await go.click('#resign')
+    await go.waitForFunction(() => document.querySelector('#result').textContent.trim() !== '')
+    assert.equal(await count(go, '#board .heat'), 0, '.heat after the end')
+    assert.equal(await count(go, '#board text.heat-label'), 0, 'labels after the end')
+    assert.equal(await count(go, '#board .heat-ring'), 0, 'the ring after the end')
+    assert.equal((await go.textContent('#search-info')).trim(), '', '#search-info after the end')
+  } finally {
+    await shut(go)
+  }
+})
+
+await check('heat map, Connect Four: the numbers fit inside the holes; the players are Red and Yellow', async () => {
+  await onPage('connect4 heat', 'connect4', async page => {
+    assert.deepEqual((await texts(page, '#players .name')), ['Red', 'Yellow'])
+    // Without the solver and the book, which prove the start at once: visits in the hundreds of thousands.
+    await page.selectOption('#params [name="param-solver"]', 'off')
+    await page.selectOption('#params [name="param-book"]', 'off')
+    await newGame(page, {game: 'connect4', side: 'both'})
+    await analyse(page, 300000)
+    assert.match(await page.evaluate(() => document.querySelector('#search-info dt:nth-of-type(4)')?.textContent || ''), /^Red wins$/)
+    await page.screenshot({path: path.join(out, 'heat-connect4.png')})
+    const hole = (await cellsOf(page))[0].w * 0.8
+    const labels = await labelsOf(page)
+    assert.ok(labels.length >= 2, `${labels.length} labels`)
+    for (const l of labels) {
+      const cx = l.mark.x + l.mark.w / 2, cy = l.mark.y + l.mark.h / 2
+      const far = Math.max(Math.abs(l.x - cx), Math.abs(l.x + l.w - cx), Math.abs(l.y - cy), Math.abs(l.y + l.h - cy))
+      assert.ok(l.w <= hole && far <= hole / 2 + 1, `label "${l.text}" (${l.w.toFixed(1)} px wide) out of its hole of ${hole.toFixed(1)} px`)
     }
   })
 })

@@ -10,7 +10,6 @@
 
 const NS = 'http://www.w3.org/2000/svg';
 const U = 40;            // one cell of the board in viewBox units; the SVG scales it
-const LABELS = 10;       // how many of the best moves get their numbers written on them
 const $ = (sel) => document.querySelector(sel);
 
 const app = {
@@ -214,7 +213,8 @@ function render(st) {
   if (old && old.id === st.id && st.version <= old.version) return;  // stale, or drawn already
   app.state = st;
   st.key = positionKey(st);
-  if (app.search && app.search.key !== st.key) app.search = null;
+  // The heat map belongs to the position searched, and goes when the game ends.
+  if (app.search && (app.search.key !== st.key || st.over)) app.search = null;
   syncForm(st);
   renderBoard(st);
   renderPanel(st);
@@ -229,7 +229,7 @@ function render(st) {
 function onSearch(ev) {
   const st = app.state;
   // A late event of a position already left must not paint the new one.
-  if (!st || ev.to_move !== st.to_move || !Array.isArray(ev.moves)) return;
+  if (!st || st.over || ev.to_move !== st.to_move || !Array.isArray(ev.moves)) return;
   const legal = new Set(st.legal.map((m) => m.move));
   if (st.legal.length && ev.moves.some((m) => !legal.has(m.move))) return;
   ev.key = st.key;
@@ -511,6 +511,7 @@ function renderBoard(st) {
     if (at) ring(over, g, at.x, at.y, 'hint', 0.47).setAttribute('data-move', st.hint.move);
   }
   app.layers.labels = el('g', { class: 'labels' }, svg);
+  app.layers.ring = el('g', { class: 'ring' }, svg);
   app.layers.pv = el('g', { class: 'pv' }, svg);
   drawHeat();
   drawPV();
@@ -518,15 +519,47 @@ function renderBoard(st) {
 
 /* ---------- heat map and principal variation ---------- */
 
-// The colour of a move of the heat map: red for the worst, cyan for the best.
-// Visits spread over orders of magnitude: their logarithm tells the moves
-// apart. Win rates are told apart by their distance below the most searched
-// move's (15 points or more: red), and fade where few visits back them.
+// The heat map shows the moves the search looked at most, as analysis
+// boards do: a mark on each of the most visited moves, stronger the closer
+// its visits come to the most visited one's, with its win rate and visits
+// written on it for the first few; moves searched much less are marked
+// faintly and small, or not at all. The engine's choice (the first move of
+// the best line: the event lists the moves best first) is ringed.
+const HEAT_LABELS = 5;   // how many of the most visited moves get their numbers written on them
+const HEAT_MARKS = 20;   // the most moves marked
+const HEAT_FAINT = 0.05; // a move with fewer visits than this share of the most visited one's is left out
+
+// A mark's size on a cell of the board: it stays inside a stone, a disc or a hole.
+function heatRadius(g) {
+  return ({ stones: 0.46, column: 0.37, discs: 0.4, marks: 0.4 }[g.look] || 0.4) * U;
+}
+
+// The colour of a move, red to green: by its visits against the most
+// visited move's, or by its win rate below the best move's (15 points or
+// more: red).
 function heatColour(m, top, best, mode) {
-  const share = top > 1 ? Math.log1p(m.visits) / Math.log1p(top) : 1;
-  const t = mode === 'winrate' ? Math.min(1, Math.max(0, 1 - (best - m.value) / 0.15)) : share * share;
-  const alpha = mode === 'winrate' ? 0.25 + 0.65 * share : 0.12 + 0.78 * t;
-  return [`hsl(${Math.round(5 + 175 * t)} 85% 50%)`, alpha];
+  const share = top > 0 ? m.visits / top : 0;
+  const t = mode === 'winrate' ? Math.min(1, Math.max(0, 1 - (best - m.value) / 0.15)) : share;
+  return `hsl(${Math.round(120 * t)} 80% 47%)`;
+}
+
+// A mark of radius r at (cx, cy): a circle, or a rounded square for marks.
+function heatShape(e, g, cx, cy, r) {
+  if (g.look === 'marks') e.setAttribute('d', box(cx - r, cy - r, 2 * r, 2 * r, 0.15 * r));
+  else { e.setAttribute('cx', cx); e.setAttribute('cy', cy); e.setAttribute('r', r); }
+}
+
+// Text centred at (x, y), its font as large as size but no wider than width.
+function fitText(parent, x, y, text, cls, size, width) {
+  const t = el('text', { x, y, class: cls }, parent, text);
+  let f = Math.min(size, width / (0.62 * Math.max(1, text.length)));
+  t.setAttribute('font-size', f.toFixed(1));
+  const w = t.getComputedTextLength ? t.getComputedTextLength() : 0;
+  if (w > width) {
+    f *= width / w;
+    t.setAttribute('font-size', f.toFixed(1));
+  }
+  return t;
 }
 
 // Heat elements are updated in place, so that the one under the pointer
@@ -535,34 +568,44 @@ function drawHeat() {
   const g = app.geo, st = app.state, s = app.search, layers = app.layers;
   if (!g || !layers) return;
   layers.labels.replaceChildren();
+  layers.ring.replaceChildren();
   const mode = $('#heat-mode').value;
   const seen = new Set();
-  const moves = s ? s.moves.filter((m) => m.visits > 0).sort((a, b) => b.visits - a.visits) : [];
+  const list = s && !st.over ? s.moves : [];
+  const chosen = list[0];
+  const moves = list.filter((m) => m.visits > 0 || m.proof || m === chosen).sort((a, b) => b.visits - a.visits);
   const top = moves.length ? moves[0].visits : 0;
-  const best = moves.length ? moves[0].value : 0;  // the most searched move's, the most certain
+  const best = chosen ? chosen.value : 0;
+  const R = heatRadius(g);
   moves.forEach((m, i) => {
+    const share = top > 0 ? m.visits / top : 0;
+    const labelled = m === chosen || (i < HEAT_LABELS && share >= 2 * HEAT_FAINT);
+    if (!labelled && !m.proof && (i >= HEAT_MARKS || share < HEAT_FAINT)) return;
     const at = placeOf(st, g, m, true);
     if (!at) return;
     seen.add(m.move);
+    const cx = g.cx(at.x), cy = g.cy(at.y);
     let e = app.heat.get(m.move);
     if (!e) {
       const t = app.targets.get(m.move);
-      e = g.look === 'marks'
-        ? el('path', { d: box(g.cx(at.x) - 0.42 * U, g.cy(at.y) - 0.42 * U, 0.84 * U, 0.84 * U, 6) })
-        : el('circle', { cx: g.cx(at.x), cy: g.cy(at.y), r: 0.44 * U });
-      e.setAttribute('data-move', m.move);
+      e = el(g.look === 'marks' ? 'path' : 'circle', { 'data-move': m.move });
       // Inside its target, above the hit area: the pointer reaches both.
       if (t) t.insertBefore(e, t.querySelector('.ghost')); else layers.heat.appendChild(e);
       if (t) t.classList.add('has-heat');
       app.heat.set(m.move, e);
     }
-    const [fill, opacity] = heatColour(m, top, best, mode);
-    e.setAttribute('fill', fill);
-    e.setAttribute('fill-opacity', opacity.toFixed(2));
-    e.setAttribute('class', `heat${i === 0 ? ' best' : ''}${m.proof ? ` proof-${m.proof}` : ''}`);
-    if (i < LABELS) {
-      const text = mode === 'winrate' ? percent(m.value) : compact(m.visits);
-      el('text', { x: g.cx(at.x), y: g.cy(at.y), class: 'heat-label' }, layers.labels, text);
+    heatShape(e, g, cx, cy, labelled ? R : R * (0.3 + 0.4 * Math.sqrt(share)));
+    e.setAttribute('fill', heatColour(m, top, best, mode));
+    e.setAttribute('fill-opacity', (labelled ? 0.6 + 0.3 * share : 0.2 + 0.35 * share).toFixed(2));
+    e.setAttribute('class', `heat${labelled ? ' top' : ''}${m === chosen ? ' best' : ''}${m.proof ? ` proof-${m.proof}` : ''}`);
+    if (labelled) {
+      const rate = m.proof === 'win' ? 'win' : m.proof === 'loss' ? 'loss' : percent(m.value);
+      fitText(layers.labels, cx, cy - 0.3 * R, rate, 'heat-label rate', 0.7 * R, 1.55 * R);
+      fitText(layers.labels, cx, cy + 0.38 * R, compact(m.visits), 'heat-label visits', 0.55 * R, 1.35 * R);
+    }
+    if (m === chosen) {
+      const ring = el(g.look === 'marks' ? 'path' : 'circle', { class: 'heat-ring', 'data-move': m.move }, layers.ring);
+      heatShape(ring, g, cx, cy, R + 0.06 * U);
     }
   });
   for (const [move, e] of app.heat) {
