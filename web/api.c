@@ -255,26 +255,35 @@ static json_t *web_formats(const banyan_game *g)
     return a;
 }
 
-/* The result of the game in s, or "" while it goes on. */
-static void web_result(const session *S, const void *s, char *out, size_t len)
+/* The result of the game in s for people, or "" while it goes on: the
+ * game's own words where it ended by play ("Black wins by 6.5 points", "a
+ * draw"), else the winner and the loser's resignation from the record's
+ * result ("1-0 (White resigned)", record.h). *winner: the player who won,
+ * -1 for a draw, a game of one player or while it goes on. */
+static void web_result(const session *S, const void *s, char *out, size_t len, int *winner)
 {
     double ret[BANYAN_MAX_PLAYERS];
     const banyan_game *g = S->g;
-    if (S->resigned[0]) {
-        snprintf(out, len, "%s", S->resigned);
-    } else if (!g->outcome(s, ret)) {
-        out[0] = 0;
-    } else if (g->n_players != 2) {
-        snprintf(out, len, "game over");
-    } else if (ret[0] == ret[1]) {
-        snprintf(out, len, "1/2-1/2 (a draw)");
-    } else {
-        int w = ret[0] > ret[1] ? 0 : 1;
-        char by[48] = "";
-        if (g->score)
-            snprintf(by, sizeof by, " by %g", fabs(g->score(s)));
-        snprintf(out, len, "%s (%s wins%s)", w == 0 ? "1-0" : "0-1", banyan_game_player(g, w), by);
+    const char *r = S->resigned;
+    *winner = -1;
+    if (!r[0]) {
+        banyan_game_result(g, s, BANYAN_RESULT_TEXT, out, len);
+        if (out[0] && g->n_players == 2 && g->outcome(s, ret) && ret[0] != ret[1])
+            *winner = ret[0] > ret[1] ? 0 : 1;
+        return;
     }
+    int w = !strncmp(r, "1-0", 3) ? 0 : !strncmp(r, "0-1", 3) ? 1 : -1;
+    if (w < 0 || g->n_players != 2) {
+        snprintf(out, len, "%s", strncmp(r, "1/2-1/2", 7) ? r : "a draw");
+        return;
+    }
+    *winner = w;
+    const char *why = r + 3 + strspn(r + 3, " ");
+    if (strstr(r, "resign"))
+        snprintf(out, len, "%s wins: %s resigned", banyan_game_player(g, w),
+                 banyan_game_player(g, 1 - w));
+    else
+        snprintf(out, len, "%s wins%s%s", banyan_game_player(g, w), *why ? " " : "", why);
 }
 
 /* The state of session S (docs/WEB.md, "The state"), under S->mu. */
@@ -341,7 +350,8 @@ static json_t *web_state(const session *S)
     json_object_set_new(o, "moves", played);
     json_object_set_new(o, "winrate", rates);
 
-    web_result(S, s, result, sizeof result);
+    int winner;
+    web_result(S, s, result, sizeof result, &winner);
     json_t *legal = json_array();
     int n = result[0] ? 0 : g->moves(s, moves);
     for (int i = 0; i < n; i++)
@@ -349,6 +359,7 @@ static json_t *web_state(const session *S)
     json_object_set_new(o, "legal", legal);
     json_object_set_new(o, "over", json_boolean(result[0] != 0));
     json_object_set_new(o, "result", json_string(result));
+    json_object_set_new(o, "winner", winner >= 0 ? json_integer(winner) : json_null());
     int lx[64], ly[64], nl = S->resigned[0] ? 0 : banyan_game_win_line(g, s, lx, ly, 64);
     json_t *line = json_array();
     for (int i = 0; i < nl; i++)

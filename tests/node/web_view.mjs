@@ -9,6 +9,7 @@
 //   (png.mjs), covers little of the board and rings the best line's first
 //   move; its numbers fit their cells (Connect Four's holes too); it goes
 //   when the game ends;
+// - the players have the game's names, and a game ends with its real result;
 // Prints one line per check; exits non-zero on a failure. Screenshots go to
 // $WEB_OUT.
 import assert from 'node:assert/strict'
@@ -254,6 +255,40 @@ await check('heat map, Connect Four: the numbers fit inside the holes; the playe
       const far = Math.max(Math.abs(l.x - cx), Math.abs(l.x + l.w - cx), Math.abs(l.y - cy), Math.abs(l.y + l.h - cy))
       assert.ok(l.w <= hole && far <= hole / 2 + 1, `label "${l.text}" (${l.w.toFixed(1)} px wide) out of its hole of ${hole.toFixed(1)} px`)
     }
+  })
+})
+
+await check('results: Go ended by two passes, by resignation, Othello to its end; the players\' names', async () => {
+  await onPage('results', 'go', async page => {
+    await page.fill('#params [name="param-size"]', '9')
+    await newGame(page, {game: 'go', side: 'both'})
+    assert.deepEqual((await texts(page, '#players .name')), ['Black', 'White'])
+    for (let i = 1; i <= 2; i++) {
+      await page.locator('#board .target[data-move="pass"]').click()
+      await settle(page, i, true)
+    }
+    assert.equal((await page.textContent('#result')).trim(), 'White wins by 7.5 points')
+    assert.equal((await page.textContent('#status')).trim(), 'Game over')
+    assert.doesNotMatch(await page.textContent('#players'), /score/i)
+    await newGame(page, {game: 'go', side: 'both'})
+    await page.click('#resign')
+    await page.waitForFunction(() => document.querySelector('#result').textContent.trim() !== '')
+    assert.equal((await page.textContent('#result')).trim(), 'White wins: Black resigned')
+    // Othello to its end through the interface (the first legal move each
+    // time), its record loaded into the page.
+    const s = (await api(base, 'POST', '/api/sessions', {game: 'othello', human: 'both'})).json
+    for (let t = s; !t.over;) t = (await api(base, 'POST', `/api/sessions/${s.id}/move`, {move: t.legal[0].move})).json
+    const rec = await api(base, 'GET', `/api/sessions/${s.id}/record?format=text`)
+    await api(base, 'DELETE', `/api/sessions/${s.id}`)
+    const file = path.join(out, 'othello.txt')
+    fs.writeFileSync(file, rec.text)
+    await page.setInputFiles('#load', file)
+    await page.waitForFunction(() => document.querySelector('#title').textContent === 'Othello' &&
+                                      document.querySelector('#result').textContent.trim() !== '')
+    const result = (await page.textContent('#result')).trim()
+    assert.match(result, /^(Black|White) wins by \d+ discs$|^a draw$/)
+    assert.deepEqual((await texts(page, '#players .name')), ['Black', 'White'])
+    console.log(`     (Othello: ${result})`)
   })
 })
 

@@ -652,7 +652,7 @@ function setHover(move) {
 /* ---------- the side panel ---------- */
 
 function statusText(st) {
-  if (st.over) return st.result ? `Game over: ${st.result}` : 'Game over';
+  if (st.over) return 'Game over';
   if (st.status === 'thinking') return 'Banyan is thinking…';
   if (st.status === 'analyzing') return 'Analysing…';
   if (st.status === 'hint') return 'Looking for a hint…';
@@ -689,7 +689,6 @@ function renderPanel(st) {
       h('span', { className: 'count' }, row, String(count));
     }
   });
-  if (st.over && typeof st.score === 'number') h('div', { className: 'muted small' }, players, `Score for ${playerName(st, 0)}: ${st.score}`);
 
   const list = $('#moves');
   list.dataset.look = look;
