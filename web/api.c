@@ -932,10 +932,11 @@ static json_t *web_games_json(const web *w)
             }
             json_array_append_new(params, j);
         }
-        json_array_append_new(games, json_pack("{s:s,s:s,s:i,s:i,s:o,s:o}", "name", g->name,
-                                               "title", g->title ? g->title : g->name, "players",
-                                               g->n_players, "sgf", g->sgf_game, "formats",
-                                               web_formats(g), "params", params));
+        json_array_append_new(games,
+                              json_pack("{s:s,s:s,s:i,s:i,s:b,s:o,s:o}", "name", g->name, "title",
+                                        g->title ? g->title : g->name, "players", g->n_players,
+                                        "sgf", g->sgf_game, "board", g->board_size != NULL,
+                                        "formats", web_formats(g), "params", params));
     }
     const options *o = &w->c.eng;
     double time = o->lim.time > 0 ? o->lim.time : o->lim.playouts ? 0 : 1.0;
@@ -1221,9 +1222,11 @@ static void web_action(session *S, const char *action, const web_request *r, web
         for (int q = 0; q < g->n_players && !S->human[p]; q++)
             if (S->human[q])
                 p = q;
-        snprintf(S->resigned, sizeof S->resigned, "%s (%s resigned)",
-                 g->n_players == 2 ? (p == 0 ? "0-1" : "1-0") : "game over",
-                 banyan_game_player(g, p));
+        if (g->n_players == 2)
+            snprintf(S->resigned, sizeof S->resigned, "%s (%s resigned)", p == 0 ? "0-1" : "1-0",
+                     banyan_game_player(g, p));
+        else
+            snprintf(S->resigned, sizeof S->resigned, "%s resigned", banyan_game_player(g, p));
         snprintf(S->rec.result, sizeof S->rec.result, "%s", S->resigned);
         web_changed(S);
     } else if (!strcmp(action, "settings")) {

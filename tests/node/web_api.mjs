@@ -59,6 +59,7 @@ await check('GET /api/games: every game, its parameters, and the limits', async 
     assert.equal(typeof g.title, 'string', `${g.name}: title`)
     assert.ok(Number.isInteger(g.players) && g.players >= 1 && g.players <= 4, `${g.name}: players ${g.players}`)
     assert.ok(Array.isArray(g.formats) && g.formats.includes('text'), `${g.name}: formats ${g.formats}`)
+    assert.equal(typeof g.board, 'boolean', `${g.name}: board`)
     assert.ok(Array.isArray(g.params), `${g.name}: params`)
     for (const p of g.params) {
       assert.equal(typeof p.name, 'string')
@@ -109,6 +110,7 @@ await check('a session of each game: its state, then DELETE closes it (404 after
     assert.equal(s.over, false)
     assert.equal(s.result, '')
     assert.equal(s.winner, null)
+    assert.equal(games.games.find(g => g.name === name).board, kind !== 'none', `${name}: board in /api/games`)
     assert.equal(s.status, 'idle')
     assert.equal(s.players.length, players, `${name}: players`)
     assert.equal(s.cells.flat().filter(c => c >= 0).length, npieces, `${name}: pieces at the start`)

@@ -10,6 +10,7 @@
 //   move; its numbers fit their cells (Connect Four's holes too); it goes
 //   when the game ends;
 // - the players have the game's names, and a game ends with its real result;
+// - the game list leaves out a game without a board.
 // Prints one line per check; exits non-zero on a failure. Screenshots go to
 // $WEB_OUT.
 import assert from 'node:assert/strict'
@@ -289,6 +290,19 @@ await check('results: Go ended by two passes, by resignation, Othello to its end
     assert.match(result, /^(Black|White) wins by \d+ discs$|^a draw$/)
     assert.deepEqual((await texts(page, '#players .name')), ['Black', 'White'])
     console.log(`     (Othello: ${result})`)
+  })
+})
+
+await check('the game list: every game with a board, none without (Morpion Solitaire: banyan solo)', async () => {
+  await onPage('list', 'tictactoe', async page => {
+    const listed = await page.locator('#game option').evaluateAll(os => os.map(o => o.value))
+    assert.deepEqual(listed.sort(), games.filter(g => g.board).map(g => g.name).sort())
+    const boardless = games.filter(g => !g.board)
+    assert.ok(boardless.length >= 1, 'no game without a board in /api/games')
+    // #game=NAME of such a game opens the first game instead.
+    await page.goto(`${base}/#game=${boardless[0].name}`)
+    await page.waitForFunction(() => document.body.dataset.status === 'idle' && document.querySelectorAll('#board .target').length > 0)
+    assert.notEqual(await page.inputValue('#game'), boardless[0].name)
   })
 })
 

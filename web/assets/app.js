@@ -423,6 +423,8 @@ function renderBoard(st) {
   // Moves that have no cell (a pass) become buttons in a strip under the board.
   const buttons = canPlay ? st.legal.filter((m) => !placeOf(st, g, m, true)) : [];
   const notes = [];
+  // A game without a board (a record loaded of one): its moves and the list of them only.
+  if (g.look === 'none') notes.push({ cls: 'note', text: 'No board to draw here:' }, { cls: 'note', text: '`banyan solo` draws this game.' });
   if (last && !placeOf(st, g, last)) notes.push({ cls: 'last-move note', text: `${playerName(st, last.player)}: ${last.move}` });
   if (st.hint && !placeOf(st, g, st.hint, true)) notes.push({ cls: 'hint note', text: `Hint: ${st.hint.move}`, move: st.hint.move });
   const bw = 2.6 * U, bh = 0.9 * U, gap = 0.25 * U;
@@ -692,7 +694,11 @@ function renderPanel(st) {
 
   const list = $('#moves');
   list.dataset.look = look;
-  list.replaceChildren(...st.moves.map((m) => h('li', { className: `p${m.player}`, title: `${playerName(st, m.player)} ${m.move}` }, null, m.move)));
+  list.replaceChildren(...st.moves.map((m) => {
+    const li = h('li', { className: `p${m.player}`, title: `${playerName(st, m.player)} ${m.move}` });
+    h('span', {}, li, m.move);  // a long move (a line) is cut short, its whole text in the title
+    return li;
+  }));
   list.scrollTop = list.scrollHeight;
 
   const searching = ['thinking', 'hint', 'analyzing'].includes(st.status);
@@ -714,7 +720,8 @@ function renderPanel(st) {
     fmt.dataset.list = formats.join(' ');
   }
   $('#save').disabled = formats.length === 0;
-  $('#graph-caption').textContent = `The chance of ${playerName(st, 0)}, as the engine saw it after each move.`;
+  $('#graph-caption').textContent = (st.players || []).length === 2
+    ? `The chance of ${playerName(st, 0)}, as the engine saw it after each move.` : 'No win rate: the game has one player.';
 }
 
 function renderSearchInfo() {
@@ -728,7 +735,8 @@ function renderSearchInfo() {
   row('Time', `${Number(s.seconds || 0).toFixed(1)} s${s.done ? '' : ' …'}`);
   if (typeof s.value === 'number') {
     const proof = best && best.proof ? ` (proven ${best.proof})` : '';
-    row(`${playerName(st, s.to_move)} wins`, percent(s.value) + proof);
+    // A game of one player has no winner: its value is how well it goes.
+    row((st.players || []).length === 2 ? `${playerName(st, s.to_move)} wins` : 'Value', percent(s.value) + proof);
   }
   if (best) row('Best', (best.pv && best.pv.length ? best.pv : [best]).slice(0, 12).map((m) => m.move).join(' '));
 }
@@ -948,7 +956,9 @@ async function main() {
     $('#status').textContent = 'The server cannot be reached.';
     return;
   }
-  app.games = info.games || [];
+  // The games the page can draw: one without a board (whose moves are
+  // lines, say) is left to its own front-end.
+  app.games = (info.games || []).filter((g) => g.board !== false);
   app.limits = info.limits || {};
   app.defaults = info.defaults || {};
   document.querySelector('.version').textContent = info.version || '';
