@@ -499,7 +499,8 @@ static void *web_search_thread(void *arg)
             lim = (banyan_limits){.playouts = WEB_ANALYZE,
                                   .progress = web_progress,
                                   .progress_ud = S,
-                                  .progress_interval = WEB_PROGRESS};
+                                  .progress_interval = WEB_PROGRESS,
+                                  .analyse = true};
         banyan_report r;
         int ply = S->rec.n_moves;
         pthread_mutex_unlock(&S->mu);
