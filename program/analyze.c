@@ -144,6 +144,8 @@ int cli_analyze(int argc, char **argv)
     return 0;
 }
 
+#define ANALYZE_PERFT_MAX 64 /* The deepest perft. */
+
 /* perft: count positions a number of plies ahead. */
 int cli_perft(int argc, char **argv)
 {
@@ -153,8 +155,13 @@ int cli_perft(int argc, char **argv)
         return 2;
     if (!o.game && o.n_args == 2 && !cli_game(&o, ""))
         return 2; /* "banyan perft connect4 5", as show and analyze take it. */
-    if (!o.game || o.n_args != 1 || banyan_parse_int(o.args[0], 1, 64, &depth) != BANYAN_OK) {
+    if (!o.game || o.n_args != 1) {
         fprintf(stderr, "usage: banyan perft --game G [--param k=v] [--position P] DEPTH\n");
+        return 2;
+    }
+    if (banyan_parse_int(o.args[0], 1, ANALYZE_PERFT_MAX, &depth) != BANYAN_OK) {
+        fprintf(stderr, "banyan perft: the depth must be a whole number from 1 to %d, not \"%s\"\n",
+                ANALYZE_PERFT_MAX, o.args[0]);
         return 2;
     }
     banyan_engine *e = cli_engine(&o);
@@ -210,6 +217,11 @@ int cli_games(int argc, char **argv)
 {
     int n;
     bool params = argc > 2 && !strcmp(argv[2], "--params");
+    if (cli_wants_help(argc, argv, 2)) {
+        printf("usage: banyan games [--params]\n\nLists the games; with --params, each one's "
+               "parameters (--param k=v), their values and defaults.\n");
+        return 0;
+    }
     if (argc > 2 + params) {
         fprintf(stderr, "usage: banyan games [--params]\n");
         return 2;

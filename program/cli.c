@@ -65,27 +65,40 @@ static const struct cli_command {
 };
 
 /* The subcommands' own options, beside the engine options of options.h:
- * name, value syntax (NULL for a switch) and meaning, for --help. */
+ * name, value syntax (NULL for a switch), the range of a whole number
+ * (when hi > lo) and meaning, for --help. */
 static const struct cli_own {
     const char *name;
     const char *arg;
     unsigned group; /* CLI_* */
+    long lo, hi;    /* A number's range, when hi > lo. */
     const char *help;
 } cli_own_options[] = {
-    {"game", "G", CLI_GAME, "the game (banyan games lists them)"},
-    {"param", "k=v", CLI_GAME, "game parameter, repeatable (banyan games --params lists them)"},
-    {"position", "P", CLI_GAME, "a position in the game's notation (default: the start)"},
-    {"human", "first|second|both|none", CLI_HUMAN, "who the person plays (default: first)"},
-    {"json", NULL, CLI_JSON, "JSON lines instead of a table"},
-    {"tree-dump", "F", CLI_JSON, "write the tree to F (.json, or .dot for Graphviz)"},
-    {"depth", "D", CLI_JSON,
+    {"game", "G", CLI_GAME, 0, 0, "the game (banyan games lists them)"},
+    {"param", "k=v", CLI_GAME, 0, 0,
+     "game parameter, repeatable (banyan games --params lists them)"},
+    {"position", "P", CLI_GAME, 0, 0, "a position in the game's notation (default: the start)"},
+    {"human", "first|second|both|none", CLI_HUMAN, 0, 0, "who the person plays (default: first)"},
+    {"json", NULL, CLI_JSON, 0, 0, "JSON lines instead of a table"},
+    {"tree-dump", "F", CLI_JSON, 0, 0, "write the tree to F (.json, or .dot for Graphviz)"},
+    {"depth", "D", CLI_JSON, 0, 10000,
      "plies below the root in the dump, 0 for all (default: all in JSON, 3 in DOT)"},
-    {"min-visits", "N", CLI_JSON, "leave out nodes with fewer visits"},
-    {"reuse-test", "PLIES", CLI_REUSE, "measure tree reuse over a game of PLIES moves"},
+    {"min-visits", "N", CLI_JSON, 0, 2000000000, "leave out nodes with fewer visits"},
+    {"reuse-test", "PLIES", CLI_REUSE, 1, 1000, "measure tree reuse over a game of PLIES moves"},
 };
 
-/* Prints the options of the groups in takes. */
-static void cli_help_groups(FILE *f, unsigned takes)
+/* The subcommand cli_parse serves under name, or NULL. */
+static const struct cli_command *cli_find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++)
+        if (!strcmp(cli_commands[i].name, name))
+            return &cli_commands[i];
+    return NULL;
+}
+
+/* Prints the options of the groups in takes; of the engine options, those
+ * that apply in front-end front. */
+static void cli_help_groups(FILE *f, unsigned takes, unsigned front)
 {
     for (size_t i = 0; i < sizeof cli_own_options / sizeof cli_own_options[0]; i++) {
         char syntax[64];
@@ -98,29 +111,26 @@ static void cli_help_groups(FILE *f, unsigned takes)
                 cli_own_options[i].help);
     }
     if (takes & CLI_ENGINE)
-        options_help(f, OPTIONS_CLI, "--");
+        options_help(f, OPTIONS_CLI, front, "--");
 }
 
-void cli_help_options(FILE *f)
+/* The --help of subcommand c. */
+static void cli_help_command(FILE *f, const struct cli_command *c)
 {
-    cli_help_groups(f, ~0u);
+    fprintf(f, "usage: %s\n\n%s\n", c->synopsis, c->about);
+    if (c->strength)
+        fprintf(f, "Strength without --playouts, --time or --nodes: %s.\n", c->strength);
+    fprintf(f, "\noptions:\n");
+    cli_help_groups(f, c->takes, options_front(c->name));
+    fprintf(f, "  %-24s %s\n", "--help", "this text");
 }
 
-/* The --help of subcommand name. Returns false for a name cli_parse does
- * not serve. */
-static bool cli_help_command(FILE *f, const char *name)
+bool cli_wants_help(int argc, char **argv, int first)
 {
-    for (size_t i = 0; i < sizeof cli_commands / sizeof cli_commands[0]; i++) {
-        const struct cli_command *c = &cli_commands[i];
-        if (strcmp(c->name, name) != 0)
-            continue;
-        fprintf(f, "usage: %s\n\n%s\n", c->synopsis, c->about);
-        if (c->strength)
-            fprintf(f, "Strength without --playouts, --time or --nodes: %s.\n", c->strength);
-        fprintf(f, "\noptions:\n");
-        cli_help_groups(f, c->takes);
-        fprintf(f, "  %-24s %s\n", "--help", "this text");
-        return true;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i], *name = a + (a[1] == '-' ? 2 : 1);
+        if (a[0] == '-' && (!strcmp(name, "help") || !strcmp(name, "h")))
+            return true;
     }
     return false;
 }
@@ -133,17 +143,14 @@ static const struct cli_own *cli_find_own(const char *name)
     return NULL;
 }
 
-/* A whole decimal number in [lo, hi]. */
-static bool cli_number(const char *v, long lo, long hi, long *out)
-{
-    return banyan_parse_int(v, lo, hi, out) == BANYAN_OK;
-}
-
 /* Applies one of the subcommands' own options. Returns false for a bad
- * value. */
-static bool cli_apply_own(cli_opts *o, const char *name, const char *v)
+ * value (cli_bad_own says why). */
+static bool cli_apply_own(cli_opts *o, const struct cli_own *own, const char *v)
 {
-    long n;
+    const char *name = own->name;
+    long n = 0;
+    if (own->hi > own->lo && banyan_parse_int(v, own->lo, own->hi, &n) != BANYAN_OK)
+        return false;
     if (!strcmp(name, "json")) {
         o->json = true;
     } else if (!strcmp(name, "game")) {
@@ -163,27 +170,44 @@ static bool cli_apply_own(cli_opts *o, const char *name, const char *v)
     } else if (!strcmp(name, "tree-dump")) {
         o->tree_dump = v;
     } else if (!strcmp(name, "depth")) {
-        if (!cli_number(v, 0, 10000, &n))
-            return false;
         o->depth = (int)n;
         o->depth_given = true;
     } else if (!strcmp(name, "min-visits")) {
-        if (!cli_number(v, 0, 2000000000, &n))
-            return false;
         o->min_visits = (uint32_t)n;
     } else if (!strcmp(name, "reuse-test")) {
-        if (!cli_number(v, 1, 1000, &n))
-            return false;
         o->reuse_plies = (int)n;
     }
     return true;
 }
 
+/* Says why value v of own option a is refused: what is expected. */
+static void cli_bad_own(const struct cli_own *own, const char *a, const char *v)
+{
+    char want[96] = "";
+    if (own->hi > own->lo)
+        snprintf(want, sizeof want, " (a whole number from %ld to %ld expected)", own->lo, own->hi);
+    else if (!strcmp(own->name, "game"))
+        snprintf(want, sizeof want, " (banyan games lists the games)");
+    else if (!strcmp(own->name, "param"))
+        snprintf(want, sizeof want, " (key=value expected, %d bytes in all at most)",
+                 (int)sizeof((cli_opts *)0)->params - 1);
+    else if (own->arg && strchr(own->arg, '|'))
+        snprintf(want, sizeof want, " (one of %s expected)", own->arg);
+    fprintf(stderr, "banyan: bad value for %s: \"%s\"%s\n", a, v, want);
+}
+
 bool cli_parse(int argc, char **argv, int first, cli_opts *o)
 {
     char err[256];
+    const char *command = first == 2 ? argv[1] : "gomocup";
+    const struct cli_command *c = cli_find_command(command);
     memset(o, 0, sizeof *o);
     options_init(&o->eng);
+    if (c && cli_wants_help(argc, argv, first)) {
+        /* The subcommand's own help, then done: the program may exit. */
+        cli_help_command(stdout, c);
+        exit(0);
+    }
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == 0) {
@@ -195,30 +219,29 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o)
             continue;
         }
         const char *name = a + (a[1] == '-' ? 2 : 1);
-        if (!strcmp(name, "help") || !strcmp(name, "h")) {
-            /* The subcommand's own help, then done: the program may exit. */
-            if (!cli_help_command(stdout, first == 2 ? argv[1] : "gomocup"))
-                cli_help_options(stdout);
-            exit(0);
-        }
         const struct cli_own *own = cli_find_own(name);
         bool engine = options_known(name, OPTIONS_CLI);
         bool takes = own ? own->arg != NULL : engine && !options_is_switch(name);
         const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
         if (!own && !engine) {
-            fprintf(stderr, "banyan: unknown option %s (see banyan --help)\n", a);
+            fprintf(stderr, "banyan: unknown option %s (see banyan %s --help)\n", a, command);
+            return false;
+        }
+        if (c && !((own ? own->group : CLI_ENGINE) & c->takes)) {
+            fprintf(stderr, "banyan: %s does nothing in %s (see banyan %s --help)\n", a, command,
+                    command);
             return false;
         }
         if (takes && !v) {
-            fprintf(stderr, "banyan: %s needs a value (see banyan --help)\n", a);
+            fprintf(stderr, "banyan: %s needs a value (see banyan %s --help)\n", a, command);
             return false;
         }
-        if (own && !cli_apply_own(o, name, v)) {
-            fprintf(stderr, "banyan: bad value for %s: \"%s\"%s\n", a, v,
-                    !strcmp(name, "game") ? " (banyan games lists the games)" : "");
+        if (own && !cli_apply_own(o, own, v)) {
+            cli_bad_own(own, a, v);
             return false;
         }
-        if (!own && options_set(&o->eng, name, v, OPTIONS_CLI, err, sizeof err) != BANYAN_OK) {
+        if (!own && options_set_in(&o->eng, name, v, options_front(command), err, sizeof err) !=
+                        BANYAN_OK) {
             fprintf(stderr, "banyan: %s\n", err);
             return false;
         }
@@ -257,19 +280,9 @@ void cli_params(const cli_opts *o, char *out, size_t len)
 void cli_explain_new(const char *who, const banyan_game *g, const char *params,
                      const banyan_config *cfg, int rc)
 {
-    char why[256];
-    const char *bad = banyan_game_check(g);
-    if (rc == BANYAN_ENOMEM)
-        fprintf(stderr, "%s: cannot create the engine: %s\n", who, banyan_strerror(rc));
-    else if (bad)
-        fprintf(stderr, "%s: the game table of %s is unusable: %s\n", who, g->name, bad);
-    else if (banyan_params_check(g, params, why, sizeof why) != BANYAN_OK)
-        fprintf(stderr, "%s: bad parameters for %s: %s\n", who, g->name, why);
-    else if (banyan_config_check(g, cfg))
-        fprintf(stderr, "%s: %s\n", who, banyan_config_check(g, cfg));
-    else
-        fprintf(stderr, "%s: %s refuses the parameters \"%s\" or the engine options\n", who,
-                g->name, params);
+    char why[1024];
+    options_explain_new(g, params, cfg, rc, why, sizeof why);
+    fprintf(stderr, "%s: %s\n", who, why);
 }
 
 /* The evaluator of the engine cli_engine made (a subcommand makes one),

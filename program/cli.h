@@ -43,8 +43,9 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o);
  * unknown. */
 const banyan_game *cli_game(cli_opts *o, const char *usage);
 
-/* Prints the options of the command line (--help). */
-void cli_help_options(FILE *f);
+/* Whether argv[first..argc) asks for help (--help, -h anywhere): then a
+ * subcommand prints its help and exits 0, whatever else is given. */
+bool cli_wants_help(int argc, char **argv, int first);
 
 /* The game parameters an engine of o gets: --param, and the plain values of
  * the game's table under --policy textbook. */

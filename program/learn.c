@@ -114,7 +114,7 @@ static void learn_usage(FILE *f, bool selfplay)
     if (selfplay)
         fprintf(f, "  %-24s %s\n  %-24s %s\n  %-24s %s\n", "--playouts N",
                 "playouts a move (default 200)", "--seed S", "the seed (default 1)",
-                "--c X, --memory B, ...", "the engine options of banyan --help");
+                "--c X, --memory B, ...", "the engine options: banyan help options");
     else
         fprintf(f, "  %-24s %s\n", "--seed S", "the seed of the sampling and of --init");
     fprintf(f, "  %-24s %s\n", "--help", "this text");
@@ -227,15 +227,15 @@ static int learn_parse(int argc, char **argv, learn_opts *o, bool selfplay)
     o->generation = -1;
     o->lr = 0.002;
     o->wd = 1e-4;
+    if (cli_wants_help(argc, argv, 2)) {
+        learn_usage(stdout, selfplay);
+        return -1;
+    }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *name = a + (a[0] == '-' && a[1] == '-' ? 2 : 1);
         if (a[0] != '-') {
             fprintf(stderr, "banyan: unexpected argument \"%s\" (see --help)\n", a);
             return 2;
-        }
-        if (!strcmp(name, "help") || !strcmp(name, "h")) {
-            learn_usage(stdout, selfplay);
-            return -1;
         }
         const struct learn_own *own = NULL;
         for (size_t k = 0; k < sizeof learn_own_options / sizeof learn_own_options[0]; k++)
@@ -258,7 +258,9 @@ static int learn_parse(int argc, char **argv, learn_opts *o, bool selfplay)
             fprintf(stderr, "banyan: bad value for %s: \"%s\"\n", a, v);
             return 2;
         }
-        if (engine && options_set(&o->eng, name, v, OPTIONS_CLI, err, sizeof err) != BANYAN_OK) {
+        if (engine &&
+            options_set_in(&o->eng, name, v, selfplay ? OPTIONS_IN_SELFPLAY : OPTIONS_IN_TRAIN, err,
+                           sizeof err) != BANYAN_OK) {
             fprintf(stderr, "banyan: %s\n", err);
             return 2;
         }

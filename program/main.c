@@ -21,7 +21,7 @@ static void main_usage(FILE *f)
                "  gomocup            a Gomocup brain (also run as pbrain-banyan)\n"
                "  analyze            search one position and print the statistics\n"
                "  bench              fixed searches: the node-count signature and speeds\n"
-               "  match A B          play two engines against each other (banyan match --help)\n"
+               "  match A B          play two engines against each other\n"
                "  perft <depth>      count the positions <depth> plies ahead\n"
                "  selfplay           games of a network against itself, recorded for training\n"
                "  train              fit a network to selfplay's records (or make a random one)\n"
@@ -29,10 +29,10 @@ static void main_usage(FILE *f)
                "  show               print a position: diagram, side to move, legal moves\n"
                "  solo               the best game of a single-player game (Morpion Solitaire)\n"
                "  games [--params]   list the games (and each one's parameters)\n"
+               "  help [COMMAND]     this text, or a command's options (as COMMAND --help)\n"
+               "  help options       every engine option, with where it applies\n"
                "\n"
-               "options:\n");
-    cli_help_options(f);
-    fprintf(f, "  --help, --version\n");
+               "Each command's options: banyan COMMAND --help. Also: banyan --version.\n");
 }
 
 /* The compiler that built the program, for --version: the first line of
@@ -51,6 +51,76 @@ static const struct main_command {
     {"show", cli_show},       {"solo", cli_solo},         {"train", cli_train},
 };
 
+#define MAIN_N_COMMANDS (sizeof main_commands / sizeof main_commands[0])
+
+/* The optimal string alignment distance between a and b (edits of one
+ * character, and swaps of two neighbours: "plya" is one from "play"), for
+ * words shorter than 32 characters; 99 for longer ones. */
+static int main_distance(const char *a, const char *b)
+{
+    int d[32][32];
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= 32 || m >= 32)
+        return 99;
+    for (size_t i = 0; i <= n; i++)
+        for (size_t j = 0; j <= m; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = (int)(i + j);
+                continue;
+            }
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* The command closest to the mistyped cmd, within two edits, or NULL. */
+static const char *main_suggest(const char *cmd)
+{
+    static const char *const extra[] = {"gomocup", "help"};
+    const char *best = NULL;
+    int best_d = 3;
+    for (size_t i = 0; i < MAIN_N_COMMANDS + 2; i++) {
+        const char *name = i < MAIN_N_COMMANDS ? main_commands[i].name : extra[i - MAIN_N_COMMANDS];
+        int d = main_distance(cmd, name);
+        if (d < best_d && d < (int)strlen(name)) {
+            best = name;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* banyan help [COMMAND | options]. */
+static int main_help(int argc, char **argv)
+{
+    if (argc < 3) {
+        main_usage(stdout);
+        return 0;
+    }
+    if (argc == 3 && !strcmp(argv[2], "options")) {
+        options_help_all(stdout);
+        return 0;
+    }
+    char help[] = "--help";
+    char *args[] = {argv[0], argv[2], help, NULL};
+    if (argc == 3 && !strcmp(argv[2], "gomocup"))
+        return cli_gomocup(3, args, 2);
+    for (size_t i = 0; argc == 3 && i < MAIN_N_COMMANDS; i++)
+        if (!strcmp(argv[2], main_commands[i].name))
+            return main_commands[i].run(3, args);
+    fprintf(stderr,
+            "banyan help: no help on \"%s\": name a command, or options (banyan --help "
+            "lists the commands)\n",
+            argv[2]);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
@@ -61,10 +131,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        main_usage(stdout);
-        return 0;
-    }
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+        return main_help(2, argv);
+    if (!strcmp(cmd, "help"))
+        return main_help(argc, argv);
     if (!strcmp(cmd, "--version")) {
         printf("banyan %s (%s, %s)\n", banyan_version(), BANYAN_COMPILER, __DATE__);
         printf("networks: %s\n", nn_have_blas() ? "OpenBLAS" : "plain C (built without BLAS)");
@@ -73,10 +143,14 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "gomocup"))
         return cli_gomocup(argc, argv, 2);
-    for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
+    for (size_t i = 0; i < MAIN_N_COMMANDS; i++)
         if (!strcmp(cmd, main_commands[i].name))
             return main_commands[i].run(argc, argv);
-    fprintf(stderr, "banyan: unknown command \"%s\"\n", cmd);
-    main_usage(stderr);
+    /* A mistyped command: one line, and the likely command. */
+    const char *near = main_suggest(cmd);
+    fprintf(stderr, "banyan: unknown command \"%s\"", cmd);
+    if (near)
+        fprintf(stderr, "; did you mean \"%s\"?", near);
+    fprintf(stderr, " (banyan --help lists the commands)\n");
     return 2;
 }

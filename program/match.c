@@ -660,7 +660,7 @@ static void match_usage(FILE *f)
                "                    in DIR/game-NNNNN-A.log and -B.log\n"
                "  --seed S          seed of the random opening plies\n"
                "keys of banyan:key=value players:\n");
-    options_help(f, OPTIONS_PLAYER, "");
+    options_help(f, OPTIONS_PLAYER, OPTIONS_IN_MATCH, "");
 }
 
 static bool match_number(const char *s, double lo, double hi, double *out)
@@ -782,7 +782,7 @@ int cli_match(int argc, char **argv)
 {
     static match M;
     char err[512];
-    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+    if (cli_wants_help(argc, argv, 2)) {
         match_usage(stdout);
         return 0;
     }

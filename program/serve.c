@@ -39,7 +39,7 @@ static void serve_help(FILE *f)
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (mem) {
-        options_help(mem, OPTIONS_CLI, "--");
+        options_help(mem, OPTIONS_CLI, OPTIONS_IN_SERVE, "--");
         fclose(mem);
         for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
             end = strchr(line, '\n');
@@ -76,16 +76,16 @@ int cli_serve(int argc, char **argv)
     char err[256];
     c.max_threads = cores > 0 ? (int)(cores < BANYAN_MAX_THREADS ? cores : BANYAN_MAX_THREADS) : 1;
     options_init(&c.eng);
+    if (cli_wants_help(argc, argv, 2)) {
+        serve_help(stdout);
+        return 0;
+    }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *name = a + (a[0] == '-' && a[1] == '-' ? 2 : 1);
         if (a[0] != '-') {
             fprintf(stderr, "banyan serve: unexpected argument \"%s\" (see banyan serve --help)\n",
                     a);
             return 2;
-        }
-        if (!strcmp(name, "help") || !strcmp(name, "h")) {
-            serve_help(stdout);
-            return 0;
         }
         bool own = !strcmp(name, "host") || !strcmp(name, "port") || !strcmp(name, "sessions") ||
                    !strcmp(name, "idle") || !strcmp(name, "max-threads");
@@ -114,7 +114,7 @@ int cli_serve(int argc, char **argv)
         else if (!strcmp(name, "max-threads") &&
                  (ok = !banyan_parse_int(v, 1, BANYAN_MAX_THREADS, &k)))
             c.max_threads = (int)k;
-        else if (engine && options_set(&c.eng, name, v, OPTIONS_CLI, err, sizeof err)) {
+        else if (engine && options_set_in(&c.eng, name, v, OPTIONS_IN_SERVE, err, sizeof err)) {
             fprintf(stderr, "banyan serve: %s\n", err);
             return 2;
         }

@@ -1,13 +1,16 @@
 /*
  * options.c - the table of engine options (see options.h). One row per
- * option: its name, the syntax of its value, where it is taken, its default
- * and its meaning, and the kind of value, which one setter reads into the
- * options struct. Nothing here knows a game: game parameters travel as a
- * string the game's own table checks.
+ * option: its name, the syntax of its value, the front-ends where it applies
+ * (which also says where it is taken), its default and its meaning, and the
+ * kind of value, which one setter reads into the options struct; a refused
+ * value gets a sentence saying what is expected (a number's range). Nothing
+ * here knows a game: game parameters travel as a string the game's own
+ * table checks.
  */
 #include "options.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -48,89 +51,143 @@ typedef enum options_kind {
     OPT_OPP_WIDENING
 } options_kind;
 
+/* Flags of a row. A search setting is listed by `banyan help options`,
+ * not by each command's --help, which points there. */
+#define OPT_LIVE    0x1u /* Taken by a running session (GTP banyan-set, Gomocup INFO). */
+#define OPT_ENGINE  0x2u /* A change needs a new engine. */
+#define OPT_SETTING 0x4u /* A search setting. */
+#define OPT_SEARCH  (OPT_LIVE | OPT_ENGINE | OPT_SETTING)
+
+/* The front-ends where an option applies: every one that searches, and
+ * those without pondering, a move tree that goes on, or a node limit. */
+#define IN_ALL      OPTIONS_IN_ANY
+#define IN_PONDER   (OPTIONS_IN_PLAY | OPTIONS_IN_GTP | OPTIONS_IN_GOMOCUP)
+#define IN_NO_NODES (OPTIONS_IN_ANY & ~(OPTIONS_IN_SOLO | OPTIONS_IN_SERVE))
+#define IN_GAMES    (OPTIONS_IN_ANY & ~OPTIONS_IN_ANALYZE) /* Engines that play moves on. */
+
 static const struct options_row {
     const char *name;  /* --name, name=, banyan-set name. */
     const char *arg;   /* Syntax of the value; NULL for a switch. */
-    unsigned places;   /* OPTIONS_* where it is taken. */
-    bool engine;       /* A change needs a new engine. */
+    unsigned in;       /* OPTIONS_IN_* front-ends where it applies. */
+    unsigned flags;    /* OPT_LIVE, OPT_ENGINE, OPT_SETTING. */
     options_kind kind; /* How the value is read. */
     const char *def;   /* The default, for --help. */
     const char *help;  /* The meaning, for --help. */
 } options_rows[] = {
-    {"playouts", "N", OPTIONS_ALL, false, OPT_PLAYOUTS, "each command's own: its --help says",
+    {"playouts", "N", IN_ALL, OPT_LIVE, OPT_PLAYOUTS, "each command's own: its --help says",
      "simulations per move"},
-    {"time", "S", OPTIONS_ALL, false, OPT_TIME, "none", "seconds per move"},
-    {"nodes", "N", OPTIONS_ALL, false, OPT_NODES, "none", "stop when the tree holds N nodes"},
-    {"seed", "S", OPTIONS_ALL, true, OPT_SEED, "a fixed seed", "random seed (never the clock)"},
-    {"threads", "T", OPTIONS_ALL, true, OPT_THREADS, "1", "search threads"},
-    {"parallel", "tree|root", OPTIONS_ALL, true, OPT_PARALLEL, "tree",
-     "threads share one tree, or own one each"},
-    {"memory", "B", OPTIONS_ALL, true, OPT_MEMORY, "256M",
+    {"time", "S", IN_ALL, OPT_LIVE, OPT_TIME, "none", "seconds per move"},
+    {"nodes", "N", IN_NO_NODES, OPT_LIVE, OPT_NODES, "none", "stop when the tree holds N nodes"},
+    {"seed", "S", IN_ALL | OPTIONS_IN_TRAIN, OPT_LIVE | OPT_ENGINE, OPT_SEED, "a fixed seed",
+     "random seed (never the clock)"},
+    {"threads", "T", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_THREADS, "1", "search threads"},
+    {"memory", "B", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_MEMORY, "256M",
      "node arena in bytes, with an optional K, M or G"},
-    {"c", "X", OPTIONS_ALL, true, OPT_C, "1.414 (uct), 1.5 (puct)", "exploration constant"},
-    {"select", "uct|puct", OPTIONS_ALL, true, OPT_SELECT,
+    {"net", "FILE", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_NET, "none",
+     "a network file (banyan train) that evaluates the leaves and gives the priors"},
+    {"ponder", NULL, IN_PONDER, 0, OPT_PONDER, "on in play, off in gtp and gomocup",
+     "think on the opponent's time"},
+    {"no-ponder", NULL, IN_PONDER, 0, OPT_NO_PONDER, "", "do not think on the opponent's time"},
+    {"resign", "V|off", OPTIONS_IN_GTP, OPT_LIVE, OPT_RESIGN, "0.1",
+     "resign when the move's value (its upper 95% bound) stays below V for 3 moves in a row, "
+     "or at once when the game is proven lost"},
+    {"policy", "textbook", IN_ALL, OPT_ENGINE, OPT_POLICY, "the engine's own",
+     "textbook: plain UCT, c = 1.4, every move a candidate, the most visited played, uniform "
+     "rollouts, no solvers, 2000 playouts unless told"},
+    {"params", "k=v;k=v", OPTIONS_IN_MATCH, OPT_ENGINE, OPT_PARAMS, "none",
+     "game parameters added to the match's"},
+    {"parallel", "tree|root", IN_ALL, OPT_SEARCH, OPT_PARALLEL, "tree",
+     "threads share one tree, or own one each"},
+    {"c", "X", IN_ALL, OPT_SEARCH, OPT_C, "1.414 (uct), 1.5 (puct)", "exploration constant"},
+    {"select", "uct|puct", IN_ALL, OPT_SEARCH, OPT_SELECT,
      "puct where leaves are evaluated, else uct", "selection formula"},
-    {"final", "visits|value|lcb", OPTIONS_ALL, true, OPT_FINAL, "lcb", "rule for the move to play"},
-    {"fpu", "R|infinite", OPTIONS_ALL, true, OPT_FPU, "0.1 under puct, infinite under uct",
+    {"final", "visits|value|lcb", IN_ALL, OPT_SEARCH, OPT_FINAL, "lcb",
+     "rule for the move to play"},
+    {"fpu", "R|infinite", IN_ALL, OPT_SEARCH, OPT_FPU, "0.1 under puct, infinite under uct",
      "first-play urgency: an unvisited child is valued at its parent's mean less R (0 to 1), "
      "or every child is tried once before any twice"},
-    {"widening", "W|off", OPTIONS_ALL, true, OPT_WIDENING, "2 for games with priors, else off",
+    {"widening", "W|off", IN_ALL, OPT_SEARCH, OPT_WIDENING, "2 for games with priors, else off",
      "progressive widening: a node with N visits considers its first max(2, W * sqrt(N)) "
      "children, by prior"},
-    {"opponent-widening", "W|off", OPTIONS_ALL, true, OPT_OPP_WIDENING, "as widening",
+    {"opponent-widening", "W|off", IN_ALL, OPT_SEARCH, OPT_OPP_WIDENING, "as widening",
      "progressive widening at the nodes where the opponent is to move"},
-    {"expand", "N", OPTIONS_ALL, true, OPT_EXPAND, "1", "visits a leaf needs to be expanded"},
-    {"leaf", "rollout|eval|cutoff", OPTIONS_ALL, true, OPT_LEAF,
+    {"expand", "N", IN_ALL, OPT_SEARCH, OPT_EXPAND, "1", "visits a leaf needs to be expanded"},
+    {"leaf", "rollout|eval|cutoff", IN_ALL, OPT_SEARCH, OPT_LEAF,
      "eval for a game with an evaluation, else rollout",
      "at a leaf: a rollout to the end, the game's evaluation, or a short rollout then the "
      "evaluation"},
-    {"cutoff", "N", OPTIONS_ALL, true, OPT_CUTOFF, "8",
+    {"cutoff", "N", IN_ALL, OPT_SEARCH, OPT_CUTOFF, "8",
      "plies of the short rollout of leaf=cutoff"},
-    {"solve", "N", OPTIONS_ALL, true, OPT_SOLVE, "4000000, or 2500000 a second of a timed move",
+    {"solve", "N", IN_ALL, OPT_SEARCH, OPT_SOLVE, "4000000, or 2500000 a second of a timed move",
      "positions the game's exact solver may visit on the root (games with one)"},
-    {"reuse", "on|off", OPTIONS_ALL, true, OPT_REUSE, "on",
+    {"reuse", "on|off", IN_GAMES, OPT_SEARCH, OPT_REUSE, "on",
      "keep the subtree of the move played for the next search"},
-    {"recycle", "on|off", OPTIONS_ALL, true, OPT_RECYCLE, "on",
+    {"recycle", "on|off", IN_ALL, OPT_SEARCH, OPT_RECYCLE, "on",
      "drop the least visited subtrees when the arena fills"},
-    {"transpositions", "on|off|graph", OPTIONS_ALL, true, OPT_TRANSPOSITIONS, "off",
+    {"transpositions", "on|off|graph", IN_ALL, OPT_SEARCH, OPT_TRANSPOSITIONS, "off",
      "on: a new leaf reached before by another order of moves takes the mean found there; "
      "graph: it shares that position's children and subtree (two-player games)"},
-    {"rave", "K|off", OPTIONS_ALL, true, OPT_RAVE, "3000 for games whose rollouts tell their moves",
+    {"rave", "K|off", IN_ALL, OPT_SEARCH, OPT_RAVE,
+     "3000 for games whose rollouts tell their moves",
      "RAVE: each child's mean mixed with its all-moves-as-first mean, equal weights at K "
      "simulations"},
-    {"max-mix", "M", OPTIONS_ALL, true, OPT_MAX_MIX, "0",
+    {"max-mix", "M", IN_ALL, OPT_SEARCH, OPT_MAX_MIX, "0",
      "single-player games: each child's mean mixed with the best return seen through it, M "
      "(0 to 1) on the best"},
-    {"adaptive", "on|off", OPTIONS_ALL, true, OPT_ADAPTIVE, "off",
+    {"adaptive", "on|off", IN_ALL, OPT_SEARCH, OPT_ADAPTIVE, "off",
      "single-player games: exploration scaled by the spread of the returns seen"},
-    {"net", "FILE", OPTIONS_ALL, true, OPT_NET, "none",
-     "a network file (banyan train) that evaluates the leaves and gives the priors"},
-    {"batch", "N", OPTIONS_ALL, true, OPT_BATCH, "1",
+    {"batch", "N", IN_ALL, OPT_SEARCH, OPT_BATCH, "1",
      "with net=: leaves a search thread gathers for one pass of the network"},
-    {"ponder", NULL, OPTIONS_CLI, false, OPT_PONDER, "on in play, off in gtp and gomocup",
-     "think on the opponent's time"},
-    {"no-ponder", NULL, OPTIONS_CLI, false, OPT_NO_PONDER, "",
-     "do not think on the opponent's time"},
-    {"resign", "V|off", OPTIONS_CLI | OPTIONS_LIVE, false, OPT_RESIGN,
-     "0.1 in gtp; play, serve and gomocup play every game out",
-     "gtp: resign when the move's value (its upper 95% bound) stays below V for 3 moves in a "
-     "row, or at once when the game is proven lost"},
-    {"policy", "textbook", OPTIONS_CLI | OPTIONS_PLAYER, true, OPT_POLICY, "the engine's own",
-     "textbook: plain UCT, c = 1.4, every move a candidate, the most visited played, uniform "
-     "rollouts, no solvers, 2000 playouts unless told"},
-    {"params", "k=v;k=v", OPTIONS_PLAYER, true, OPT_PARAMS, "none",
-     "game parameters added to the match's"},
 };
 
-#define OPTIONS_N      (sizeof options_rows / sizeof options_rows[0])
-#define OPTIONS_INDENT "                           " /* Help text under a long syntax. */
+#define OPTIONS_SIZE_MAX 1e15 /* Bytes of the largest size options_parse_size reads. */
+#define OPTIONS_N        (sizeof options_rows / sizeof options_rows[0])
+#define OPTIONS_INDENT   "                           " /* Help text under a long syntax. */
+
+/* The front-ends of OPTIONS_IN_*, bit by bit, by their command's name. */
+static const char *const options_fronts[] = {"play", "gtp",   "gomocup",  "analyze", "bench",
+                                             "solo", "serve", "selfplay", "match",   "train"};
+
+/* The places (OPTIONS_CLI, OPTIONS_PLAYER, OPTIONS_LIVE) that take row r. */
+static unsigned options_places(const struct options_row *r)
+{
+    return (r->in & ~OPTIONS_IN_MATCH ? OPTIONS_CLI : 0) |
+           (r->in & OPTIONS_IN_MATCH ? OPTIONS_PLAYER : 0) |
+           (r->flags & OPT_LIVE ? OPTIONS_LIVE : 0);
+}
 
 static const struct options_row *options_find(const char *name, unsigned place)
 {
     for (size_t i = 0; name && i < OPTIONS_N; i++)
-        if (!strcmp(options_rows[i].name, name) && (options_rows[i].places & place))
+        if (!strcmp(options_rows[i].name, name) && (options_places(&options_rows[i]) & place))
             return &options_rows[i];
     return NULL;
+}
+
+unsigned options_front(const char *command)
+{
+    for (size_t i = 0; command && i < sizeof options_fronts / sizeof options_fronts[0]; i++)
+        if (!strcmp(options_fronts[i], command))
+            return 1u << i;
+    return 0;
+}
+
+/* The front-ends of in as words, "play, gtp and gomocup", into out[len]. */
+static void options_where(unsigned in, char *out, size_t len)
+{
+    size_t used = 0, n = sizeof options_fronts / sizeof options_fronts[0];
+    int left = 0;
+    for (size_t i = 0; i < n; i++)
+        left += (in >> i) & 1;
+    out[0] = 0;
+    for (size_t i = 0; i < n && used < len; i++)
+        if ((in >> i) & 1) {
+            left--;
+            used += (size_t)snprintf(out + used, len - used, "%s%s", options_fronts[i],
+                                     left > 1    ? ", "
+                                     : left == 1 ? " and "
+                                                 : "");
+        }
 }
 
 void options_init(options *o)
@@ -153,16 +210,27 @@ bool options_is_switch(const char *name)
 bool options_need_engine(const char *name)
 {
     const struct options_row *r = options_find(name, OPTIONS_ALL);
-    return r && r->engine;
+    return r && (r->flags & OPT_ENGINE);
+}
+
+/* Whether text is written with the characters of a decimal number only (no
+ * "0x", "inf", "nan" or spaces, which strtod would also read). */
+static bool options_is_decimal(const char *text)
+{
+    return *text && strspn(text, "0123456789.eE+-") == strlen(text);
 }
 
 bool options_parse_size(const char *text, size_t *out)
 {
     static const char units[] = "kmg";
     char *end;
-    double v = strtod(text, &end), mult = 1;
-    if (end == text || !(v >= 0) || isspace((unsigned char)*text))
+    if (!isdigit((unsigned char)*text) && *text != '.')
         return false;
+    errno = 0;
+    double v = strtod(text, &end), mult = 1;
+    if (end == text || errno || !(v >= 0) ||
+        (size_t)(end - text) != strspn(text, "0123456789.eE+-"))
+        return false; /* Decimal only: not "0x10M", which strtod reads. */
     const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
     if (u) {
         mult = (double)(1ULL << (10 * (u - units + 1)));
@@ -170,32 +238,43 @@ bool options_parse_size(const char *text, size_t *out)
     }
     if (!strcasecmp(end, "b") || (u && !strcasecmp(end, "ib")))
         end += strlen(end);
-    if (*end || v * mult > 1e15)
+    if (*end || v * mult > OPTIONS_SIZE_MAX)
         return false;
     *out = (size_t)(v * mult);
     return true;
 }
 
-/* A whole decimal count in [lo, hi]. */
-static bool options_count(const char *text, uint64_t lo, uint64_t hi, uint64_t *out)
+/* A whole decimal count in [lo, hi]; on failure, what is expected into
+ * want[len]. A number too large for any count is out of range like any
+ * other, never taken as the largest one. */
+static bool options_count(const char *text, uint64_t lo, uint64_t hi, uint64_t *out, char *want,
+                          size_t len)
 {
     char *end;
-    if (!isdigit((unsigned char)*text))
+    errno = 0;
+    unsigned long long v = isdigit((unsigned char)*text) ? strtoull(text, &end, 10) : 0;
+    if (!isdigit((unsigned char)*text) || *end || errno || v < lo || v > hi) {
+        snprintf(want, len, "a whole number from %llu to %llu", (unsigned long long)lo,
+                 (unsigned long long)hi);
         return false;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || v < lo || v > hi)
-        return false;
+    }
     *out = v;
     return true;
 }
 
-/* A real number in [lo, hi]. */
-static bool options_real(const char *text, double lo, double hi, double *out)
+/* A decimal number in [lo, hi]; on failure, what is expected into
+ * want[len] (then "or" and alt, when alt is not NULL). */
+static bool options_real(const char *text, double lo, double hi, double *out, const char *alt,
+                         char *want, size_t len)
 {
     char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || isspace((unsigned char)*text) || !(v >= lo && v <= hi))
+    errno = 0;
+    double v = options_is_decimal(text) ? strtod(text, &end) : NAN;
+    if (!options_is_decimal(text) || *end || errno || !(v >= lo && v <= hi)) {
+        snprintf(want, len, "a number from %.15g to %.15g%s%s", lo, hi, alt ? ", or " : "",
+                 alt ? alt : "");
         return false;
+    }
     *out = v;
     return true;
 }
@@ -227,34 +306,49 @@ static bool options_add_params(options *o, const char *v)
     return true;
 }
 
-/* Reads v into o as r says. Returns false for a bad value. */
-static bool options_apply(options *o, const struct options_row *r, const char *v)
+/* A whole number in [lo, hi], which int holds, into *out. */
+static bool options_int(const char *v, uint64_t lo, uint64_t hi, int *out, char *want, size_t len)
 {
     uint64_t u;
-    int w = r->arg ? options_word(r->arg, v) : -1;
+    if (!options_count(v, lo, hi, &u, want, len))
+        return false;
+    *out = (int)u;
+    return true;
+}
+
+/* Reads v into o as r says. Returns false for a bad value, with what is
+ * expected in want[len] (the row's syntax, unless a number's range says
+ * more). */
+static bool options_apply(options *o, const struct options_row *r, const char *v, char *want,
+                          size_t len)
+{
+    int w = r->arg ? options_word(r->arg, v) : -1, n;
+    snprintf(want, len, "%s%s", r->arg && strchr(r->arg, '|') ? "one of " : "",
+             r->arg ? r->arg : "");
     switch (r->kind) {
     case OPT_PLAYOUTS:
-        return options_count(v, 1, UINT64_MAX, &o->lim.playouts);
+        return options_count(v, 1, UINT64_MAX, &o->lim.playouts, want, len);
     case OPT_TIME:
-        return options_real(v, 0.001, 1e7, &o->lim.time);
+        return options_real(v, 0.001, 1e7, &o->lim.time, NULL, want, len);
     case OPT_NODES:
-        return options_count(v, 1, UINT64_MAX, &o->lim.nodes);
+        return options_count(v, 1, UINT64_MAX, &o->lim.nodes, want, len);
     case OPT_SEED:
-        return options_count(v, 0, UINT64_MAX, &o->cfg.seed);
+        return options_count(v, 0, UINT64_MAX, &o->cfg.seed, want, len);
     case OPT_THREADS:
-        if (!options_count(v, 1, BANYAN_MAX_THREADS, &u))
-            return false;
-        o->cfg.threads = (int)u;
-        return true;
+        return options_int(v, 1, BANYAN_MAX_THREADS, &o->cfg.threads, want, len);
     case OPT_PARALLEL:
         if (w < 0)
             return false;
         o->cfg.parallel = w == 0 ? BANYAN_PARALLEL_TREE : BANYAN_PARALLEL_ROOT;
         return true;
     case OPT_MEMORY:
-        return options_parse_size(v, &o->cfg.memory) && o->cfg.memory > 0;
+        if (options_parse_size(v, &o->cfg.memory) && o->cfg.memory > 0)
+            return true;
+        snprintf(want, len, "a size in bytes from 1 to %g, with an optional K, M or G",
+                 OPTIONS_SIZE_MAX);
+        return false;
     case OPT_C:
-        return options_real(v, 1e-6, 1e6, &o->cfg.c);
+        return options_real(v, 1e-6, 1e6, &o->cfg.c, NULL, want, len);
     case OPT_SELECT:
         if (w < 0)
             return false;
@@ -268,9 +362,9 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
                                 : BANYAN_FINAL_LCB;
         return true;
     case OPT_EXPAND:
-        if (!options_count(v, 1, 999999, &u))
+        if (!options_int(v, 1, 999999, &n, want, len))
             return false;
-        o->cfg.expand_visits = (uint32_t)u;
+        o->cfg.expand_visits = (uint32_t)n;
         return true;
     case OPT_LEAF:
         if (w < 0)
@@ -278,12 +372,9 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         o->cfg.leaf = w == 0 ? BANYAN_LEAF_ROLLOUT : w == 1 ? BANYAN_LEAF_EVAL : BANYAN_LEAF_CUTOFF;
         return true;
     case OPT_CUTOFF:
-        if (!options_count(v, 1, 1000, &u))
-            return false;
-        o->cfg.cutoff = (int)u;
-        return true;
+        return options_int(v, 1, 1000, &o->cfg.cutoff, want, len);
     case OPT_SOLVE:
-        return options_count(v, 1, UINT64_MAX, &o->cfg.solve_budget);
+        return options_count(v, 1, UINT64_MAX, &o->cfg.solve_budget, want, len);
     case OPT_REUSE:
     case OPT_RECYCLE:
     case OPT_TRANSPOSITIONS:
@@ -303,7 +394,7 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             o->cfg.rave = -1;
             return true;
         }
-        return options_real(v, 1, 1e9, &o->cfg.rave);
+        return options_real(v, 1, 1e9, &o->cfg.rave, "off", want, len);
     case OPT_PONDER:
     case OPT_NO_PONDER:
         o->ponder = r->kind == OPT_PONDER;
@@ -327,12 +418,9 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
     case OPT_PARAMS:
         return strchr(v, '=') && options_add_params(o, v);
     case OPT_BATCH:
-        if (!options_count(v, 1, BANYAN_MAX_BATCH, &u))
-            return false;
-        o->cfg.batch = (int)u;
-        return true;
+        return options_int(v, 1, BANYAN_MAX_BATCH, &o->cfg.batch, want, len);
     case OPT_MAX_MIX:
-        return options_real(v, 0, 1, &o->cfg.max_mix);
+        return options_real(v, 0, 1, &o->cfg.max_mix, NULL, want, len);
     case OPT_ADAPTIVE:
         if (w < 0)
             return false;
@@ -344,25 +432,25 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             return true;
         }
         o->cfg.fpu = BANYAN_FPU_PARENT;
-        return options_real(v, 0, 1, &o->cfg.fpu_value);
+        return options_real(v, 0, 1, &o->cfg.fpu_value, "infinite", want, len);
     case OPT_WIDENING:
         if (w == 1) {
             o->cfg.widening = -1;
             return true;
         }
-        return options_real(v, 0.01, 1000, &o->cfg.widening);
+        return options_real(v, 0.01, 1000, &o->cfg.widening, "off", want, len);
     case OPT_OPP_WIDENING:
         if (w == 1) {
             o->cfg.widening_opponent = -1;
             return true;
         }
-        return options_real(v, 0.01, 1000, &o->cfg.widening_opponent);
+        return options_real(v, 0.01, 1000, &o->cfg.widening_opponent, "off", want, len);
     case OPT_RESIGN:
         if (!strcmp(v, "off")) {
             o->resign = -1;
             return true;
         }
-        return options_real(v, 1e-9, 1, &o->resign);
+        return options_real(v, 1e-9, 1, &o->resign, "off", want, len);
     case OPT_NET:
         if (!*v || strlen(v) >= sizeof o->net)
             return false;
@@ -377,19 +465,34 @@ int options_set(options *o, const char *name, const char *value, unsigned place,
 {
     const struct options_row *r = options_find(name, place);
     options tmp = *o;
+    char want[128];
     if (!r) {
         snprintf(err, len, "unknown option %s", name ? name : "(none)");
         return BANYAN_EINVAL;
     }
-    if (r->arg && (!value || !options_apply(&tmp, r, value))) {
+    if (r->arg && (!value || !options_apply(&tmp, r, value, want, sizeof want))) {
         snprintf(err, len, "bad value for %s: \"%s\" (%s expected)", name, value ? value : "",
-                 r->arg);
+                 want);
         return BANYAN_EINVAL;
     }
     if (!r->arg)
-        options_apply(&tmp, r, "");
+        options_apply(&tmp, r, "", want, sizeof want);
     *o = tmp;
     return BANYAN_OK;
+}
+
+int options_set_in(options *o, const char *name, const char *value, unsigned front, char *err,
+                   size_t len)
+{
+    const struct options_row *r = options_find(name, OPTIONS_CLI);
+    if (r && !(r->in & front)) {
+        char where[128], here[32];
+        options_where(r->in, where, sizeof where);
+        options_where(front, here, sizeof here);
+        snprintf(err, len, "--%s does nothing in %s: it applies to %s only", name, here, where);
+        return BANYAN_EINVAL;
+    }
+    return options_set(o, name, value, OPTIONS_CLI, err, len);
 }
 
 /* Appends " key=value" to out[len] at *used; false when it does not fit. */
@@ -423,17 +526,46 @@ bool options_game_params(const options *o, const banyan_game *g, const char *bas
     return ok;
 }
 
-void options_help(FILE *f, unsigned place, const char *prefix)
+/* One row's line of help: the syntax (prefix, name, value), the meaning
+ * and the default, and with where the front-ends it applies to when it
+ * does not apply in all of them. */
+static void options_help_row(FILE *f, const struct options_row *r, const char *prefix, bool where)
+{
+    char syntax[64], in[160] = "";
+    snprintf(syntax, sizeof syntax, "%s%s%s%s", prefix, r->name,
+             r->arg ? (prefix[0] ? " " : "=") : "", r->arg ? r->arg : "");
+    if (where && (r->in & IN_ALL) != IN_ALL)
+        options_where(r->in, in, sizeof in);
+    fprintf(f, "  %-24s%s%s%s%s%s%s%s%s\n", syntax, strlen(syntax) < 24 ? " " : "\n" OPTIONS_INDENT,
+            r->help, r->def[0] ? " (default: " : "", r->def, r->def[0] ? ")" : "",
+            in[0] ? " [" : "", in, in[0] ? " only]" : "");
+}
+
+void options_help(FILE *f, unsigned place, unsigned in, const char *prefix)
 {
     for (size_t i = 0; i < OPTIONS_N; i++) {
         const struct options_row *r = &options_rows[i];
-        char syntax[64];
-        if (!(r->places & place))
-            continue;
-        snprintf(syntax, sizeof syntax, "%s%s%s%s", prefix, r->name,
-                 r->arg ? (prefix[0] ? " " : "=") : "", r->arg ? r->arg : "");
-        fprintf(f, "  %-24s%s%s%s%s%s\n", syntax, strlen(syntax) < 24 ? " " : "\n" OPTIONS_INDENT,
-                r->help, r->def[0] ? " (default: " : "", r->def, r->def[0] ? ")" : "");
+        if ((options_places(r) & place) && (r->in & in) && !(r->flags & OPT_SETTING))
+            options_help_row(f, r, prefix, false);
+    }
+    fprintf(f, "  %-24s %sc, %sselect, %sfpu, %srave and more: banyan help options\n",
+            "search settings", prefix, prefix, prefix, prefix);
+}
+
+void options_help_all(FILE *f)
+{
+    fprintf(f, "Engine options, one table for every front-end: --name VALUE on the command line,\n"
+               "name=VALUE in a match player (banyan:name=VALUE,...), banyan-set name VALUE in a\n"
+               "GTP session and INFO name VALUE to a Gomocup brain. Each applies wherever the\n"
+               "engine searches, unless [brackets] name where; each command's --help lists its\n"
+               "own.\n");
+    for (int setting = 0; setting < 2; setting++) {
+        fprintf(f, "\n%s:\n", setting ? "search settings" : "limits and resources");
+        for (size_t i = 0; i < OPTIONS_N; i++) {
+            const struct options_row *r = &options_rows[i];
+            if (!(r->flags & OPT_SETTING) == !setting)
+                options_help_row(f, r, options_places(r) & OPTIONS_CLI ? "--" : "", true);
+        }
     }
 }
 
@@ -457,4 +589,58 @@ int options_engine_new(const options *o, const banyan_config *cfg, const banyan_
         *ev = NULL;
     }
     return rc;
+}
+
+/* For options_explain_new: every parameter of g's table with the value
+ * params gives it (the last one) or its default, "a=3 b=5", into
+ * all[alen]; and the meaning of each one params names, "b: ...", into
+ * helps[hlen]. */
+static void options_params_in_full(const banyan_game *g, const char *params, char *all, size_t alen,
+                                   char *helps, size_t hlen)
+{
+    size_t used = 0, hused = 0;
+    all[0] = helps[0] = 0;
+    for (const banyan_param *p = g->params; p && p->name; p++) {
+        char v[128], pair[160];
+        const char *cur = params;
+        char k[64], given[128];
+        bool named = false;
+        if (banyan_params_value(g, params, p->name, v, sizeof v) != BANYAN_OK)
+            continue;
+        snprintf(pair, sizeof pair, "%s=%s", p->name, v);
+        options_append(all, alen, &used, pair);
+        while (!named && banyan_params_next(&cur, k, sizeof k, given, sizeof given) == 1)
+            named = !strcmp(k, p->name);
+        if (named && hused < hlen)
+            hused += (size_t)snprintf(helps + hused, hlen - hused, "%s%s: %s", hused ? "; " : "",
+                                      p->name, p->help);
+    }
+}
+
+void options_explain_new(const banyan_game *g, const char *params, const banyan_config *cfg, int rc,
+                         char *why, size_t len)
+{
+    char sub[256], all[256], helps[512];
+    const char *bad = banyan_game_check(g);
+    if (rc == BANYAN_ENOMEM)
+        snprintf(why, len, "cannot create the engine: %s", banyan_strerror(rc));
+    else if (bad)
+        snprintf(why, len, "the game table of %s is unusable: %s", g->name, bad);
+    else if (banyan_params_check(g, params, sub, sizeof sub) != BANYAN_OK)
+        snprintf(why, len, "bad parameters for %s: %s", g->name, sub);
+    else if (banyan_config_check(g, cfg))
+        snprintf(why, len, "%s", banyan_config_check(g, cfg));
+    else {
+        /* Each value is within its range (the table's check passed), yet
+         * the game refuses them: they do not go together. */
+        options_params_in_full(g, params, all, sizeof all, helps, sizeof helps);
+        if (helps[0])
+            snprintf(why, len,
+                     "%s cannot be set up with %s: each value is within its range, but not "
+                     "with the others (%s; banyan games --params lists them)",
+                     g->name, all, helps);
+        else
+            snprintf(why, len, "%s refuses the parameters \"%s\" or the engine options", g->name,
+                     params);
+    }
 }

@@ -2,9 +2,9 @@
  * options.h - the engine options every front-end understands, in one table:
  * the command line (--name value), match players (banyan:name=value,...),
  * GTP (banyan-set name value) and Gomocup (INFO name value for the names
- * that are not Gomocup's own). Each option's syntax, default and meaning
- * are written once, in options.c, and printed by --help. Uses only the
- * public API.
+ * that are not Gomocup's own). Each option's syntax, default, meaning and
+ * the front-ends where it applies are written once, in options.c, and
+ * printed by --help and `banyan help options`. Uses only the public API.
  */
 #ifndef BANYAN_OPTIONS_H
 #define BANYAN_OPTIONS_H
@@ -36,6 +36,25 @@ typedef struct options {
 #define OPTIONS_LIVE   0x4u /* A running session (GTP banyan-set, Gomocup INFO). */
 #define OPTIONS_ALL    0x7u
 
+/* The front-ends that take engine options, one bit each: the table says in
+ * which of them each option applies, and a command's --help lists there
+ * only those. */
+#define OPTIONS_IN_PLAY     0x001u
+#define OPTIONS_IN_GTP      0x002u
+#define OPTIONS_IN_GOMOCUP  0x004u
+#define OPTIONS_IN_ANALYZE  0x008u
+#define OPTIONS_IN_BENCH    0x010u
+#define OPTIONS_IN_SOLO     0x020u
+#define OPTIONS_IN_SERVE    0x040u
+#define OPTIONS_IN_SELFPLAY 0x080u
+#define OPTIONS_IN_MATCH    0x100u /* Its players (banyan:key=value). */
+#define OPTIONS_IN_ANY      0x1ffu /* Every front-end that searches. */
+#define OPTIONS_IN_TRAIN    0x200u /* banyan train, which takes the seed alone. */
+
+/* The OPTIONS_IN_* bit of the subcommand named command ("play"), or 0 for
+ * one that takes no engine options. command is borrowed. */
+unsigned options_front(const char *command);
+
 /* Resets o to the defaults (zeroes, ponder -1). */
 void options_init(options *o);
 
@@ -52,6 +71,12 @@ bool options_is_switch(const char *name);
  * borrowed. */
 int options_set(options *o, const char *name, const char *value, unsigned place, char *err,
                 size_t len);
+
+/* options_set on the command line of front-end front (an OPTIONS_IN_*
+ * bit), which also refuses, with a sentence in err[len], an option that
+ * does nothing there (--ponder in analyze). */
+int options_set_in(options *o, const char *name, const char *value, unsigned front, char *err,
+                   size_t len);
 
 /* Whether changing option name needs a new engine (memory, threads,
  * parallel, seed, and the search settings in banyan_config), rather than
@@ -77,10 +102,23 @@ int options_engine_new(const options *o, const banyan_config *cfg, const banyan_
                        const char *params, banyan_engine **e, net_evaluator **ev, char *why,
                        size_t len);
 
-/* Prints the options taken in place, one per line with its syntax, default
- * and meaning, each line starting with prefix ("--" for the command line,
- * "" for keys). */
-void options_help(FILE *f, unsigned place, const char *prefix);
+/* Prints the options taken in place that apply in front-ends in (OPTIONS_IN_*
+ * bits), one per line with its syntax, default and meaning, each line
+ * starting with prefix ("--" for the command line, "" for keys); then a
+ * line that points to `banyan help options` for the search settings,
+ * which it leaves out. */
+void options_help(FILE *f, unsigned place, unsigned in, const char *prefix);
+
+/* Prints the whole table for `banyan help options`: the limits and
+ * resources, then the search settings, each option with where it applies
+ * when that is not everywhere. */
+void options_help_all(FILE *f);
+
+/* Why banyan_engine_new(g, params, cfg) (or options_engine_new) returned
+ * rc, a sentence into why[len]: memory, the game table, a parameter out of
+ * its range or values that do not go together, or the configuration. */
+void options_explain_new(const banyan_game *g, const char *params, const banyan_config *cfg, int rc,
+                         char *why, size_t len);
 
 /* Parses a byte count with an optional K, M or G suffix (binary) and an
  * optional trailing B or iB: "256M", "1.5G", "65536". */
