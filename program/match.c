@@ -261,6 +261,45 @@ static void match_tell_start(match *M, int who, const player *p)
     pthread_mutex_unlock(&M->lock);
 }
 
+/* Why a player could not start (st), for the sentence that stops a match
+ * before its first game. */
+static const char *match_why_not(const match *M, player_status st, const player *p, char *buf,
+                                 size_t len)
+{
+    if (st == PLAYER_TIMEOUT)
+        snprintf(buf, len, "no answer to its first commands within %g s (--move-timeout)",
+                 M->o.move_timeout);
+    else if (st == PLAYER_CRASH)
+        snprintf(buf, len, "%s", p->last[0] ? p->last : "it ended while starting");
+    else
+        snprintf(buf, len, "it cannot play %s%s%s", M->o.g->name, p->last[0] ? ": " : "", p->last);
+    return buf;
+}
+
+/* Step 0 of a match: each player is started as for a game (its process,
+ * the handshake, the game and the clock) and stopped again, so that a
+ * player that cannot play (a command not found, an engine that refuses the
+ * game or does not answer) stops the match before its first game instead
+ * of forfeiting every one. Returns false after saying why. */
+static bool match_check_players(const match *M)
+{
+    for (int k = 0; k < 2; k++) {
+        char why[512];
+        player p;
+        player_status st =
+            player_start(&p, &M->o.players[k], M->o.g, M->o.params, M->o.move_timeout, NULL);
+        if (st == PLAYER_OK && M->o.tc_main > 0)
+            st = player_time_control(&p, M->o.tc_main, M->o.move_timeout);
+        if (st != PLAYER_OK)
+            fprintf(stderr, "banyan match: %c (%s): %s; no game was played\n", "AB"[k],
+                    M -> o.players[k].text, match_why_not(M, st, &p, why, sizeof why));
+        player_stop(&p);
+        if (st != PLAYER_OK)
+            return false;
+    }
+    return true;
+}
+
 /* Plays game `index` and fills *r. */
 static void match_play(match *M, int index, match_game *r)
 {
@@ -663,12 +702,22 @@ static void match_usage(FILE *f)
     options_help(f, OPTIONS_PLAYER, OPTIONS_IN_MATCH, "");
 }
 
-static bool match_number(const char *s, double lo, double hi, double *out)
+/* A number in [lo, hi], whole when whole is set; on failure, what is
+ * expected into want[len]. */
+static bool match_number(const char *s, double lo, double hi, bool whole, double *out, char *want,
+                         size_t len)
 {
-    char *end;
-    double v = s ? strtod(s, &end) : NAN;
-    if (!s || end == s || *end || !(v >= lo && v <= hi))
+    char *end = NULL;
+    long n;
+    double v = NAN;
+    if (whole && banyan_parse_int(s, (long)lo, (long)hi, &n) == BANYAN_OK)
+        v = (double)n;
+    else if (!whole && strspn(s, "0123456789.eE+-") == strlen(s))
+        v = strtod(s, &end);
+    if (!(v >= lo && v <= hi) || (end && *end)) {
+        snprintf(want, len, "a %s from %.15g to %.15g", whole ? "whole number" : "number", lo, hi);
         return false;
+    }
     *out = v;
     return true;
 }
@@ -685,6 +734,7 @@ static bool match_parse(int argc, char **argv, match_opts *o)
     o->seed = 1;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        char want[96] = "";
         bool ok = true;
         if (a[0] != '-') {
             if (n_players == 2 || !player_parse(a, &o->players[n_players], err, sizeof err)) {
@@ -703,66 +753,77 @@ static bool match_parse(int argc, char **argv, match_opts *o)
             fprintf(stderr, "banyan match: %s needs a value\n", a);
             return false;
         }
-        if (!strcmp(a, "--game"))
+        if (!strcmp(a, "--game")) {
             ok = (o->g = banyan_game_find(val)) != NULL;
-        else if (!strcmp(a, "--param")) {
+            snprintf(want, sizeof want, "banyan games lists the games");
+        } else if (!strcmp(a, "--param")) {
             size_t len = strlen(o->params);
-            ok = len + strlen(val) + 2 < sizeof o->params;
+            ok = strchr(val, '=') && len + strlen(val) + 2 < sizeof o->params;
             if (ok)
                 snprintf(o->params + len, sizeof o->params - len, "%s%s", len ? " " : "", val);
-        } else if (!strcmp(a, "--games") && (ok = match_number(val, 1, MATCH_MAX_GAMES, &v)))
-            o->games = (int)v;
-        else if (!strcmp(a, "--openings"))
+            snprintf(want, sizeof want, "key=value expected");
+        } else if (!strcmp(a, "--games")) {
+            if ((ok = match_number(val, 1, MATCH_MAX_GAMES, true, &v, want, sizeof want)))
+                o->games = (int)v;
+        } else if (!strcmp(a, "--openings")) {
             o->openings_file = val;
-        else if (!strcmp(a, "--random-plies") && (ok = match_number(val, 0, 100, &v)))
-            o->random_plies = (int)v;
-        else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) &&
-                 (ok = match_number(val, 1, MATCH_MAX_JOBS, &v)))
-            o->jobs = (int)v;
-        else if (!strcmp(a, "--playouts") && (ok = match_number(val, 1, 1e12, &v)))
-            o->lim.playouts = (uint64_t)v;
-        else if (!strcmp(a, "--time") && (ok = match_number(val, 0.001, 1e6, &v)))
-            o->lim.time = v;
-        else if (!strcmp(a, "--tc")) {
+        } else if (!strcmp(a, "--random-plies")) {
+            if ((ok = match_number(val, 0, 100, true, &v, want, sizeof want)))
+                o->random_plies = (int)v;
+        } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+            if ((ok = match_number(val, 1, MATCH_MAX_JOBS, true, &v, want, sizeof want)))
+                o->jobs = (int)v;
+        } else if (!strcmp(a, "--playouts")) {
+            if ((ok = match_number(val, 1, 1e12, true, &v, want, sizeof want)))
+                o->lim.playouts = (uint64_t)v;
+        } else if (!strcmp(a, "--time")) {
+            ok = match_number(val, 0.001, 1e6, false, &o->lim.time, want, sizeof want);
+        } else if (!strcmp(a, "--tc")) {
             char *plus;
             o->tc_main = strtod(val, &plus);
             o->tc_inc = *plus == '+' ? strtod(plus + 1, &plus) : 0;
-            ok = !*plus && o->tc_main > 0 && o->tc_inc >= 0;
-        } else if (!strcmp(a, "--move-timeout") && (ok = match_number(val, 0.01, 1e6, &v)))
-            o->move_timeout = v;
-        else if (!strcmp(a, "--resign") && (ok = match_number(val, 0, 1, &v)))
-            o->resign = v;
-        else if (!strcmp(a, "--draw-after") && (ok = match_number(val, 1, MATCH_MAX_PLIES, &v)))
-            o->draw_after = (int)v;
-        else if (!strcmp(a, "--sprt")) {
+            ok = !*plus && strspn(val, "0123456789.+") == strlen(val) && o->tc_main > 0 &&
+                 o->tc_main <= 1e6 && o->tc_inc >= 0 && o->tc_inc <= 1e6;
+            snprintf(want, sizeof want, "MAIN or MAIN+INC in seconds, up to 1e+06 each");
+        } else if (!strcmp(a, "--move-timeout")) {
+            ok = match_number(val, 0.01, 1e6, false, &o->move_timeout, want, sizeof want);
+        } else if (!strcmp(a, "--resign")) {
+            ok = match_number(val, 0, 1, false, &o->resign, want, sizeof want);
+        } else if (!strcmp(a, "--draw-after")) {
+            if ((ok = match_number(val, 1, MATCH_MAX_PLIES, true, &v, want, sizeof want)))
+                o->draw_after = (int)v;
+        } else if (!strcmp(a, "--sprt")) {
             ok = sscanf(val, "%lf,%lf,%lf,%lf", &o->elo0, &o->elo1, &o->alpha, &o->beta) == 4 &&
                  o->elo1 > o->elo0 && o->alpha > 0 && o->alpha < 0.5 && o->beta > 0 &&
                  o->beta < 0.5;
             o->sprt = ok;
-        } else if (!strcmp(a, "--records"))
+            snprintf(want, sizeof want, "E0,E1,A,B with E0 < E1 and A, B between 0 and 0.5");
+        } else if (!strcmp(a, "--records")) {
             o->records = val;
-        else if (!strcmp(a, "--records-format"))
+        } else if (!strcmp(a, "--records-format")) {
             ok = !strcmp(o->records_format = val, "txt") || !strcmp(val, "sgf") ||
                  !strcmp(val, "psq");
-        else if (!strcmp(a, "--log"))
+            snprintf(want, sizeof want, "txt, sgf or psq");
+        } else if (!strcmp(a, "--log")) {
             o->log_dir = val;
-        else if (!strcmp(a, "--results"))
+        } else if (!strcmp(a, "--results")) {
             o->results = val;
-        else if (!strcmp(a, "--seed") && (ok = match_number(val, 0, 1e18, &v)))
-            o->seed = (uint64_t)v;
-        else {
-            fprintf(stderr, "banyan match: unknown option %s\n", a);
-            match_usage(stderr);
+        } else if (!strcmp(a, "--seed")) {
+            if ((ok = match_number(val, 0, 1e18, true, &v, want, sizeof want)))
+                o->seed = (uint64_t)v;
+        } else {
+            fprintf(stderr, "banyan match: unknown option %s (see banyan match --help)\n", a);
             return false;
         }
         if (!ok) {
-            fprintf(stderr, "banyan match: bad value for %s: \"%s\"\n", a, val);
+            fprintf(stderr, "banyan match: bad value for %s: \"%s\" (%s)\n", a, val, want);
             return false;
         }
         i++;
     }
     if (!o->g || n_players != 2) {
-        match_usage(stderr);
+        fprintf(stderr, "banyan match: %s (see banyan match --help)\n",
+                !o->g ? "name the game with --game" : "name two players, A and B");
         return false;
     }
     const char *rf = o->records_format;
@@ -806,6 +867,15 @@ int cli_match(int argc, char **argv)
     pthread_mutex_init(&M.lock, NULL);
     M.tty = isatty(STDOUT_FILENO);
     M.start = match_now();
+    if (M.o.results && !match_resume(&M))
+        return 2;
+    if (M.finished)
+        printf("resuming: %d of %d games already played\n", M.finished, M.o.games);
+    if (match_sprt_decided(&M))
+        M.stop = true;
+    /* Nothing is created before the players are known to start. */
+    if (!M.stop && M.finished < M.o.games && !match_check_players(&M))
+        return 1;
     if (M.o.log_dir && mkdir(M.o.log_dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "banyan match: cannot create %s\n", M.o.log_dir);
         return 1;
@@ -816,10 +886,6 @@ int cli_match(int argc, char **argv)
     }
     if (M.o.results) {
         char identity[4096];
-        if (!match_resume(&M))
-            return 2;
-        if (M.finished)
-            printf("resuming: %d of %d games already played\n", M.finished, M.o.games);
         M.results = fopen(M.o.results, "a");
         if (!M.results) {
             fprintf(stderr, "banyan match: cannot write %s\n", M.o.results);
@@ -829,8 +895,6 @@ int cli_match(int argc, char **argv)
         if (ftell(M.results) == 0)
             fprintf(M.results, "%s\n", identity);
     }
-    if (match_sprt_decided(&M))
-        M.stop = true;
 
     pthread_t threads[MATCH_MAX_JOBS];
     int started = 0;

@@ -398,14 +398,9 @@ player_status player_start(player *p, const player_spec *spec, const banyan_game
         int rc =
             options_engine_new(&spec->eng, &spec->eng.cfg, g, all, &p->e, &p->ev, why, sizeof why);
         if (rc != BANYAN_OK) {
-            if (why[0])
-                snprintf(p->last, sizeof p->last, "%s", why);
-            else if (banyan_params_check(g, all, why, sizeof why) != BANYAN_OK)
-                snprintf(p->last, sizeof p->last, "%s", why);
-            else if (banyan_config_check(g, &spec->eng.cfg))
-                snprintf(p->last, sizeof p->last, "%s", banyan_config_check(g, &spec->eng.cfg));
-            else
-                snprintf(p->last, sizeof p->last, "bad parameters \"%.200s\"", all);
+            if (!why[0])
+                options_explain_new(g, all, &spec->eng.cfg, rc, why, sizeof why);
+            snprintf(p->last, sizeof p->last, "%s", why);
             return PLAYER_ILLEGAL;
         }
         return PLAYER_OK;

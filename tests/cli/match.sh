@@ -114,10 +114,31 @@ check "match: gomocup match clock" $BANYAN match --game gomoku \
     --openings tests/data/gomoku_openings15.txt
 if grep -Eq 'forfeit|crash|hang|illegal' "$tmp/out"; then bad "match: gomocup brains keep their clocks"; else ok "match: gomocup brains keep their clocks"; fi
 
-# An engine that cannot be started says why, once, beside the forfeits.
-$M gtp:/no/such/engine banyan:playouts=100 --games 2 > "$tmp/out" 2>&1
-has "match: a missing engine explained" '^banyan match: A \(gtp:/no/such/engine\): could not be started: command not found'
-[ "$(grep -c 'could not be started' "$tmp/out")" -eq 1 ] && ok "match: said once" || bad "match: said once"
+# A player that cannot play stops the match before its first game, with a
+# sentence: a command not found, one that ends at once, one that never
+# answers, an engine of this process the game refuses. No game is played,
+# no table printed, no results file written.
+rm -f "$tmp/res"
+$M banyan:playouts=100 gtp:/no/such/engine --games 2 --results "$tmp/res" > "$tmp/out" 2>&1
+[ $? -eq 1 ] && ok "match: a missing engine stops the match" || bad "match: a missing engine stops the match"
+has "match: a missing engine explained" '^banyan match: B \(gtp:/no/such/engine\): could not be started: command not found .*; no game was played$'
+if grep -q '^games ' "$tmp/out" || [ -e "$tmp/res" ]; then bad "match: no game, no table, no results file"; else
+    ok "match: no game, no table, no results file"; fi
+$M gtp:true banyan:playouts=100 > "$tmp/out" 2>&1
+[ $? -eq 1 ] && ok "match: an engine that ends at once" || bad "match: an engine that ends at once"
+has "match: its end explained" '^banyan match: A \(gtp:true\): exited with status 0 while starting; no game was played$'
+$M banyan:playouts=100 "gtp:sleep 100" --move-timeout 0.5 > "$tmp/out" 2>&1
+[ $? -eq 1 ] && ok "match: an engine that never answers" || bad "match: an engine that never answers"
+has "match: its silence explained" 'B \(gtp:sleep 100\): no answer to its first commands within 0\.5 s'
+$M banyan:playouts=100 banyan:params=size=9 > "$tmp/out" 2>&1
+[ $? -eq 1 ] && ok "match: a player whose parameters the game refuses" || bad "match: a player whose parameters the game refuses"
+has "match: the parameters explained" 'B \(banyan:params=size=9\): it cannot play connect4: bad parameters for connect4: connect4 has no parameter "size"'
+# Numbers: whole where they count, within their range, which is said.
+for v in "--games 2.5" "--games 99999999999999999999" "-j 0" "--seed 1e3" "--time 0x10"; do
+    $M banyan banyan $v > "$tmp/out" 2>&1
+    if [ $? -eq 2 ] && grep -q "^banyan match: bad value for ${v%% *}: .*(a .*number from " "$tmp/out"; then
+        ok "match: $v refused with its range"; else bad "match: $v refused with its range"; fi
+done
 
 # A brain that prints an ERROR line before each move: the ERROR is no move
 # (it was once scored as an illegal one), and the table counts the lines.
