@@ -995,7 +995,7 @@ static int go_print(const void *s, banyan_move last, char *buf, size_t len)
     const go *t = s;
     char text[(GO_MAX_SIZE + 2) * (2 * GO_MAX_SIZE + 12)], *q = text;
     int lx = -1, ly = -1;
-    if ((int)last < go_pass(t)) {
+    if (last < (banyan_move)go_pass(t)) { /* Not a pass, nor BANYAN_MOVE_NONE. */
         lx = (int)last % t->size;
         ly = (int)last / t->size;
     }

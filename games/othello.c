@@ -1121,7 +1121,7 @@ static int oth_explain(const void *s, banyan_move m, char *buf, size_t len)
     const oth *t = s;
     uint64_t p = t->discs[t->turn], o = t->discs[!t->turn];
     if (m == OTH_PASS)
-        return oth_mobility(p, o) ? snprintf(buf, len, "is not a pass: there are moves") : 0;
+        return oth_mobility(p, o) ? snprintf(buf, len, "is not allowed: you have moves") : 0;
     if (m >= OTH_CELLS)
         return 0;
     if ((p | o) >> m & 1)

@@ -376,24 +376,27 @@ static const char *play_win_line(const play *P, char *buf, size_t len)
     return buf;
 }
 
-/* Announces the result once per game: the winner and whether that was the
- * person or Banyan, and the line that won; then what can still be typed. */
+/* Announces the result once per game: the result as the game scores it
+ * (the winner and the margin: "White wins by 6.5 points"), whether that
+ * was the person or Banyan, and the line that won; then what can still be
+ * typed. */
 static void play_announce_end(play *P)
 {
+    const void *s = banyan_engine_state(P->e);
     double ret[BANYAN_MAX_PLAYERS];
+    char result[160], line[512];
+    const char *who = NULL;
     P->announced = true;
-    if (!P->g->outcome(banyan_engine_state(P->e), ret)) {
-        printf("Game over.\n");
-    } else if (P->g->n_players == 2 && ret[0] == ret[1]) {
-        printf("Game over: a draw.\n");
-    } else if (P->g->n_players == 2) {
-        int w = ret[0] > ret[1] ? 0 : 1;
-        const char *who = play_who(P, w);
-        char line[512];
-        printf("Game over: %s wins%s%s%s%s.\n", banyan_game_player(P->g, w), who ? " (" : "",
-               who ? who : "", who ? ")" : "", play_win_line(P, line, sizeof line));
+    banyan_game_result(P->g, s, BANYAN_RESULT_TEXT, result, sizeof result);
+    if (P->g->n_players == 2 && P->g->outcome(s, ret) && ret[0] != ret[1])
+        who = play_who(P, ret[0] > ret[1] ? 0 : 1);
+    if (P->g->n_players != 2 && result[0]) {
+        /* "game over, a score of 42 moves": a sentence of its own. */
+        result[0] = (char)toupper((unsigned char)result[0]);
+        printf("%s.\n", result);
     } else {
-        printf("Game over.\n");
+        printf("Game over%s%s%s%s%s%s.\n", result[0] ? ": " : "", result, who ? " (" : "",
+               who ? who : "", who ? ")" : "", play_win_line(P, line, sizeof line));
     }
     printf("Type new for another game, undo, save FILE, or quit.\n");
 }
@@ -568,9 +571,10 @@ static int play_parse(play *P, const char *t, banyan_move *m)
 }
 
 /* Plays the person's move t (normalised, lower case), or says in one line
- * why it cannot be played. A word of three or more letters that is no move
- * is taken for a mistyped command. */
-static void play_try_move(play *P, const char *t)
+ * why it cannot be played, naming it as typed (the same text before lower
+ * case). A word of three or more letters that is no move is taken for a
+ * mistyped command. */
+static void play_try_move(play *P, const char *t, const char *typed)
 {
     banyan_move m;
     if (play_is_over(P)) {
@@ -580,18 +584,18 @@ static void play_try_move(play *P, const char *t)
     int rc = play_parse(P, t, &m);
     size_t letters = strspn(t, "abcdefghijklmnopqrstuvwxyz");
     if (rc == BANYAN_ERANGE)
-        printf("%s is off the board.\n", t);
+        printf("%s is off the board.\n", typed);
     else if (rc == BANYAN_EILLEGAL) {
         char why[128];
         banyan_game_explain(P->g, banyan_engine_state(P->e), m, why, sizeof why);
-        printf("%s %s.\n", t, why);
+        printf("%s %s.\n", typed, why);
     } else if (rc != BANYAN_OK && letters >= 3 && (!t[letters] || t[letters] == ' '))
-        printf("Unknown command \"%.*s\": type help for the commands.\n", (int)letters, t);
+        printf("Unknown command \"%.*s\": type help for the commands.\n", (int)letters, typed);
     else if (rc != BANYAN_OK)
-        printf("\"%s\" is not a move: type a move (for example %s), or help.\n", t,
+        printf("\"%s\" is not a move: type a move (for example %s), or help.\n", typed,
                play_example(P));
     else if (record_repeats(&P->rec, m))
-        printf("%s repeats an earlier position (superko).\n", t);
+        printf("%s repeats an earlier position (superko).\n", typed);
     else if (record_push(&P->rec, m, -1, NULL) != BANYAN_OK)
         printf("Out of memory: the game cannot go on; type new, save FILE or quit.\n");
     else {
@@ -604,7 +608,7 @@ static void play_try_move(play *P, const char *t)
  * of input or on quit. */
 static bool play_prompt(play *P)
 {
-    char raw[PLAY_LINE_MAX], text[PLAY_LINE_MAX], shown[PLAY_LINE_MAX];
+    char raw[PLAY_LINE_MAX], text[PLAY_LINE_MAX], shown[PLAY_LINE_MAX], typed[PLAY_LINE_MAX];
     const void *s = banyan_engine_state(P->e);
     if (play_is_over(P))
         printf("> ");
@@ -632,6 +636,7 @@ static bool play_prompt(play *P)
     char *t = play_trim(text);
     if (P->echo)
         printf("%s\n", t); /* A transcript of scripted input reads like a session. */
+    strcpy(typed, t);
     play_lower(t);
     if (!*t) {
         printf("Empty line: type a move, or help.\n");
@@ -644,7 +649,7 @@ static bool play_prompt(play *P)
     if (c && t[0] == '?' && !strchr(raw, '?'))
         c = NULL;
     if (!c) {
-        play_try_move(P, t);
+        play_try_move(P, t, typed);
         return true;
     }
     char *arg = play_raw_arg(raw);
@@ -659,6 +664,27 @@ static bool play_prompt(play *P)
     strcpy(shown, arg);
     play_normalise(shown);
     return c->run(P, arg, shown);
+}
+
+/* "You play Red (X on the board).": the side the person plays, by the
+ * player's name and, where the game has a board, the mark the diagram
+ * draws for its pieces (X for the first player, O for the second) when
+ * that differs from the name; or "both sides", or none. */
+static const char *play_sides(const play *P, char *buf, size_t len)
+{
+    int p = P->human[0] ? 0 : 1;
+    if (P->g->n_players == 1)
+        snprintf(buf, len, "%s", P->human[0] ? "You play." : "Banyan plays.");
+    else if (P->human[0] && P->human[1])
+        snprintf(buf, len, "You play both sides.");
+    else if (!P->human[0] && !P->human[1])
+        snprintf(buf, len, "Banyan plays both sides.");
+    else if (P->g->board_size && strcmp(banyan_game_player(P->g, p), p ? "O" : "X") != 0)
+        snprintf(buf, len, "You play %s (%s on the board).", banyan_game_player(P->g, p),
+                 p ? "O" : "X");
+    else
+        snprintf(buf, len, "You play %s.", banyan_game_player(P->g, p));
+    return buf;
 }
 
 /* Sets the sides from --human (first by default) and the start position
@@ -697,12 +723,9 @@ int cli_play(int argc, char **argv)
         rc = 1;
         goto done;
     }
-    printf("Banyan %s: %s. You play %s. Type help for commands.\n", banyan_version(),
-           P.g->title ? P.g->title : P.g->name,
-           P.human[0] && P.human[1] ? "both sides"
-           : P.human[0]             ? "first (X)"
-           : P.human[1]             ? "second (O)"
-                                    : "no side");
+    char side[96];
+    printf("Banyan %s: %s. %s Type help for commands.\n", banyan_version(),
+           P.g->title ? P.g->title : P.g->name, play_sides(&P, side, sizeof side));
     play_show(&P);
     for (;;) {
         bool over = play_is_over(&P);

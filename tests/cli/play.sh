@@ -135,3 +135,25 @@ has "play: renju forbidden point explained" '^h8 is forbidden for Black \(a doub
 play_run "\xd9\xa8\nquit\n" $T
 has "play: a digit it cannot show is no call for help" '^"\?" is not a move'
 if grep -q '^  undo ' "$tmp/out"; then bad "play: no help for a digit"; else ok "play: no help for a digit"; fi
+
+# The side the person plays, by the player's name and the mark on the board.
+play_run 'quit\n' $C
+has "play: you play Red, X on the board" '^Banyan [0-9.]+: Connect Four\. You play Red \(X on the board\)\. '
+play_run 'quit\n' $C --human second
+has "play: you play Yellow, O on the board" ' You play Yellow \(O on the board\)\. '
+play_run 'quit\n' $T
+has "play: you play X (the name is the mark)" ' You play X\. '
+# No last move, no mark: the empty Go board once drew a ")" at A9.
+play_run 'quit\n' go --param size=9 --no-ponder
+if grep -Eq '^ 9  \. ' "$tmp/out" && ! grep -E '^ ?[0-9]+ ' "$tmp/out" | grep -q '[()]'; then
+    ok "play: an empty Go board has no last-move mark"; else bad "play: an empty Go board has no last-move mark"; fi
+# The result as the game scores it: the margin in the game's unit, and who.
+play_run 'E5\npass\npass\nquit\n' go --param size=9 --human both --no-ponder
+has "play: Go's result with its margin" '^Game over: Black wins by 73\.5 points\.$'
+play_run '' othello --human none --playouts 30 --no-ponder
+has "play: Othello's result in discs, and who" '^Game over: (Black|White) wins by [0-9]+ discs \(Banyan\)\.$'
+# Moves are named as typed, and Othello's refused pass is a sentence.
+play_run 'J5\nquit\n' go --param size=9 --position J5 --human both --no-ponder
+has "play: a move named as typed" '^J5 is occupied\.$'
+play_run 'pass\nquit\n' othello --human both --no-ponder
+has "play: a pass while there are moves" '^pass is not allowed: you have moves\.$'

@@ -279,7 +279,7 @@ void test_oth_explain(void)
     banyan_game_explain(G, &s, oth_test_move("a1"), buf, sizeof buf);
     T_STR(buf, "flips nothing");
     banyan_game_explain(G, &s, 64, buf, sizeof buf);
-    T_STR(buf, "is not a pass: there are moves");
+    T_STR(buf, "is not allowed: you have moves");
     T_TRUE(!banyan_game_is_legal(G, &s, 64));
     T_TRUE(banyan_game_is_legal(G, &s, oth_test_move("f5")));
 }
