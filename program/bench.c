@@ -207,6 +207,12 @@ static void bench_provers(const banyan_game *g)
 
 #define BENCH_MAX_GAMES 64
 
+/* The larger of a column's width and a text's length. */
+static int bench_max(int width, size_t len)
+{
+    return len > (size_t)width ? (int)len : width;
+}
+
 /* The fixed searches of every game's bench list (banyan_game.bench), one
  * thread and seed 1: the node counts sum to the signature. Then raw
  * rollouts beside the searches of the same game, and the provers. */
@@ -220,6 +226,17 @@ static int bench_all(int threads)
     double game_time[BENCH_MAX_GAMES] = {0};       /* for the ratios to raw rollouts. */
     if (n_games > BENCH_MAX_GAMES)
         n_games = BENCH_MAX_GAMES;
+    /* The columns as wide as their longest entry, known before any search;
+     * the best move, known only after its search, comes last. */
+    int w_name = 0, w_params = 1, w_position = 7; /* "-", "(start)". */
+    for (int gi = 0; gi < n_games; gi++)
+        for (const banyan_bench *b = games[gi]->bench; b && (b->playouts || b->rollouts); b++) {
+            if (!b->playouts)
+                continue; /* Raw rollouts only: no row of the table. */
+            w_name = bench_max(w_name, strlen(games[gi]->name));
+            w_params = bench_max(w_params, strlen(b->params));
+            w_position = bench_max(w_position, strlen(b->position));
+        }
     for (int gi = 0; gi < n_games; gi++) {
         const banyan_game *g = games[gi];
         for (const banyan_bench *b = g->bench; b && (b->playouts || b->rollouts); b++) {
@@ -240,10 +257,10 @@ static int bench_all(int threads)
             banyan_engine_search(e, &lim, &r);
             allocs_during += allocs - before;
             const char *best = cli_move(g, banyan_engine_state(e), r.best);
-            printf("position %2d %-9s %-21s %-38s best %-3s nodes %8" PRIu64 " %6.0f kpps\n", k,
-                   g->name, b->params[0] ? b->params : "-",
-                   b->position[0] ? b->position : "(start)", best, r.nodes,
-                   r.seconds > 0 ? (double)r.playouts / r.seconds / 1000 : 0.0);
+            printf("position %2d %-*s %-*s %-*s nodes %8" PRIu64 " %6.0f kpps  best %s\n", k,
+                   w_name, g->name, w_params, b->params[0] ? b->params : "-", w_position,
+                   b->position[0] ? b->position : "(start)", r.nodes,
+                   r.seconds > 0 ? (double)r.playouts / r.seconds / 1000 : 0.0, best);
             nodes += r.nodes;
             game_playouts[gi] += r.playouts;
             game_time[gi] += r.seconds;

@@ -48,6 +48,11 @@ got=$(sed -n 's/^Nodes searched *: *//p' "$tmp/out")
 if [ "$got" = "$want" ]; then ok "bench signature $got"; else
     echo "bench signature: got '$got', tests/bench.sig says '$want'"; bad "bench signature"; fi
 has "bench: no allocation during searches" '^allocations in searches: 0$'
+# The table keeps its columns however long a position: in every row the
+# node count, the speed and the best move start at the same place.
+cols=$(grep '^position ' "$tmp/out" | awk '{ print index($0, " nodes "), index($0, " kpps"), index($0, " best ") }' | sort -u)
+[ -n "$cols" ] && [ "$(echo "$cols" | wc -l)" -eq 1 ] && ok "bench: the table's columns line up" ||
+    bad "bench: the table's columns line up ($(echo "$cols" | tr '\n' ';'))"
 
 # 3. The program as a user drives it.
 echo "== banyan program"
