@@ -939,41 +939,12 @@ static int go_format_move(const void *s, banyan_move m, char *buf, size_t len)
 }
 
 /* GTP vertices in any case ("D4", "j9", "pass"), spaces around ignored:
- * a letter A..Z without I, then a row number from the bottom. */
+ * a letter A..Z without I, then a row number from the bottom. The one
+ * parser is the library's GTP system, so that every front-end refuses the
+ * same texts (banyan_game_parse_why says why "I5" is no move). */
 static int go_parse_move(const void *s, const char *str, banyan_move *out)
 {
-    const go *t = s;
-    const char *p = str, *end;
-    if (!p)
-        return BANYAN_EINVAL;
-    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-        p++;
-    end = p + strlen(p);
-    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
-        end--;
-    size_t n = (size_t)(end - p);
-    if (n == 4 && (p[0] | 0x20) == 'p' && (p[1] | 0x20) == 'a' && (p[2] | 0x20) == 's' &&
-        (p[3] | 0x20) == 's') {
-        *out = (banyan_move)go_pass(t);
-        return BANYAN_OK;
-    }
-    if (n < 2 || n > 4)
-        return BANYAN_EINVAL;
-    int letter = p[0] | 0x20;
-    if (letter < 'a' || letter > 'z' || letter == 'i')
-        return BANYAN_EINVAL;
-    int x = letter - 'a' - (letter > 'i'), row = 0;
-    if (p[1] < '1' || p[1] > '9')
-        return BANYAN_EINVAL;
-    for (const char *q = p + 1; q < end; q++) {
-        if (*q < '0' || *q > '9')
-            return BANYAN_EINVAL;
-        row = row * 10 + (*q - '0');
-    }
-    if (x >= t->size || row < 1 || row > t->size)
-        return BANYAN_ERANGE;
-    *out = (banyan_move)((t->size - row) * t->size + x);
-    return BANYAN_OK;
+    return banyan_game_parse(&banyan_game_go, s, BANYAN_COORDS_GTP, str, out);
 }
 
 /* Whether (x, y) is a star point: the corners on the 4th line (3rd below
@@ -1169,7 +1140,7 @@ const banyan_game banyan_game_go = {
     .score_unit = "points",
     .params = go_params,
     .bench = go_bench,
-    .coords = BANYAN_COORDS_GTP | BANYAN_COORDS_SGF | BANYAN_COORDS_POINT,
+    .coords = BANYAN_COORDS_GTP | BANYAN_COORDS_SGF,
     .sgf_game = 1,
     .board_size = go_board_size,
     .place = go_place_of,

@@ -499,6 +499,15 @@ int banyan_game_format(const banyan_game *g, const void *s, banyan_move m, unsig
 int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords, const char *text,
                       banyan_move *out);
 
+/* Why banyan_game_parse refuses text in coords (0: the game's notation),
+ * where there is more to say than its status code: a sentence into buf,
+ * snprintf-style. Today that is GTP's missing column I ("I is not a Go
+ * column (GTP skips I)"), for the GTP system and for a notation that reads
+ * GTP vertices. Writes "" and returns 0 otherwise (a move, a place off the
+ * board, or text that is no move at all). text is borrowed. */
+int banyan_game_parse_why(const banyan_game *g, const void *s, unsigned coords, const char *text,
+                          char *buf, size_t len);
+
 /* Why move m, which moves(s) lacks, is not legal: the game's explain() or
  * "is not legal here" (or "the game is over"), without the move's name, into
  * buf (snprintf-style). */

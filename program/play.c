@@ -583,10 +583,13 @@ static void play_try_move(play *P, const char *t, const char *typed)
     }
     int rc = play_parse(P, t, &m);
     size_t letters = strspn(t, "abcdefghijklmnopqrstuvwxyz");
-    if (rc == BANYAN_ERANGE)
+    char why[128];
+    if (rc == BANYAN_EINVAL &&
+        banyan_game_parse_why(P->g, banyan_engine_state(P->e), 0, t, why, sizeof why) > 0)
+        printf("%s.\n", why);
+    else if (rc == BANYAN_ERANGE)
         printf("%s is off the board.\n", typed);
     else if (rc == BANYAN_EILLEGAL) {
-        char why[128];
         banyan_game_explain(P->g, banyan_engine_state(P->e), m, why, sizeof why);
         printf("%s %s.\n", typed, why);
     } else if (rc != BANYAN_OK && letters >= 3 && (!t[letters] || t[letters] == ' '))

@@ -699,12 +699,16 @@ static int gtp_forced_passes(gtp *ctx, int color)
 static int gtp_play(gtp *ctx, int argc, char **argv)
 {
     banyan_move m;
+    char why[128];
     if (argc != 2)
         return gtp_fail(ctx, "syntax error");
     int color = gtp_color(argv[0]);
     if (color < 0)
         return gtp_fail(ctx, "syntax error");
     int rc = gtp_parse_vertex(ctx, argv[1], &m);
+    if (rc == BANYAN_EINVAL &&
+        banyan_game_parse_why(ctx->g, gtp_state_of(ctx), ctx->coords, argv[1], why, sizeof why) > 0)
+        return gtp_fail(ctx, why);
     if (rc == BANYAN_EINVAL && strcasecmp(argv[1], "pass") != 0)
         return gtp_fail(ctx, "syntax error");
     if (rc == BANYAN_OK && gtp_forced_passes(ctx, color) != BANYAN_OK)

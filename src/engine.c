@@ -391,9 +391,23 @@ BANYAN_API int banyan_engine_load(banyan_engine *e, const char *position)
     if (e->game->setup(e->spare, e->params) != BANYAN_OK)
         return engine_error(e, BANYAN_EINVAL, "cannot set up %s", e->game->name);
     int rc = banyan_game_load(e->game, e->spare, position);
-    if (rc != BANYAN_OK)
+    if (rc != BANYAN_OK) {
+        /* A word that the notation has more to say about than the code. */
+        char why[128] = "", word[64];
+        e->game->setup(e->spare, e->params); /* The start, where the words are read. */
+        for (const char *p = position; !why[0] && *p;) {
+            p += strspn(p, " ,\t\r\n");
+            size_t k = strcspn(p, " ,\t\r\n");
+            if (k > 0 && k < sizeof word) {
+                memcpy(word, p, k);
+                word[k] = 0;
+                banyan_game_parse_why(e->game, e->spare, 0, word, why, sizeof why);
+            }
+            p += k;
+        }
         return engine_error(e, rc, "bad %s position \"%.64s\": %s", e->game->name, position,
-                            banyan_strerror(rc));
+                            why[0] ? why : banyan_strerror(rc));
+    }
     GAME_CHECK(e->game, e->spare);
     memcpy(e->root_state, e->spare, e->game->state_size);
     e->root_player = e->game->to_move(e->root_state);
@@ -441,6 +455,9 @@ BANYAN_API int banyan_engine_parse_move(banyan_engine *e, const char *text, bany
     int rc = banyan_game_parse(e->game, e->root_state, 0, text, &m);
     if (rc == BANYAN_ERANGE)
         return engine_error(e, rc, "\"%.32s\" is off the board", text);
+    char why[128];
+    if (rc != BANYAN_OK && banyan_game_parse_why(e->game, e->root_state, 0, text, why, sizeof why))
+        return engine_error(e, BANYAN_EINVAL, "%s", why);
     if (rc != BANYAN_OK)
         return engine_error(e, BANYAN_EINVAL, "\"%.32s\" is not a %s move", text, e->game->name);
     if (!engine_is_legal(e, m))

@@ -339,6 +339,23 @@ static int game_parse_code(const char *text, banyan_move *out)
     return BANYAN_OK;
 }
 
+/* text without the spaces around it, in lower case, into t[len]; false
+ * when it does not fit. */
+static bool game_lower(const char *text, char *t, size_t len)
+{
+    while (*text == ' ')
+        text++;
+    size_t n = strlen(text);
+    while (n && text[n - 1] == ' ')
+        n--;
+    if (n >= len)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        t[i] = (char)tolower((unsigned char)text[i]);
+    t[n] = 0;
+    return true;
+}
+
 BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords,
                                  const char *text, banyan_move *out)
 {
@@ -348,18 +365,8 @@ BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned c
         return BANYAN_EINVAL;
     if (coords == 0)
         return g->parse_move ? g->parse_move(s, text, out) : game_parse_code(text, out);
-    if (!game_has_coords(g, coords) || !game_board(g, s, &w, &h))
+    if (!game_has_coords(g, coords) || !game_board(g, s, &w, &h) || !game_lower(text, t, sizeof t))
         return BANYAN_EINVAL;
-    while (*text == ' ')
-        text++;
-    size_t n = strlen(text);
-    while (n && text[n - 1] == ' ')
-        n--;
-    if (n >= sizeof t)
-        return BANYAN_EINVAL;
-    for (size_t i = 0; i < n; i++)
-        t[i] = (char)tolower((unsigned char)text[i]);
-    t[n] = 0;
     if ((rc = game_parse_place(coords, t, w, h, &kind, &x, &y)) != BANYAN_OK)
         return rc;
     if (kind == BANYAN_PLACE_CELL && (x < 0 || y < 0 || x >= w || y >= h))
@@ -367,6 +374,41 @@ BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned c
     if (kind == BANYAN_PLACE_COLUMN && (x < 0 || x >= w))
         return BANYAN_ERANGE;
     return g->place_move(s, kind, x, y, out);
+}
+
+/* Whether the game's own notation reads GTP vertices: the top-left cell
+ * written in GTP's system parses to itself. */
+static bool game_reads_gtp(const banyan_game *g, const void *s)
+{
+    banyan_move m, back;
+    char text[16];
+    return (g->coords & BANYAN_COORDS_GTP) &&
+           g->place_move(s, BANYAN_PLACE_CELL, 0, 0, &m) == BANYAN_OK &&
+           banyan_game_format(g, s, m, BANYAN_COORDS_GTP, text, sizeof text) > 0 &&
+           banyan_game_parse(g, s, 0, text, &back) == BANYAN_OK && back == m;
+}
+
+BANYAN_API int banyan_game_parse_why(const banyan_game *g, const void *s, unsigned coords,
+                                     const char *text, char *buf, size_t len)
+{
+    banyan_move m;
+    char t[32];
+    if (!g || !s || !text || (!buf && len))
+        return BANYAN_EINVAL;
+    if (len)
+        buf[0] = 0;
+    if (banyan_game_parse(g, s, coords, text, &m) != BANYAN_EINVAL ||
+        !game_lower(text, t, sizeof t))
+        return 0;
+    /* GTP's letters skip I: "i5" is a mistake for people, not gibberish. */
+    bool gtp = coords == BANYAN_COORDS_GTP ? game_has_coords(g, coords)
+               : coords == 0               ? game_reads_gtp(g, s)
+                                           : false;
+    if (gtp && t[0] == 'i' && t[1] && strspn(t + 1, "0123456789") == strlen(t + 1))
+        return snprintf(buf, len, "I is not a%s %s column (GTP skips I)",
+                        strchr("AEIOUaeiou", (g->title ? g->title : g->name)[0]) ? "n" : "",
+                        g->title ? g->title : g->name);
+    return 0;
 }
 
 BANYAN_API int banyan_game_explain(const banyan_game *g, const void *s, banyan_move m, char *buf,

@@ -426,7 +426,7 @@ void test_go_notation(void)
     T_EQ(G->parse_move(&s, "I5", &m), BANYAN_EINVAL);
     T_EQ(G->parse_move(&s, "K5", &m), BANYAN_ERANGE);
     T_EQ(G->parse_move(&s, "A10", &m), BANYAN_ERANGE);
-    T_EQ(G->parse_move(&s, "A0", &m), BANYAN_EINVAL);
+    T_EQ(G->parse_move(&s, "A0", &m), BANYAN_ERANGE);
     T_EQ(G->parse_move(&s, "A", &m), BANYAN_EINVAL);
     T_EQ(G->parse_move(&s, "5A", &m), BANYAN_EINVAL);
     T_EQ(G->parse_move(&s, "", &m), BANYAN_EINVAL);
@@ -446,9 +446,8 @@ void test_go_notation(void)
             T_TRUE(strchr(buf, 'I') == NULL);
             T_EQ(G->parse_move(&s, buf, &m), BANYAN_OK);
             T_EQ(m, k);
-            static const unsigned systems[] = {BANYAN_COORDS_GTP, BANYAN_COORDS_SGF,
-                                               BANYAN_COORDS_POINT};
-            for (int j = 0; j < 3; j++) {
+            static const unsigned systems[] = {BANYAN_COORDS_GTP, BANYAN_COORDS_SGF};
+            for (int j = 0; j < 2; j++) {
                 char text[16];
                 T_TRUE(banyan_game_format(G, &s, k, systems[j], text, sizeof text) >= 0);
                 T_EQ(banyan_game_parse(G, &s, systems[j], text, &m), BANYAN_OK);
@@ -471,6 +470,49 @@ void test_go_notation(void)
     T_TRUE(strstr(diagram, " 3  . .(O). . . + . . 3") != NULL);
     T_TRUE(strstr(diagram, " 5  . . . . X . . . . 5") != NULL);
     T_TRUE(strstr(diagram, " 7  . . + . . . + . . 7") != NULL);
+}
+
+/* The column I: GTP's letters skip it, and so does every way to write a
+ * move of Go, with one sentence that says so. No system of the description
+ * reads "i5" as a move (the "a1" system, whose letters count i, would have
+ * made it J5). */
+void test_go_column_i(void)
+{
+    go_test_state s;
+    banyan_move m;
+    char why[128];
+    for (int size = 9; size <= 19; size += 10) {
+        char params[16];
+        snprintf(params, sizeof params, "size=%d", size);
+        go_test_setup(&s, params);
+        const char *texts[] = {"I5", "i5", " I10 "};
+        for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+            T_EQ(banyan_game_parse(G, &s, 0, texts[i], &m), BANYAN_EINVAL);
+            for (unsigned c = 1; c <= BANYAN_COORDS_COLUMN; c <<= 1)
+                if (G->coords & c)
+                    T_TRUE(banyan_game_parse(G, &s, c, texts[i], &m) != BANYAN_OK);
+            T_TRUE(banyan_game_parse_why(G, &s, 0, texts[i], why, sizeof why) > 0);
+            T_STR(why, "I is not a Go column (GTP skips I)");
+            T_TRUE(banyan_game_parse_why(G, &s, BANYAN_COORDS_GTP, texts[i], why, sizeof why) > 0);
+            T_STR(why, "I is not a Go column (GTP skips I)");
+        }
+        /* Nothing more to say about a move, a place off the board, gibberish. */
+        const char *others[] = {"J5", "Z5", "pass", "xyz", "I", "Ix"};
+        for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+            T_EQ(banyan_game_parse_why(G, &s, 0, others[i], why, sizeof why), 0);
+            T_STR(why, "");
+        }
+    }
+    /* The engine's messages, which Python raises: one move, and a position. */
+    banyan_engine *e;
+    T_EQ(banyan_engine_new(G, "size=9", NULL, &e), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(e, "I5", &m), BANYAN_EINVAL);
+    T_STR(banyan_errmsg(e), "I is not a Go column (GTP skips I)");
+    T_EQ(banyan_engine_load(e, "E5 I5"), BANYAN_EINVAL);
+    T_STR(banyan_errmsg(e), "bad go position \"E5 I5\": I is not a Go column (GTP skips I)");
+    T_EQ(banyan_engine_load(e, "E5 Z5"), BANYAN_ERANGE);
+    T_TRUE(strstr(banyan_errmsg(e), "I is not") == NULL);
+    banyan_engine_free(e);
 }
 
 void test_go_hash(void)
