@@ -209,7 +209,8 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
         return gtp_fail(ctx, why);
     }
     for (int i = 0; keep && i < ctx->rec.n_moves; i++)
-        record_push(&rec, ctx->rec.moves[i].move, ctx->rec.moves[i].seconds, NULL);
+        if (record_push(&rec, ctx->rec.moves[i].move, ctx->rec.moves[i].seconds, NULL) == BANYAN_OK)
+            rec.moves[i].implied = ctx->rec.moves[i].implied;
     if (keep && rec.n_moves == ctx->rec.n_moves)
         record_replay(&rec, e, rec.n_moves);
     banyan_engine_free(ctx->e);
@@ -678,22 +679,63 @@ static int gtp_final_score(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
-/* Passes the game forces: while the colour named is not the one to move
- * and the player to move has no move but a pass, the pass is played, as
- * controllers of programs that pass implicitly (GRhino, in Othello)
- * expect. Returns BANYAN_OK or record_push()'s error. */
-static int gtp_forced_passes(gtp *ctx, int color)
+/* Gives the turn to colour before a move of it: while another player is
+ * to move, that player passes, so that the record keeps who moved and a
+ * controller may play two stones of one colour in a row (GoGui's setup,
+ * Sabaki's edit mode, as GNU Go, Leela Zero and KataGo allow). A pass that
+ * is the only move is the game's own (GRhino leaves Othello's passes out).
+ * The passes go into the record only, marked implied, so that one undo
+ * takes them back with the move after them; gtp_commit plays them on the
+ * engine. Returns how many were pushed, or -1 with a sentence naming why
+ * the turn cannot pass (the record is then as it was). */
+static int gtp_give_turn(gtp *ctx, int color, const char *prefix)
 {
     const banyan_game *g = ctx->g;
-    banyan_move legal[BANYAN_MAX_MOVES];
-    while (color != g->to_move(gtp_state_of(ctx)) && g->moves(gtp_state_of(ctx), legal) == 1 &&
-           gtp_is_pass(g, gtp_state_of(ctx), legal[0])) {
-        int rc = record_push(&ctx->rec, legal[0], -1, NULL);
-        if (rc != BANYAN_OK)
-            return rc;
-        banyan_engine_play(ctx->e, legal[0]);
+    banyan_move pass;
+    int pushed = 0;
+    if (color >= g->n_players)
+        return gtp_fail(ctx, "syntax error");
+    while (color != g->to_move(record_state(&ctx->rec))) {
+        const void *s = record_state(&ctx->rec);
+        double ret[BANYAN_MAX_PLAYERS];
+        int p = g->to_move(s);
+        const char *why = NULL;
+        if (g->outcome(s, ret)) {
+            record_undo(&ctx->rec, pushed);
+            gtp_fail(ctx, prefix);
+            gtp_append(ctx, "%s", *prefix ? "the game is over" : "game is over");
+            return -1;
+        }
+        if (g->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass) != BANYAN_OK)
+            why = "has no pass";
+        else if (!banyan_game_is_legal(g, s, pass))
+            why = "may not pass now";
+        else if (record_push(&ctx->rec, pass, -1, NULL) != BANYAN_OK)
+            why = "cannot pass: out of memory";
+        if (!why) {
+            ctx->rec.moves[ctx->rec.n_moves - 1].implied = true;
+            pushed++;
+            if (g->outcome(record_state(&ctx->rec), ret))
+                why = "a pass would end the game";
+        }
+        if (why) {
+            record_undo(&ctx->rec, pushed);
+            bool none = !strcmp(why, "has no pass");
+            gtp_fail(ctx, prefix);
+            gtp_append(ctx, "%s is to move, and %s%s%s", banyan_game_player(g, p),
+                       none ? (g->title ? g->title : g->name) : "", none ? " " : "", why);
+            return -1;
+        }
     }
-    return BANYAN_OK;
+    return pushed;
+}
+
+/* Plays on the engine the moves of the record it has not played: the
+ * last n. */
+static void gtp_commit(gtp *ctx, int n)
+{
+    for (int i = ctx->rec.n_moves - n; i < ctx->rec.n_moves; i++)
+        banyan_engine_play(ctx->e, ctx->rec.moves[i].move);
 }
 
 static int gtp_play(gtp *ctx, int argc, char **argv)
@@ -711,14 +753,17 @@ static int gtp_play(gtp *ctx, int argc, char **argv)
         return gtp_fail(ctx, why);
     if (rc == BANYAN_EINVAL && strcasecmp(argv[1], "pass") != 0)
         return gtp_fail(ctx, "syntax error");
-    if (rc == BANYAN_OK && gtp_forced_passes(ctx, color) != BANYAN_OK)
-        return gtp_fail(ctx, "out of memory");
-    if (rc != BANYAN_OK || color != ctx->g->to_move(gtp_state_of(ctx)))
-        return gtp_fail(ctx, "illegal move");
-    rc = record_push(&ctx->rec, m, -1, NULL);
     if (rc != BANYAN_OK)
+        return gtp_fail(ctx, "illegal move");
+    int passes = gtp_give_turn(ctx, color, "illegal move: ");
+    if (passes < 0)
+        return -1;
+    rc = record_push(&ctx->rec, m, -1, NULL);
+    if (rc != BANYAN_OK) {
+        record_undo(&ctx->rec, passes);
         return gtp_fail(ctx, rc == BANYAN_ENOMEM ? "out of memory" : "illegal move");
-    banyan_engine_play(ctx->e, m);
+    }
+    gtp_commit(ctx, passes + 1);
     ctx->rec.result[0] = 0; /* A game resigned goes on after all. */
     return 0;
 }
@@ -775,8 +820,10 @@ static int gtp_generate(gtp *ctx, int argc, char **argv, int mode)
         return gtp_fail(ctx, "syntax error");
     if (gtp_over(ctx))
         return gtp_fail(ctx, "game is over");
-    if (mode != GTP_GEN_ONLY && gtp_forced_passes(ctx, color) != BANYAN_OK)
-        return gtp_fail(ctx, "out of memory");
+    int passes = 0;
+    if (mode != GTP_GEN_ONLY && (passes = gtp_give_turn(ctx, color, "")) < 0)
+        return -1;
+    gtp_commit(ctx, passes);
     if (color != g->to_move(gtp_state_of(ctx)))
         return gtp_fail(ctx, "it is the other colour's turn");
     banyan_limits lim = gtp_move_limits(ctx);
@@ -790,6 +837,11 @@ static int gtp_generate(gtp *ctx, int argc, char **argv, int mode)
             m = c->move;
     }
     if (mode != GTP_GEN_CLEANUP && gtp_resigns(ctx, &r, m)) {
+        if (passes > 0) {
+            int low = ctx->low;
+            gtp_replay(ctx, ctx->rec.n_moves - passes); /* Resigned: no turn was taken. */
+            ctx->low = low;
+        }
         gtp_append(ctx, "resign");
         if (mode == GTP_GEN_PLAY)
             snprintf(ctx->rec.result, sizeof ctx->rec.result, "%s (resignation)",
@@ -826,12 +878,17 @@ static int gtp_reg_genmove(gtp *ctx, int argc, char **argv)
     return gtp_generate(ctx, argc, argv, GTP_GEN_ONLY);
 }
 
+/* undo: the last move, with the passes put in before it so that its colour
+ * could move (gtp_give_turn): a controller counts its own commands. */
 static int gtp_undo(gtp *ctx, int argc, char **argv)
 {
+    int n = ctx->rec.n_moves, back = 1;
     (void)argc, (void)argv;
-    if (ctx->rec.n_moves == 0)
+    if (n == 0)
         return gtp_fail(ctx, "cannot undo");
-    gtp_replay(ctx, ctx->rec.n_moves - 1);
+    while (back < n && ctx->rec.moves[n - 1 - back].implied)
+        back++;
+    gtp_replay(ctx, n - back);
     return 0;
 }
 

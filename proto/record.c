@@ -270,6 +270,7 @@ int record_push(record *r, banyan_move m, double seconds, const char *comment)
     rm->board = board;
     rm->seconds = seconds >= 0 && seconds <= DBL_MAX ? seconds : -1; /* NaN, inf: unknown. */
     rm->comment = copy;
+    rm->implied = false;
     r->g->play(r->state, m);
     return BANYAN_OK;
 }

@@ -86,6 +86,9 @@ typedef struct record_move {
     uint64_t board;   /* The board after it (record_board), for superko. */
     double seconds;   /* Time the move took; < 0 when unknown. */
     char *comment;    /* NULL, or text owned by the record. */
+    bool implied;     /* A pass a front-end put in so that the other side could move
+                         twice (GTP's play of the colour not to move): undo takes it
+                         back with the move after it. */
 } record_move;
 
 typedef struct record {

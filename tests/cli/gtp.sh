@@ -98,6 +98,12 @@ awk '/^= \(;GM/{n++} n==2' "$tmp/out" | sed -n '/^= (/,/^)$/p' > "$tmp/a"
 awk '/^= \(;GM/{n++} n==3' "$tmp/out" | sed -n '/^= (/,/^)$/p' > "$tmp/b"
 [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" && ok "reg_genmove plays nothing" || bad "reg_genmove plays nothing"
 
+# Two moves of one colour (tests/proto/twice.in): the record keeps who
+# moved, so the SGF has White's pass between Black's stones.
+printf 'play b E5\nplay b D5\nprintsgf\n' | "$BANYAN" gtp --game go --param size=9 > "$tmp/out" 2>&1
+[ "$(sed -n '/^;/p' "$tmp/out" | tr -d '\n')" = ";B[ee];W[];B[de]" ] &&
+    ok "play twice: White's pass between in the SGF" || bad "play twice: White's pass between in the SGF"
+
 printf 'play b E5\nreg_genmove w\nreg_genmove b\nshowboard\n' | "$BANYAN" gtp --game go --param size=9 --playouts 300 > "$tmp/out" 2>&1
 has "reg_genmove: a move for the side to move" '^= [A-HJ][1-9]$'
 has "reg_genmove: not for the other side" "^\? it is the other colour's turn$"
