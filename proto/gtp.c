@@ -1079,14 +1079,27 @@ typedef struct gtp_analysis {
     bool ownership; /* kata-analyze ... ownership true. */
 } gtp_analysis;
 
+/* The lower end of the Wilson score interval of a mean value over visits
+ * at two standard errors: low for few visits whatever their value (a move
+ * seen once and won gets 0.2; the value less two standard errors gave it
+ * 1, its win rate). */
+static double gtp_lcb(double value, double visits)
+{
+    double spread = 2 * sqrt(value * (1 - value) / visits + 1 / (visits * visits));
+    return (value + 2 / visits - spread) / (1 + 4 / visits);
+}
+
 /* Writes one analysis update, every root move with visits as "info move
  * ... pv ..." on one line: in Leela Zero's format (winrate and prior in
- * 1/10000) or KataGo's (winrate, prior and lcb in [0, 1], lcb being the
- * winrate less two binomial standard errors, sqrt(w (1 - w) / visits)),
- * which Sabaki and Lizzie read; winrates are the side to move's. KataGo's
- * ownership follows on the same line: "ownership" and one value a cell,
- * row by row from the top-left, from the side to move's point of view
- * (ctx->owned over ctx->owned_n). */
+ * 1/10000) or KataGo's (winrate, prior and lcb in [0, 1], lcb being
+ * gtp_lcb), which Sabaki and Lizzie read; winrates are the side to move's.
+ * GUIs take order 0 for the engine's choice: it is the move genmove would
+ * play from this tree (record_pick: the report's best, which the final-move
+ * rule put first, unless it breaks superko), then the others in the
+ * report's order, numbered without gaps. KataGo's ownership follows on the
+ * same line: "ownership" and one value a cell, row by row from the
+ * top-left, from the side to move's point of view (ctx->owned over
+ * ctx->owned_n). */
 static void gtp_write_info(gtp *ctx, const banyan_report *r, const gtp_analysis *how)
 {
     const banyan_game *g = ctx->g;
@@ -1095,22 +1108,28 @@ static void gtp_write_info(gtp *ctx, const banyan_report *r, const gtp_analysis 
     unsigned char scratch[1 << 16];
     if (g->state_size > sizeof scratch)
         return;
-    int n = 0;
-    for (int i = 0; i < r->n_moves; i++) {
-        const banyan_move_stats *m = &r->moves[i];
+    banyan_move pick = record_pick(&ctx->rec, r);
+    int n = 0, first = 0;
+    while (first < r->n_moves && r->moves[first].move != pick)
+        first++;
+    for (int j = 0; j < r->n_moves; j++) {
+        /* The pick, then the report's order without it. */
+        const banyan_move_stats *m = &r->moves[j == 0 && first < r->n_moves       ? first
+                                               : j <= first && first < r->n_moves ? j - 1
+                                                                                  : j];
         if (!m->visits)
             continue;
         gtp_move_text(ctx, s, m->move, buf, sizeof buf);
         if (how->kata) {
-            double sd = sqrt(m->value * (1 - m->value) / m->visits);
-            fprintf(ctx->out,
-                    "%sinfo move %s visits %u winrate %.6f prior %.6f lcb %.6f order %d pv",
-                    n++ ? " " : "", buf, m->visits, m->value, m->prior, m->value - 2 * sd, i);
+            fprintf(
+                ctx->out, "%sinfo move %s visits %u winrate %.6f prior %.6f lcb %.6f order %d pv",
+                n ? " " : "", buf, m->visits, m->value, m->prior, gtp_lcb(m->value, m->visits), n);
         } else {
             fprintf(ctx->out, "%sinfo move %s visits %u winrate %d prior %d order %d pv",
-                    n++ ? " " : "", buf, m->visits, (int)lrint(m->value * 10000),
-                    (int)lrint(m->prior * 10000), i);
+                    n ? " " : "", buf, m->visits, (int)lrint(m->value * 10000),
+                    (int)lrint(m->prior * 10000), n);
         }
+        n++;
         memcpy(scratch, s, g->state_size);
         for (int k = 0; k < m->pv_len; k++) {
             fprintf(ctx->out, " %s", gtp_move_text(ctx, scratch, m->pv[k], buf, sizeof buf));
