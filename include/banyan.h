@@ -71,8 +71,9 @@ typedef enum banyan_final {
     BANYAN_FINAL_DEFAULT = 0, /* LCB. */
     BANYAN_FINAL_VISITS,      /* Most visits (the robust child). */
     BANYAN_FINAL_VALUE,       /* Highest mean value among children with visits. */
-    BANYAN_FINAL_LCB          /* Highest lower confidence bound, mean - 2 sigma, among the
-                                 children with a tenth of the most visits or more. */
+    BANYAN_FINAL_LCB          /* Highest lower confidence bound (Wilson's, at 2 sigma: low
+                                 for few visits) among the children with a tenth of the
+                                 most visits or more. */
 } banyan_final;
 
 /* What a simulation does at the leaf it reaches (banyan_config.leaf). */

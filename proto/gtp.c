@@ -1080,9 +1080,8 @@ typedef struct gtp_analysis {
 } gtp_analysis;
 
 /* The lower end of the Wilson score interval of a mean value over visits
- * at two standard errors: low for few visits whatever their value (a move
- * seen once and won gets 0.2; the value less two standard errors gave it
- * 1, its win rate). */
+ * at two standard errors: the bound the engine's final-move rule ranks
+ * moves by (BANYAN_FINAL_LCB), low for few visits whatever their value. */
 static double gtp_lcb(double value, double visits)
 {
     double spread = 2 * sqrt(value * (1 - value) / visits + 1 / (visits * visits));

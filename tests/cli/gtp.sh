@@ -109,23 +109,27 @@ has "reg_genmove: a move for the side to move" '^= [A-HJ][1-9]$'
 has "reg_genmove: not for the other side" "^\? it is the other colour's turn$"
 
 # Analysis order and lcb on 19x19, where the first updates come after a few
-# visits a move: every lcb is the Wilson bound (never the win rate of a move
-# whose few rollouts all won), and orders run 0, 1, 2...
+# visits a move: every lcb is the Wilson bound the final-move rule ranks by
+# (never the win rate of a move whose few rollouts all won), orders run 0,
+# 1, 2... and order 0 is the move the rule picks: the highest bound among
+# the moves with a tenth of the most visits or more.
 (printf 'kata-analyze b 20\n'; sleep 1; printf 'name\n') | "$BANYAN" gtp --game go > "$tmp/ka" 2>&1
 awk '/^info move/ {
-    n = split($0, w, " "); k = 0
+    n = split($0, w, " "); k = 0; most = 0; delete vis; delete lcb
     for (i = 1; i < n; i++) if (w[i] == "move") {
         v = w[i + 3]; p = w[i + 5]; l = w[i + 9]; o = w[i + 11]
         if (w[i + 2] != "visits" || w[i + 8] != "lcb" || w[i + 10] != "order") { print "format"; bad++ }
         want = (p + 2 / v - 2 * sqrt(p * (1 - p) / v + 1 / (v * v))) / (1 + 4 / v)
         if (l - want > 3e-6 || want - l > 3e-6) { print "lcb", w[i + 1], v, p, l, want; bad++ }
         if (o != k) { print "order", o, "for", k; bad++ }
-        k++
+        vis[k] = v; lcb[k] = l; k++; if (v > most) most = v
     }
+    floor = int(most / 10) > 1 ? int(most / 10) : 1
+    for (j = 1; j < k; j++) if (vis[j] >= floor && lcb[j] > lcb[0] + 3e-6) { print "order 0", lcb[0], "below", lcb[j]; bad++ }
     lines++
 } END { if (!lines) print "no info lines"; exit (bad > 0 || !lines) }' "$tmp/ka" > "$tmp/out" &&
-    ok "kata-analyze 19x19: lcb the Wilson bound, orders without gaps" ||
-    bad "kata-analyze 19x19: lcb the Wilson bound, orders without gaps"
+    ok "kata-analyze 19x19: lcb the Wilson bound, order 0 the move the final rule picks" ||
+    bad "kata-analyze 19x19: lcb the Wilson bound, order 0 the move the final rule picks"
 
 # kata-analyze: KataGo's info lines, then "ownership" and 81 values.
 (printf 'play b E5\n1 kata-analyze w 10 ownership true\n'; sleep 0.5; printf '2 name\n') \

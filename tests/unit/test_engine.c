@@ -580,7 +580,8 @@ void test_engine_final_rules(void)
 /* The lower confidence bound ranks only the children with a tenth of the
  * most visited one's visits: in these Gomoku searches (PUCT, rollouts at
  * the leaves), a child of low prior seen once or twice, its rollouts all
- * won, has a bound of 1 (no variance seen) and would otherwise be played.
+ * won, had a bound of 1 under the normal approximation (no variance seen)
+ * and would otherwise have been played.
  * Each child with fewer visits comes after every one with enough, and
  * those with enough come in the order of their bounds. */
 void test_engine_final_lcb_floor(void)
@@ -606,7 +607,8 @@ void test_engine_final_lcb_floor(void)
         bool few = false;
         for (int k = 0; k < r.n_moves && !r.moves[k].proof && r.moves[k].visits; k++) {
             const banyan_move_stats *m = &r.moves[k];
-            double lcb = m->value - 2 * sqrt(m->value * (1 - m->value) / m->visits);
+            double v = m->value, n = m->visits; /* Wilson's bound at two sigma. */
+            double lcb = (v + 2 / n - 2 * sqrt(v * (1 - v) / n + 1 / (n * n))) / (1 + 4 / n);
             if (m->visits < most / 10)
                 few = true;
             else {
