@@ -527,6 +527,24 @@ static int go_handicap_points(int size, int n, int *xs, int *ys)
     return k;
 }
 
+/* An empty board of the given side, komi and playout policy, Black to
+ * move. */
+static void go_empty_board(go *t, int size, float komi, int policy)
+{
+    memset(t, 0, sizeof *t);
+    t->size = (uint8_t)size;
+    t->stride = (uint8_t)(size + 2);
+    t->komi = komi;
+    t->policy = (uint8_t)policy;
+    memset(t->color, GO_BORDER, sizeof t->color);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = go_point(t, x, y);
+            t->color[p] = GO_EMPTY;
+            go_add_empty(t, p);
+        }
+}
+
 static int go_setup(void *s, const char *params)
 {
     go *t = s;
@@ -563,19 +581,8 @@ static int go_setup(void *s, const char *params)
     int xs[9], ys[9], n_handicap = go_handicap_points((int)size, (int)handicap, xs, ys);
     if (n_handicap < 0)
         return BANYAN_EINVAL;
-    memset(t, 0, sizeof *t);
-    t->size = (uint8_t)size;
-    t->stride = (uint8_t)(size + 2);
-    t->komi = (float)komi;
-    t->policy = (uint8_t)policy;
+    go_empty_board(t, (int)size, (float)komi, policy);
     t->handicap = (uint8_t)handicap;
-    memset(t->color, GO_BORDER, sizeof t->color);
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
-            int p = go_point(t, x, y);
-            t->color[p] = GO_EMPTY;
-            go_add_empty(t, p);
-        }
     for (int i = 0; i < n_handicap; i++) {
         go_place(t, go_point(t, xs[i], (int)size - 1 - ys[i]));
         t->turn = 0;
@@ -947,6 +954,74 @@ static int go_parse_move(const void *s, const char *str, banyan_move *out)
     return banyan_game_parse(&banyan_game_go, s, BANYAN_COORDS_GTP, str, out);
 }
 
+/* The board form of a position: its size * size points as one word, row
+ * by row from the top-left (A19 first on 19x19), 'X' for Black, 'O' for
+ * White and '-' or '.' for an empty point, then the player to move, 'X' or
+ * 'O' (Othello's form, which the game record writes for SGF's setup
+ * stones): the stones are set up, not played, on an empty board of the
+ * parameters of *t, with no ko and no move played. Returns 1 when text is
+ * no board form (a move list), else BANYAN_OK, BANYAN_EINVAL for a
+ * malformed one or BANYAN_EILLEGAL for a group without liberties. */
+static int go_load_board(go *t, const char *text)
+{
+    int n = t->size * t->size, stones[2] = {0, 0};
+    const char *p = text + strspn(text, " \t\r\n");
+    size_t word = strcspn(p, " \t\r\n");
+    if ((word != (size_t)n && word != (size_t)n + 1) || strspn(p, "XxOo.-") < (size_t)n)
+        return 1; /* A move list: its words are at most 4 letters long. */
+    go_empty_board(t, t->size, t->komi, t->policy);
+    for (int i = 0; i < n; i++, p++) {
+        int c = (*p | 0x20) == 'x' ? GO_BLACK : (*p | 0x20) == 'o' ? GO_WHITE : GO_EMPTY;
+        if (c == GO_EMPTY)
+            continue;
+        t->turn = (uint8_t)(c - 1);
+        go_place(t, go_point(t, i % t->size, i / t->size));
+        stones[c - 1]++;
+    }
+    p += strspn(p, " \t\r\n");
+    char side = (char)(*p | 0x20);
+    if (side != 'x' && side != 'o')
+        return BANYAN_EINVAL;
+    p++;
+    if (p[strspn(p, " \t\r\n")])
+        return BANYAN_EINVAL;
+    /* A stone set up without a liberty, or that took one away from the
+     * last liberty of another group, captured: no position of Go. */
+    int left[2] = {0, 0};
+    for (int i = 0; i < n; i++) {
+        int c = t->color[go_point(t, i % t->size, i / t->size)];
+        if (c == GO_BLACK || c == GO_WHITE)
+            left[c - 1]++;
+    }
+    t->turn = side == 'o';
+    t->ko = 0;
+    t->ply = 0;
+    t->passes = 0;
+    t->last[0] = t->last[1] = 0;
+    return left[0] == stones[0] && left[1] == stones[1] && go_is_valid(t) ? BANYAN_OK
+                                                                          : BANYAN_EILLEGAL;
+}
+
+/* A position: the board form (go_load_board), or else the library's move
+ * list from *s (GTP vertices separated by spaces or commas, through a copy
+ * of the table without this load), so that *s is unchanged by an error. */
+static int go_load(void *s, const char *text)
+{
+    go t;
+    if (!text)
+        return BANYAN_EINVAL;
+    memcpy(&t, s, sizeof t);
+    int rc = go_load_board(&t, text);
+    if (rc == 1) {
+        banyan_game moves = banyan_game_go;
+        moves.load = NULL;
+        return banyan_game_load(&moves, s, text);
+    }
+    if (rc == BANYAN_OK)
+        memcpy(s, &t, sizeof t);
+    return rc;
+}
+
 /* Whether (x, y) is a star point: the corners on the 4th line (3rd below
  * 13x13), the centre of an odd board, and the sides of odd boards from
  * 15x15. */
@@ -1128,6 +1203,7 @@ const banyan_game banyan_game_go = {
     .to_move = go_to_move,
     .format_move = go_format_move,
     .parse_move = go_parse_move,
+    .load = go_load,
     .print = go_print,
     .rollout = go_rollout,
     .priors = go_priors,

@@ -515,6 +515,72 @@ void test_go_column_i(void)
     banyan_engine_free(e);
 }
 
+/* The board form of a position (SGF's setup stones through the game
+ * record): stones set up, not played, the player to move given; a group
+ * without liberties is refused, and a failed load leaves the state as it
+ * was. Move lists still load. */
+void test_go_board_form(void)
+{
+    go_test_state s, t;
+    char form[128];
+    /* Black's handicap stones on C3 and G7 of 9x9, White to move. */
+    memset(form, '-', 81);
+    form[6 * 9 + 2] = 'X';
+    form[2 * 9 + 6] = 'x';
+    snprintf(form + 81, sizeof form - 81, " O");
+    go_test_setup(&s, "size=9 komi=0.5");
+    T_EQ(banyan_game_load(G, &s, form), BANYAN_OK);
+    T_TRUE(G->is_valid(&s));
+    T_EQ(G->to_move(&s), 1);
+    T_EQ(go_test_at(&s, "C3"), 0);
+    T_EQ(go_test_at(&s, "G7"), 0);
+    T_EQ(go_test_stones(&s, 0), 2);
+    T_EQ(go_test_stones(&s, 1), 0);
+    T_NEAR(G->score(&s), 81 - 0.5, 1e-9); /* The parameters' komi stays. */
+    /* The side glued to the board, '.' for empty points, spaces around. */
+    form[81] = 'o';
+    form[82] = 0;
+    form[40] = '.';
+    char spaced[160];
+    snprintf(spaced, sizeof spaced, "  %s \n", form);
+    go_test_setup(&t, "size=9 komi=0.5");
+    T_EQ(banyan_game_load(G, &t, spaced), BANYAN_OK);
+    T_TRUE(memcmp(&s, &t, G->state_size) == 0);
+    /* A stone without liberties, or a group the setup would have taken. */
+    static const char *const illegal[] = {"XO", "OX"};
+    for (int i = 0; i < 2; i++) {
+        memset(form, '-', 81);
+        form[0] = illegal[i][0];
+        form[1] = form[9] = illegal[i][1];
+        snprintf(form + 81, sizeof form - 81, " X");
+        go_test_setup(&s, "size=9");
+        memcpy(&t, &s, sizeof t);
+        T_EQ(banyan_game_load(G, &s, form), BANYAN_EILLEGAL);
+        T_TRUE(memcmp(&s, &t, G->state_size) == 0);
+    }
+    /* Malformed: no side, two sides, another character, the wrong size. */
+    memset(form, '-', 81);
+    form[81] = 0;
+    static const char *const tails[] = {"", " XO", " Z", "X X"};
+    for (int i = 0; i < 4; i++) {
+        char text[160];
+        snprintf(text, sizeof text, "%s%s", form, tails[i]);
+        if (i == 3)
+            text[81] = 'Z'; /* 82 letters, the last no side. */
+        go_test_setup(&s, "size=9");
+        T_EQ(banyan_game_load(G, &s, text), BANYAN_EINVAL);
+    }
+    go_test_setup(&s, "size=13");
+    T_EQ(banyan_game_load(G, &s, form), BANYAN_EINVAL); /* 81 points on 13x13. */
+    /* Move lists as before, and the bench's position. */
+    go_test_load(&s, "size=9", "E5 C4 G4 D6 E3 F6");
+    T_EQ(go_test_stones(&s, 0), 3);
+    /* A diagram with no last move marks none (it once put ')' before A9). */
+    char diagram[2048];
+    T_TRUE(G->print(&s, BANYAN_MOVE_NONE, diagram, sizeof diagram) > 0);
+    T_TRUE(strchr(diagram, ')') == NULL && strchr(diagram, '(') == NULL);
+}
+
 void test_go_hash(void)
 {
     go_test_state a, b;
