@@ -986,8 +986,13 @@ static int gtp_loadsgf(gtp *ctx, int argc, char **argv)
     if (argc < 1 || argc > 2 ||
         (argc == 2 && banyan_parse_int(argv[1], 1, 100000000, &upto) != BANYAN_OK))
         return gtp_fail(ctx, "syntax error");
-    if (ctx->no_files || record_load_file(&r, NULL, argv[0], why, sizeof why) != BANYAN_OK)
+    if (ctx->no_files)
         return gtp_fail(ctx, "cannot load file");
+    if (record_load_file(&r, NULL, argv[0], why, sizeof why) != BANYAN_OK) {
+        gtp_fail(ctx, "cannot load file: ");
+        gtp_append(ctx, "%s", why);
+        return -1;
+    }
     if (upto > 0 && upto - 1 < r.n_moves)
         record_undo(&r, r.n_moves - (int)(upto - 1));
     if ((r.g != ctx->g || strcmp(r.params, ctx->rec.params)) &&

@@ -24,6 +24,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define RECORD_MOVE_MAX  128               /* Bytes of a move's text, with its NUL. */
 #define RECORD_SGF_NODES 100000            /* Most nodes an SGF collection may hold. */
@@ -206,6 +207,7 @@ void record_clear(record *r)
     record_undo(r, r->n_moves);
     memset(r->players, 0, sizeof r->players);
     memset(r->result, 0, sizeof r->result);
+    memset(r->date, 0, sizeof r->date);
 }
 
 /* The board after move m, legal in record_state(r), into *board; whether
@@ -353,6 +355,7 @@ static int record_save_text(const record *r, FILE *f, void *s)
     record_put_header(f, "first", r->players[0]);
     record_put_header(f, "second", r->players[1]);
     record_put_header(f, "result", r->result);
+    record_put_header(f, "date", r->date);
     record_rebuild(r, 0, s);
     for (int i = 0; i < r->n_moves; i++) {
         const record_move *rm = &r->moves[i];
@@ -384,47 +387,150 @@ static void record_put_sgf(FILE *f, const char *id, const char *value)
     fputc(']', f);
 }
 
-/* SGF's RE for the record's result: the winner's colour (with R for a
- * resignation), or 0 for a draw; NULL when the result is unknown. Other
- * reasons stay out. */
-static const char *record_sgf_result(const char *result)
+/* SGF's RE for the record's result and final position s, into out[len]
+ * ("" when unknown): a resignation's R and a loss on time's T; a reason
+ * that is itself SGF's result, as a file read gave it ("0-1 (W+12.5)");
+ * for a game that ended on the board, the game's own result with its
+ * margin (banyan_game_result); else the winner's colour, or 0 for a draw. */
+static void record_sgf_result(const record *r, const void *s, char *out, size_t len)
 {
-    bool resigned = strstr(result, "resign") != NULL;
-    if (!strncmp(result, "1-0", 3))
-        return resigned ? "B+R" : "B+";
-    if (!strncmp(result, "0-1", 3))
-        return resigned ? "W+R" : "W+";
-    if (!strncmp(result, "1/2-1/2", 7))
-        return "0";
-    return NULL;
+    const char *res = r->result, *reason = strchr(res, '(');
+    bool black = !strncmp(res, "1-0", 3), white = !strncmp(res, "0-1", 3);
+    out[0] = 0;
+    if ((black || white) && (strstr(res, "resign") || strstr(res, "time"))) {
+        snprintf(out, len, "%c+%c", black ? 'B' : 'W', strstr(res, "resign") ? 'R' : 'T');
+    } else if ((black || white) && reason && reason[1] == "BW"[white] && reason[2] == '+') {
+        snprintf(out, len, "%.*s", (int)strcspn(reason + 1, ")"), reason + 1);
+    } else if (banyan_game_result(r->g, s, BANYAN_RESULT_SGF, out, len) <= 0) {
+        snprintf(out, len, "%s",
+                 black                         ? "B+"
+                 : white                       ? "W+"
+                 : !strncmp(res, "1/2-1/2", 7) ? "0"
+                                               : "");
+    }
+}
+
+/* Parameters for a board of w x h (defined with the loaders below). */
+static int record_size_params(const banyan_game *g, int w, int h, const char *label, char *out,
+                              size_t len, char *why, size_t whylen);
+
+/* Whether a and b, positions of one w x h board, have the same pieces and
+ * player to move. */
+static bool record_same_board(const banyan_game *g, const void *a, const void *b, int w, int h)
+{
+    bool same = g->to_move(a) == g->to_move(b);
+    for (int y = 0; same && y < h; y++)
+        for (int x = 0; same && x < w; x++)
+            same = g->piece(a, x, y) == g->piece(b, x, y);
+    return same;
+}
+
+/* The board form of s (see record.h) into out, w * h + 3 bytes: every
+ * cell from the top-left, then the player to move. */
+static void record_board_form(const banyan_game *g, const void *s, int w, int h, char *out)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int p = g->piece(s, x, y);
+            out[y * w + x] = p == 0 ? 'X' : p == 1 ? 'O' : '-';
+        }
+    snprintf(out + w * h, 3, " %c", g->to_move(s) ? 'O' : 'X');
+}
+
+/* The root's setup for readers that know the start only from stones: where
+ * the start s differs from the game's start on its board (only the width
+ * and height set), every piece as AB (the first player's) or AW, AE on the
+ * points the parameters' own start (in ref, scratch) has a piece on and s
+ * has not, PL the player to move, and HA the number of the first player's
+ * stones when they stand alone and the second player moves. */
+static void record_put_setup(const record *r, FILE *f, const void *s, void *ref, int w, int h)
+{
+    const banyan_game *g = r->g;
+    char params[RECORD_PARAMS_MAX], why[256];
+    int count[2] = {0, 0};
+    if (record_size_params(g, w, h, "", params, sizeof params, why, sizeof why) != BANYAN_OK ||
+        g->setup(ref, params) != BANYAN_OK)
+        return;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int p = g->piece(s, x, y);
+            count[0] += p == 0;
+            count[1] += p == 1;
+        }
+    if (record_same_board(g, s, ref, w, h))
+        return;
+    if (count[0] >= 2 && count[1] == 0 && g->to_move(s) == 1)
+        fprintf(f, "HA[%d]", count[0]);
+    g->setup(ref, r->params);
+    for (int k = 0; k < 3; k++) {
+        bool first = true;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int p = g->piece(s, x, y);
+                if (k < 2 ? p != k : p >= 0 || g->piece(ref, x, y) < 0)
+                    continue;
+                fprintf(f, "%s[%c%c]", first ? (const char *[]){"AB", "AW", "AE"}[k] : "", 'a' + x,
+                        'a' + y);
+                first = false;
+            }
+    }
+    fprintf(f, "PL[%c]", g->to_move(s) ? 'W' : 'B');
 }
 
 static int record_save_sgf(const record *r, FILE *f, void *s)
 {
     const banyan_game *g = r->g;
-    const char *re = record_sgf_result(r->result);
-    char buf[RECORD_MOVE_MAX];
+    char buf[RECORD_MOVE_MAX], re[RECORD_NAME_MAX], date[RECORD_NAME_MAX];
     int w, h;
     if (!g->sgf_game || g->n_players != 2 || !(g->coords & BANYAN_COORDS_SGF))
         return BANYAN_EINVAL;
     record_rebuild(r, 0, s);
     g->board_size(s, &w, &h); /* The SGF system needs a board (banyan_game_check). */
+    void *ref = malloc(g->state_size);
+    char *form = malloc((size_t)w * (size_t)h + 3);
+    if (!ref || !form) {
+        free(ref);
+        free(form);
+        return BANYAN_ENOMEM;
+    }
     fprintf(f, "(;GM[%d]FF[4]CA[UTF-8]AP[Banyan:%s]", g->sgf_game, banyan_version());
     if (w == h)
         fprintf(f, "SZ[%d]", w);
     else
         fprintf(f, "SZ[%d:%d]", w, h);
+    for (const banyan_param *p = g->params; p && p->name; p++)
+        if ((p->role & BANYAN_ROLE_KOMI) &&
+            banyan_params_value(g, r->params, p->name, buf, sizeof buf) == BANYAN_OK)
+            record_put_sgf(f, "KM", buf);
     if (r->players[0][0])
         record_put_sgf(f, "PB", r->players[0]);
     if (r->players[1][0])
         record_put_sgf(f, "PW", r->players[1]);
-    if (re)
+    /* The day the game was played, or else the day it is saved. */
+    time_t now = time(NULL);
+    struct tm day;
+    if (r->date[0])
+        snprintf(date, sizeof date, "%s", r->date);
+    else if (!localtime_r(&now, &day) || !strftime(date, sizeof date, "%Y-%m-%d", &day))
+        date[0] = 0;
+    if (date[0])
+        record_put_sgf(f, "DT", date);
+    record_sgf_result(r, record_state(r), re, sizeof re);
+    if (re[0])
         record_put_sgf(f, "RE", re);
     record_put_sgf(f, "XG", g->name);
     if (r->params[0])
         record_put_sgf(f, "XP", r->params);
-    if (r->start)
+    /* XS is left out where AB, AW, AE and PL say all of it: a board form
+     * that is not the parameters' own start (which a reader takes for no
+     * start at all). */
+    record_board_form(g, s, w, h, form);
+    if (r->start && (strcmp(r->start, form) ||
+                     (g->setup(ref, r->params) == BANYAN_OK && record_same_board(g, s, ref, w, h))))
         record_put_sgf(f, "XS", r->start);
+    record_put_setup(r, f, s, ref, w, h);
+    free(ref);
+    free(form);
     fputc('\n', f);
     for (int i = 0; i < r->n_moves; i++) {
         const record_move *rm = &r->moves[i];
@@ -591,6 +697,7 @@ typedef struct record_header {
     int start_line;                   /* Its line, or 0. */
     char players[2][RECORD_NAME_MAX]; /* "# first", "# second". */
     char result[RECORD_NAME_MAX];     /* "# result". */
+    char date[RECORD_NAME_MAX];       /* "# date". */
 } record_header;
 
 /* Whether text begins with the word key (followed by a space or the end);
@@ -659,6 +766,8 @@ static int record_text_header(record_header *h, const char *t, int line_no, char
         record_copy_name(h->players[1], sizeof h->players[1], v);
     } else if (record_is_key(t, "result", &v)) {
         record_copy_name(h->result, sizeof h->result, v);
+    } else if (record_is_key(t, "date", &v)) {
+        record_copy_name(h->date, sizeof h->date, v);
     }
     return BANYAN_OK;
 }
@@ -679,6 +788,7 @@ static int record_text_begin(record *r, record_header *h, int line_no, char *err
                            why);
     memcpy(r->players, h->players, sizeof r->players);
     memcpy(r->result, h->result, sizeof r->result);
+    memcpy(r->date, h->date, sizeof r->date);
     return BANYAN_OK;
 }
 
@@ -917,12 +1027,19 @@ enum {
     RECORD_SGF_PB,
     RECORD_SGF_PW,
     RECORD_SGF_RE,
+    RECORD_SGF_PL,
+    RECORD_SGF_KM,
+    RECORD_SGF_DT,
     RECORD_SGF_KNOWN
 };
 
 static const char *const record_sgf_names[RECORD_SGF_KNOWN] = {
-    "B", "W", "C", "XT", "AB", "AW", "AE", "GM", "SZ", "XG", "XP", "XS", "PB", "PW", "RE",
+    "B",  "W",  "C",  "XT", "AB", "AW", "AE", "GM", "SZ",
+    "XG", "XP", "XS", "PB", "PW", "RE", "PL", "KM", "DT",
 };
+
+#define RECORD_SGF_SIDE 26 /* Columns and rows SGF's lower-case letters name. */
+enum { RECORD_SGF_SETUP_B = 1, RECORD_SGF_SETUP_W, RECORD_SGF_SETUP_E };
 
 /* What came last in the input, for the grammar's rules. */
 enum { RECORD_SGF_OPEN, RECORD_SGF_NODE, RECORD_SGF_CLOSE };
@@ -947,15 +1064,27 @@ typedef struct record_sgf {
     char *start;                      /* XS[], owned, or NULL. */
     char players[2][RECORD_NAME_MAX]; /* PB[], PW[]. */
     char result[RECORD_NAME_MAX];     /* RE[], as a result of the plain format. */
-    bool in_node;                     /* A node is open. */
-    bool is_root;                     /* It is the first node of the first tree. */
-    bool is_main;                     /* It is on the main line. */
-    unsigned seen;                    /* Known properties seen in it, bit by index. */
-    int color;                        /* Its move's colour, 0 (B) or 1 (W); -1 none. */
-    char move[32];                    /* Its move's text (cut short when too long). */
-    size_t move_at;                   /* Byte of the move's property. */
-    char *comment;                    /* Its C[], owned, or NULL. */
-    double seconds;                   /* Its XT[], or -1. */
+    char date[RECORD_NAME_MAX];       /* DT[]. */
+    bool has_km;                      /* KM[] was given (not empty). */
+    char km[32];                      /* KM[], trimmed. */
+    int pl;                           /* PL[]: 0 Black, 1 White; -1 absent. */
+    /* The root's setup properties, point by point: RECORD_SGF_SETUP_B,
+     * _W or _E where AB, AW or AE names the point, 0 elsewhere. */
+    unsigned char setup[RECORD_SGF_SIDE][RECORD_SGF_SIDE];
+    bool has_setup;       /* Some setup property was given. */
+    size_t setup_at;      /* Byte of the first. */
+    int setup_w, setup_h; /* The columns and rows it reaches. */
+    char *board;          /* The board form the setup made the start, owned. */
+    bool side_guessed;    /* PL did not say who moves first in it. */
+    bool in_node;         /* A node is open. */
+    bool is_root;         /* It is the first node of the first tree. */
+    bool is_main;         /* It is on the main line. */
+    unsigned seen;        /* Known properties seen in it, bit by index. */
+    int color;            /* Its move's colour, 0 (B) or 1 (W); -1 none. */
+    char move[32];        /* Its move's text (cut short when too long). */
+    size_t move_at;       /* Byte of the move's property. */
+    char *comment;        /* Its C[], owned, or NULL. */
+    double seconds;       /* Its XT[], or -1. */
 } record_sgf;
 
 /* Fails with "SGF: " and the sentence. */
@@ -1011,16 +1140,53 @@ static void record_sgf_simple(record_sgf *x)
             x->value[i] = ' ';
 }
 
-/* The result of the plain format for SGF's RE, or "" when unknown. */
-static const char *record_sgf_re(const char *re)
+/* The result of the plain format for SGF's RE into out[len], "" when
+ * unknown: RE itself as the reason when it says more than the winner
+ * ("0-1 (W+12.5)", "1-0 (B+R)"), so that the file's count and its ending
+ * are written back as they were. */
+static void record_sgf_re(const char *re, char *out, size_t len)
 {
-    if (re[0] == 'B' && re[1] == '+')
-        return "1-0";
-    if (re[0] == 'W' && re[1] == '+')
-        return "0-1";
-    if (!strcmp(re, "0") || !strcmp(re, "Draw") || !strcmp(re, "D"))
-        return "1/2-1/2";
-    return "";
+    const char *plain = re[0] == 'B' && re[1] == '+'                                  ? "1-0"
+                        : re[0] == 'W' && re[1] == '+'                                ? "0-1"
+                        : !strcmp(re, "0") || !strcmp(re, "Draw") || !strcmp(re, "D") ? "1/2-1/2"
+                                                                                      : "";
+    if (*plain && re[1] == '+' && re[2])
+        snprintf(out, len, "%s (%.200s)", plain, re);
+    else
+        snprintf(out, len, "%s", plain);
+}
+
+/* Reads a setup property's value at byte at: a point "cd" or a rectangle
+ * of them "aa:cc" (SGF's compressed lists), each marked kind. */
+static int record_sgf_setup(record_sgf *x, int kind, const char *name, size_t at)
+{
+    const char *v = x->value;
+    bool rect = x->value_len == 5 && v[2] == ':';
+    if (!(x->value_len == 2 || rect))
+        return record_sgf_fail(x, BANYAN_EINVAL, "%s[" RECORD_QUOTE "] at byte %zu is not a point",
+                               name, v, at);
+    int c[4];
+    for (int i = 0; i < (rect ? 4 : 2); i++) {
+        char ch = v[i + (i >= 2)];
+        if (ch < 'a' || ch > 'z')
+            return record_sgf_fail(x, BANYAN_EINVAL,
+                                   "%s[" RECORD_QUOTE "] at byte %zu is not a point", name, v, at);
+        c[i] = ch - 'a';
+    }
+    if (!rect) {
+        c[2] = c[0];
+        c[3] = c[1];
+    }
+    if (!x->has_setup)
+        x->setup_at = at;
+    x->has_setup = true;
+    for (int y = c[1] < c[3] ? c[1] : c[3]; y <= (c[1] < c[3] ? c[3] : c[1]); y++)
+        for (int xx = c[0] < c[2] ? c[0] : c[2]; xx <= (c[0] < c[2] ? c[2] : c[0]); xx++) {
+            x->setup[y][xx] = (unsigned char)kind;
+            x->setup_w = xx + 1 > x->setup_w ? xx + 1 : x->setup_w;
+            x->setup_h = y + 1 > x->setup_h ? y + 1 : x->setup_h;
+        }
+    return BANYAN_OK;
 }
 
 /* Reads SZ: "n" or "w:h". */
@@ -1075,9 +1241,33 @@ static int record_sgf_use(record_sgf *x, int k, size_t at)
     case RECORD_SGF_AB:
     case RECORD_SGF_AW:
     case RECORD_SGF_AE:
-        return record_sgf_fail(x, BANYAN_EINVAL,
-                               "%s at byte %zu: setup properties (AB, AW, AE) are not supported",
-                               name, at);
+        if (!x->is_root)
+            return record_sgf_fail(x, BANYAN_EINVAL,
+                                   "%s at byte %zu: setup stones are read in the first node "
+                                   "only, not after a move",
+                                   name, at);
+        return record_sgf_setup(x,
+                                k == RECORD_SGF_AB   ? RECORD_SGF_SETUP_B
+                                : k == RECORD_SGF_AW ? RECORD_SGF_SETUP_W
+                                                     : RECORD_SGF_SETUP_E,
+                                name, at);
+    case RECORD_SGF_PL:
+        if (strcmp(x->value, "B") && strcmp(x->value, "W"))
+            return record_sgf_fail(x, BANYAN_EINVAL,
+                                   "PL[" RECORD_QUOTE "] at byte %zu is not B or W", x->value, at);
+        x->pl = x->value[0] == 'W';
+        if (!x->has_setup)
+            x->setup_at = at;
+        return BANYAN_OK;
+    case RECORD_SGF_KM:
+        record_sgf_simple(x);
+        record_copy_name(x->km, sizeof x->km, x->value);
+        x->has_km = x->km[0] != 0;
+        return BANYAN_OK;
+    case RECORD_SGF_DT:
+        record_sgf_simple(x);
+        record_copy_name(x->date, sizeof x->date, x->value);
+        return BANYAN_OK;
     case RECORD_SGF_GM:
         if (banyan_parse_int(x->value, 1, 1000000, &x->gm) != BANYAN_OK)
             return record_sgf_fail(x, BANYAN_EINVAL,
@@ -1117,7 +1307,7 @@ static int record_sgf_use(record_sgf *x, int k, size_t at)
         return BANYAN_OK;
     default:
         record_sgf_simple(x);
-        snprintf(x->result, sizeof x->result, "%s", record_sgf_re(x->value));
+        record_sgf_re(x->value, x->result, sizeof x->result);
         return BANYAN_OK;
     }
 }
@@ -1199,13 +1389,131 @@ static int record_sgf_find_game(record_sgf *x, const banyan_game **out)
     return BANYAN_OK;
 }
 
+/* params (the game's, checked) with every parameter of role role set to
+ * value, into out[len]. Returns false when they do not fit. */
+static bool record_params_with(const banyan_game *g, const char *params, unsigned role,
+                               const char *value, char *out, size_t len)
+{
+    const char *cur = params;
+    char key[64], val[RECORD_PARAMS_MAX];
+    size_t used = 0;
+    out[0] = 0;
+    while (banyan_params_next(&cur, key, sizeof key, val, sizeof val) == 1) {
+        const banyan_param *p = banyan_game_param(g, key);
+        int n = p && (p->role & role)
+                    ? 0
+                    : snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", key, val);
+        if (n < 0 || (size_t)n >= len - used)
+            return false;
+        used += (size_t)n;
+    }
+    for (const banyan_param *p = g->params; p && p->name; p++) {
+        int n = !(p->role & role)
+                    ? 0
+                    : snprintf(out + used, len - used, "%s%s=%s", used ? " " : "", p->name, value);
+        if (n < 0 || (size_t)n >= len - used)
+            return false;
+        used += (size_t)n;
+    }
+    return true;
+}
+
+/* Whether text is the number the parameter of role komi has in params. */
+static bool record_same_komi(const banyan_game *g, const char *params, const char *text)
+{
+    char now[64], *end;
+    double k = strtod(text, &end);
+    for (const banyan_param *p = g->params; p && p->name; p++)
+        if ((p->role & BANYAN_ROLE_KOMI) &&
+            banyan_params_value(g, params, p->name, now, sizeof now) == BANYAN_OK)
+            return end != text && !*end && strtod(now, NULL) == k;
+    return false;
+}
+
+/* Starts the record of game g with params from start, and gives it the
+ * root's players, result and date. */
+static int record_sgf_start(record_sgf *x, const banyan_game *g, const char *params,
+                            const char *start, const char *label)
+{
+    char why[256];
+    int rc, part, w, h;
+    if ((rc = record_start(x->r, g, params, start, why, sizeof why, &part)) != BANYAN_OK)
+        return record_sgf_fail(x, rc, "%s: %s", part ? label : "the game", why);
+    if (x->width && g->board_size) {
+        g->board_size(x->r->state, &w, &h);
+        if (w != x->width || h != x->height)
+            return record_sgf_fail(x, BANYAN_EINVAL, "%s does not fit %s's %dx%d board", x->sz,
+                                   g->name, w, h);
+    }
+    memcpy(x->r->players, x->players, sizeof x->players);
+    memcpy(x->r->result, x->result, sizeof x->result);
+    memcpy(x->r->date, x->date, sizeof x->date);
+    return BANYAN_OK;
+}
+
+/* The board form of the start the root's setup properties make (AE, AB and
+ * AW over the position of the parameters, PL's player to move, else White
+ * where Black alone was given stones), into x->board (see record.h), or
+ * NULL when it is that position itself. Then the start of the record. */
+static int record_sgf_setup_start(record_sgf *x, const banyan_game *g, const char *params)
+{
+    record *r = x->r;
+    int w, h;
+    if (!g->board_size || g->n_players != 2)
+        return record_sgf_fail(x, BANYAN_EINVAL, "the setup at byte %zu: %s has no %s", x->setup_at,
+                               g->name, g->board_size ? "two players" : "board");
+    g->board_size(r->state, &w, &h);
+    if (x->setup_w > w || x->setup_h > h)
+        return record_sgf_fail(x, BANYAN_EINVAL,
+                               "the setup at byte %zu: a point is off the %dx%d board", x->setup_at,
+                               w, h);
+    bool black = false, white = false, same;
+    for (int y = 0; y < x->setup_h; y++)
+        for (int c = 0; c < x->setup_w; c++) {
+            black |= x->setup[y][c] == RECORD_SGF_SETUP_B;
+            white |= x->setup[y][c] == RECORD_SGF_SETUP_W;
+        }
+    int side = x->pl >= 0 ? x->pl : black && !white ? 1 : g->to_move(r->state);
+    size_t n = (size_t)w * (size_t)h;
+    if (!(x->board = malloc(n + 3)))
+        return record_sgf_fail(x, BANYAN_ENOMEM, "out of memory");
+    same = side == g->to_move(r->state);
+    for (int y = 0; y < h; y++)
+        for (int c = 0; c < w; c++) {
+            int was = g->piece(r->state, c, y);
+            int k = y < RECORD_SGF_SIDE && c < RECORD_SGF_SIDE ? x->setup[y][c] : 0;
+            int p = k == RECORD_SGF_SETUP_B   ? 0
+                    : k == RECORD_SGF_SETUP_W ? 1
+                    : k == RECORD_SGF_SETUP_E ? -1
+                                              : was;
+            same = same && p == was;
+            x->board[(size_t)y * (size_t)w + (size_t)c] = p == 0 ? 'X' : p == 1 ? 'O' : '-';
+        }
+    snprintf(x->board + n, 3, " %c", side ? 'O' : 'X');
+    x->side_guessed = x->pl < 0;
+    if (same) {
+        free(x->board);
+        x->board = NULL;
+        return BANYAN_OK;
+    }
+    record_free(r);
+    int rc = record_sgf_start(x, g, params, x->board, "setup");
+    if (rc != BANYAN_OK)
+        return record_sgf_fail(x, rc, "the setup at byte %zu: %s %s", x->setup_at,
+                               rc == BANYAN_EILLEGAL ? "an illegal position of"
+                                                     : "no position that can start",
+                               g->name);
+    return BANYAN_OK;
+}
+
 /* Starts the record from the root's properties: the game, its parameters
- * (XP, else from SZ), the start (XS), the players and the result. */
+ * (XP, else from SZ; KM sets the parameter of role komi), the start (XS,
+ * else the setup properties), the players, the result and the date. */
 static int record_sgf_begin(record_sgf *x)
 {
     const banyan_game *g = NULL;
     char params[RECORD_PARAMS_MAX], why[256];
-    int rc, part, w, h;
+    int rc;
     if ((rc = record_sgf_find_game(x, &g)) != BANYAN_OK)
         return rc;
     if (x->has_params)
@@ -1220,16 +1528,22 @@ static int record_sgf_begin(record_sgf *x)
                                : x->width    ? x->sz
                                              : "parameters",
                                why);
-    if ((rc = record_start(x->r, g, params, x->start, why, sizeof why, &part)) != BANYAN_OK)
-        return record_sgf_fail(x, rc, "%s: %s", part ? "XS" : "the game", why);
-    if (x->width && g->board_size) {
-        g->board_size(x->r->state, &w, &h);
-        if (w != x->width || h != x->height)
-            return record_sgf_fail(x, BANYAN_EINVAL, "%s does not fit %s's %dx%d board", x->sz,
-                                   g->name, w, h);
+    bool komi = false;
+    for (const banyan_param *p = g->params; p && p->name; p++)
+        komi |= (p->role & BANYAN_ROLE_KOMI) != 0;
+    if (x->has_km && komi && !record_same_komi(g, params, x->km)) {
+        char with[RECORD_PARAMS_MAX];
+        if (!record_params_with(g, params, BANYAN_ROLE_KOMI, x->km, with, sizeof with) ||
+            banyan_params_check(g, with, why, sizeof why) != BANYAN_OK)
+            return record_sgf_fail(x, BANYAN_EINVAL, "KM[" RECORD_QUOTE "]: %s", x->km, why);
+        memcpy(params, with, sizeof params);
     }
-    memcpy(x->r->players, x->players, sizeof x->players);
-    memcpy(x->r->result, x->result, sizeof x->result);
+    if ((rc = record_sgf_start(x, g, params, x->start, "XS")) != BANYAN_OK)
+        return rc;
+    /* XS, which Banyan writes beside AB and AW for other readers, is the
+     * start; else the setup properties, where the root has them. */
+    if (!x->start && (x->has_setup || x->pl >= 0))
+        return record_sgf_setup_start(x, g, params);
     return BANYAN_OK;
 }
 
@@ -1257,6 +1571,18 @@ static int record_sgf_end_node(record_sgf *x)
                                "%c[%s] at byte %zu comes after the end of the game", c, x->move,
                                x->move_at);
     int mover = r->g->to_move(r->state);
+    if (mover != x->color && x->board && x->side_guessed && r->n_moves == 0) {
+        /* The setup said nothing of who moves first: the first move does. */
+        char params[RECORD_PARAMS_MAX];
+        x->board[strlen(x->board) - 1] = x->color ? 'O' : 'X';
+        x->side_guessed = false;
+        memcpy(params, r->params, sizeof params);
+        const banyan_game *g = r->g;
+        record_free(r);
+        if ((rc = record_sgf_start(x, g, params, x->board, "setup")) != BANYAN_OK)
+            return rc;
+        mover = r->g->to_move(r->state);
+    }
     if (mover != x->color)
         return record_sgf_fail(x, BANYAN_EILLEGAL, "%c[%s] at byte %zu is a move of %s, but %s%s",
                                c, x->move, x->move_at, colors[x->color],
@@ -1362,6 +1688,7 @@ static int record_load_sgf(record *r, const banyan_game *g, const char *text, si
     x.g = g;
     x.color = -1;
     x.seconds = -1;
+    x.pl = -1;
     if (!(x.value = malloc(RECORD_SGF_VALUE + 1)))
         rc = record_fail(err, errlen, BANYAN_ENOMEM, "out of memory");
     else
@@ -1369,6 +1696,7 @@ static int record_load_sgf(record *r, const banyan_game *g, const char *text, si
     free(x.value);
     free(x.start);
     free(x.comment);
+    free(x.board);
     if (rc != BANYAN_OK)
         record_free(r);
     return rc;

@@ -18,6 +18,7 @@
  *     # first banyan:playouts=2000         (the players, when known)
  *     # second gtp:gnugo --mode gtp
  *     # result 1-0 (five in a row)         (when known)
+ *     # date 2024-05-06                    (when known)
  *     h10 1.250s
  *     i10 # the only defence
  *     j10 0.031s # a comment runs to the end of the line
@@ -28,15 +29,40 @@
  * are comments and are skipped.
  *
  * SGF (FF[4]): the root has GM, FF, CA[UTF-8], AP, SZ (SZ[w:h] when not
- * square), PB and PW, RE (B+, W+, 0 for a draw), and Banyan's own
- * properties XG (the game's name), XP (its parameters) and XS (the start
- * position in the game's notation), which other readers keep and ignore.
+ * square), KM (the value of the parameter of role komi, where the game has
+ * one), PB and PW when known, DT (the day the game was played, as read,
+ * else the day it is saved, YYYY-MM-DD), RE, and Banyan's own properties
+ * XG (the game's name), XP (its parameters) and XS (the start position in
+ * the game's notation), which other readers keep and ignore. RE is B+R or
+ * W+R for a resignation, B+T or W+T for a loss on time, the result as read
+ * when the record came from SGF ("0-1 (W+12.5)" keeps W+12.5), the game's
+ * own result with its margin (banyan_game_result) for a game that ended on
+ * the board, else B+, W+ or 0 for a draw. A start that differs from the
+ * game's start on its board (its width and height alone set: what readers
+ * that know only SZ expect) is also written for them as setup: every
+ * piece as AB (the first player's) or AW, AE where the parameters' own
+ * start has a piece and the start has none, PL for the player to move, and
+ * HA for the number of the first player's stones where they stand alone
+ * with the second player to move (a handicap); XS is then left out when the
+ * start is a board form (below), which those properties say in full.
  * Moves are B[] and W[] in SGF coordinates (a pass is empty), with C[] for
  * a comment and XT[] for the seconds the move took. Reading takes the main
  * line of the first game tree; without XG the game is the built-in one with
- * that GM number, and SZ sets its parameters of role width and height.
- * Setup stones (AB, AW, AE) are refused, and so are collections of more
- * than 100000 nodes or with a property value over 64 KiB.
+ * that GM number, SZ sets its parameters of role width and height, and KM
+ * the parameter of role komi. Without XS, the root's AB, AW and AE (points
+ * or rectangles "aa:cc") over the parameters' start and PL make the start,
+ * as a board form: the game must read that form, and the stones must make
+ * a legal position; without PL, the player to move is White where only
+ * Black was given stones (a handicap), else the game's, and the first move
+ * decides where it is the other. Setup properties after the root are
+ * refused with a sentence, and so are collections of more than 100000
+ * nodes or with a property value over 64 KiB.
+ *
+ * The board form is a position notation a game's load() may read, and the
+ * one the record writes for setup stones: every cell of the board as one
+ * word, row by row from the top-left, 'X' for the first player's piece,
+ * 'O' for the second's, '-' for an empty cell, then a space and 'X' or 'O'
+ * for the player to move.
  *
  * PSQ, the format of Piskvork (the Gomocup manager), as its source
  * (savePsq and openPsq in game.cpp) writes and reads it:
@@ -101,6 +127,7 @@ typedef struct record {
     int cap;                          /* Room in moves, grown by doubling. */
     char players[2][RECORD_NAME_MAX]; /* First and second player ("" unknown). */
     char result[RECORD_NAME_MAX];     /* "1-0", "0-1", "1/2-1/2" with a reason, or "". */
+    char date[RECORD_NAME_MAX];       /* When the game was played (SGF's DT), or "". */
     void *state;                      /* The position after every move (owned). */
     void *scratch;                    /* Room for a state (owned). */
     uint64_t start_board;             /* The board at the start (record_board). */

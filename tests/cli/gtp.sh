@@ -79,7 +79,29 @@ has "final_score: dead stones counted for the other side" '^= W\+16\.5$'
 has "komi: the game goes on with it" '^= W\+15\.5$'
 [ "$(grep -c '^= B2 H2$' "$tmp/out")" -eq 2 ] && ok "final_status_list after komi" || bad "final_status_list after komi"
 has "kgs-genmove_cleanup: no pass while H2 stands" '^= [A-HJ][1-9]$'
-has "loadsgf: unreadable file" '^\? cannot load file$'
+has "loadsgf: unreadable file, and why" '^\? cannot load file: cannot read ".*none.sgf": No such file or directory$'
+
+# A handicap game as KGS and OGS write it: HA, AB (setup stones), KM, White
+# first. loadsgf sets the stones up as the start (undo stops there), White
+# answers genmove, the komi is the file's; printsgf writes the standard
+# properties back (KM, HA, AB, PL), and a file that cannot load says why.
+cat > "$tmp/kgs.sgf" <<'SGF'
+(;GM[1]FF[4]CA[UTF-8]AP[CGoban:3]ST[2]RU[Japanese]SZ[19]HA[2]KM[0.50]
+PW[whitey]PB[blacky]DT[2023-11-04]RE[W+Resign]
+AB[dp][pd]
+;W[qp]WL[299.5];B[dd]BL[298.1];W[fq])
+SGF
+printf '(;GM[1]SZ[9];B[ee]AB[aa])\n' > "$tmp/later.sgf"
+printf 'loadsgf %s 1\nshowboard\ngenmove w\nundo\nundo\nprintsgf\nloadsgf %s\n' \
+    "$tmp/kgs.sgf" "$tmp/later.sgf" | "$BANYAN" gtp --game go --playouts 300 > "$tmp/out" 2>&1
+has "loadsgf of a handicap game: Black's stones on D4 and Q16" '^16 \. \. \. \. \. \. \. \. \. \. \. \. \. \. \. X \. \. \.$'
+has "loadsgf of a handicap game: D4 too" '^ 4 \. \. \. X \.'
+has "loadsgf of a handicap game: White answers genmove" '^= ([A-HJ-T][0-9]+|pass)$'
+has "loadsgf of a handicap game: undo stops at the setup" '^\? cannot undo$'
+has "printsgf of a handicap game: KM, PB, PW, DT, HA, AB, PL" \
+    'KM\[0\.50\]PB\[blacky\]PW\[whitey\]DT\[2023-11-04\].*HA\[2\]AB\[pd\]\[dp\]PL\[W\]$'
+has "loadsgf: a file that cannot load says why" \
+    '^\? cannot load file: SGF: AB at byte 18: setup stones are read in the first node only'
 
 # printsgf, then loadsgf of what it wrote, then printsgf again: the same
 # record; loadsgf with a move number stops before that move; reg_genmove
@@ -87,7 +109,7 @@ has "loadsgf: unreadable file" '^\? cannot load file$'
 printf 'loadsgf %s\nprintsgf %s\nloadsgf %s 3\nprintsgf\nloadsgf %s\nprintsgf\nreg_genmove b\nprintsgf\n' \
     "$tmp/dead.sgf" "$tmp/printed.sgf" "$tmp/dead.sgf" "$tmp/printed.sgf" \
     | "$BANYAN" gtp --game go --playouts 200 > "$tmp/out" 2>&1
-has "printsgf: GM, SZ and Banyan's game" '^= \(;GM\[1\]FF\[4\].*SZ\[9\]XG\[go\]'
+has "printsgf: GM, SZ, KM, DT and Banyan's game" '^= \(;GM\[1\]FF\[4\].*SZ\[9\]KM\[7\.5\]DT\[[0-9]{4}-[0-9]{2}-[0-9]{2}\]XG\[go\]'
 has "loadsgf N: the position before move N" '^;W\[ea\]$'
 [ "$(grep -c '^;W\[ea\]' "$tmp/out")" -eq 3 ] && ok "loadsgf of a printed SGF, and printsgf to a file" \
     || bad "loadsgf of a printed SGF, and printsgf to a file"

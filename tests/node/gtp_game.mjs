@@ -5,20 +5,10 @@
 // consumes it. Prints one line per check and exits non-zero on a failure.
 import assert from 'node:assert/strict'
 import gtp from '@sabaki/gtp'
+import {check, finish} from './check.mjs'
 
 const {Controller} = gtp
 const banyan = process.argv[2]
-let failures = 0
-
-async function check(name, fn) {
-  try {
-    await fn()
-    console.log(`ok   ${name}`)
-  } catch (err) {
-    failures++
-    console.log(`FAIL ${name}: ${err.message}`)
-  }
-}
 
 function engine(args) {
   const c = new Controller(banyan, ['gtp', ...args])
@@ -101,5 +91,4 @@ await check('lz-analyze: streamed info lines, then the next command', async () =
   await c.stop()
 })
 
-console.log(`node: ${3 - failures} passed, ${failures} failed`)
-process.exit(failures ? 1 : 0)
+finish()

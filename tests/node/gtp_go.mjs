@@ -9,22 +9,11 @@
 // exits non-zero on a failure.
 import assert from 'node:assert/strict'
 import gtp from '@sabaki/gtp'
+import {check, finish} from './check.mjs'
 import sgf from '@sabaki/sgf'
 
 const {Controller} = gtp
 const banyan = process.argv[2]
-let failures = 0, checks = 0
-
-async function check(name, fn) {
-  checks++
-  try {
-    await fn()
-    console.log(`ok   ${name}`)
-  } catch (err) {
-    failures++
-    console.log(`FAIL ${name}: ${err.message}`)
-  }
-}
 
 function engine(seed, extra) {
   const c = new Controller(banyan, ['gtp', '--game', 'go', '--param', 'size=9',
@@ -120,5 +109,4 @@ await check('go 9x9: with --resign off, a whole game played until both pass', as
   assert.equal(await wholeGame(['--resign', 'off']), null)
 })
 
-console.log(`node: ${checks - failures} passed, ${failures} failed`)
-process.exit(failures ? 1 : 0)
+finish()

@@ -213,8 +213,29 @@ static const struct record_test_bad {
     {NULL, "(;GM[4];B[hh];W[hh])", BANYAN_EILLEGAL, "SGF: W[hh] at byte 14 is not legal here"},
     {NULL, "(;GM[4]SZ[9];B[jj])", BANYAN_ERANGE, "SGF: B[jj] at byte 13 is off the board"},
     {NULL, "(;GM[4];B[])", BANYAN_EINVAL, "SGF: B[] at byte 8 is not a move"},
+    /* Setup stones: in the root only, on the board, in a position the game
+     * can start from. */
     {NULL, "(;GM[4]AB[aa][bb];W[cc])", BANYAN_EINVAL,
-     "SGF: AB at byte 7: setup properties (AB, AW, AE) are not supported"},
+     "SGF: the setup at byte 7: no position that can start gomoku"},
+    {NULL, "(;GM[1]SZ[9];B[ee]AB[aa])", BANYAN_EINVAL,
+     "SGF: AB at byte 18: setup stones are read in the first node only, not after a move"},
+    {NULL, "(;GM[1]SZ[9];B[ee];W[dd]AE[ee])", BANYAN_EINVAL,
+     "SGF: AE at byte 24: setup stones are read in the first node only, not after a move"},
+    {NULL, "(;GM[1]SZ[9]AB[jj])", BANYAN_EINVAL,
+     "SGF: the setup at byte 12: a point is off the 9x9 board"},
+    {NULL, "(;GM[1]SZ[9]AB[aa:jb])", BANYAN_EINVAL,
+     "SGF: the setup at byte 12: a point is off the 9x9 board"},
+    {NULL, "(;GM[1]SZ[9]AW[a])", BANYAN_EINVAL, "SGF: AW[a] at byte 12 is not a point"},
+    {NULL, "(;GM[1]SZ[9]AW[aA])", BANYAN_EINVAL, "SGF: AW[aA] at byte 12 is not a point"},
+    {NULL, "(;GM[1]SZ[9]AB[aa]AW[ba][ab])", BANYAN_EILLEGAL,
+     "SGF: the setup at byte 12: an illegal position of go"},
+    {NULL, "(;GM[1]SZ[9]PL[X])", BANYAN_EINVAL, "SGF: PL[X] at byte 12 is not B or W"},
+    {NULL, "(;GM[1]SZ[9]KM[lots])", BANYAN_EINVAL,
+     "SGF: KM[lots]: komi must be a number from -150 to 150, not \"lots\""},
+    {NULL, "(;GM[1]SZ[9]KM[375])", BANYAN_EINVAL,
+     "SGF: KM[375]: komi must be a number from -150 to 150, not \"375\""},
+    {NULL, "(;GM[1]SZ[9]AB[ee]PL[W];B[dd])", BANYAN_EILLEGAL,
+     "SGF: B[dd] at byte 24 is a move of Black, but White is to move"},
     {NULL, "(;GM[3]SZ[8];B[pd])", BANYAN_EINVAL, "SGF: GM[3] is no game Banyan knows"},
     {&banyan_game_gomoku, "(;GM[2])", BANYAN_EINVAL, "SGF: GM[2] is not gomoku"},
     {NULL, "(;SZ[15];B[hh])", BANYAN_EINVAL, "SGF: neither GM[] nor XG[] names the game"},
@@ -693,23 +714,29 @@ void test_record_sgf_round_trip(void)
     T_EQ(record_test_push(&r, "i9 a1 o15"), BANYAN_OK);
     strcpy(r.players[0], "Banyan [strong]");
     strcpy(r.players[1], "back\\slash");
+    strcpy(r.date, "2024-05-06");
     r.moves[0].seconds = 0.5;
     r.moves[1].comment = strdup("a ] bracket");
+    /* The start, a move list, is XS for Banyan, and AB and PL for others. */
     snprintf(want, sizeof want,
              "(;GM[4]FF[4]CA[UTF-8]AP[Banyan:%s]SZ[15]PB[Banyan [strong\\]]PW[back\\\\slash]"
-             "XG[gomoku]XP[size=15 rule=standard]XS[h8]\n"
+             "DT[2024-05-06]XG[gomoku]XP[size=15 rule=standard]XS[h8]AB[hh]PL[W]\n"
              ";W[ig]XT[0.500]\n;B[ao]C[a \\] bracket]\n;W[oa]\n)\n",
              banyan_version());
     record_test_round_trip(&r, RECORD_SGF, NULL, want, &back);
     record_free(&back);
 
-    /* Results map to RE and back, without their reasons but a resignation's
-     * R. */
-    const char *results[][3] = {
-        {"1-0 (five)", "RE[B+]", "1-0"},        {"0-1 (time)", "RE[W+]", "0-1"},
-        {"1/2-1/2", "RE[0]", "1/2-1/2"},        {"0-1 (resignation)", "RE[W+R]", "0-1"},
-        {"1-0 (O resigned)", "RE[B+R]", "1-0"}, {"?", NULL, ""}};
-    for (int i = 0; i < 6; i++) {
+    /* Results map to RE and back: R for a resignation, T for a loss on
+     * time, an SGF result kept as the reason as it was read, else the
+     * winner alone (a game that ended on the board gives its own result). */
+    const char *results[][3] = {{"1-0 (five)", "RE[B+]", "1-0"},
+                                {"0-1 (time forfeit)", "RE[W+T]", "0-1 (W+T)"},
+                                {"1/2-1/2", "RE[0]", "1/2-1/2"},
+                                {"0-1 (resignation)", "RE[W+R]", "0-1 (W+R)"},
+                                {"1-0 (O resigned)", "RE[B+R]", "1-0 (B+R)"},
+                                {"0-1 (W+12.5)", "RE[W+12.5]", "0-1 (W+12.5)"},
+                                {"?", NULL, ""}};
+    for (int i = 0; i < 7; i++) {
         strcpy(r.result, results[i][0]);
         char *text = record_test_save(&r, RECORD_SGF, &rc);
         const char *re = text ? strstr(text, "RE[") : NULL;
@@ -730,6 +757,123 @@ void test_record_sgf_round_trip(void)
     record_free(&r);
 
     /* Piskvork's PSQ, the other format other programs write. */
+}
+
+/* The piece at SGF point pt ("dp") of r's position after n moves. */
+static int record_test_piece(const record *r, int n, const char *pt)
+{
+    unsigned char s[1 << 14];
+    T_TRUE(r->g->state_size <= sizeof s);
+    T_EQ(record_state_at(r, n, s), BANYAN_OK);
+    return r->g->piece(s, pt[0] - 'a', pt[1] - 'a');
+}
+
+/* Setup stones: AB, AW, AE and PL of the root make the start (a board form
+ * for a game whose notation reads one, see record.h), which undo, replay
+ * and every format keep; KM sets the komi, DT is kept; a file of Banyan's
+ * writes them for other programs (and HA), and XS only where they cannot
+ * say the whole start. */
+void test_record_sgf_setup(void)
+{
+    const banyan_game *go = &banyan_game_go;
+    record r, back;
+    char err[256], moves[256];
+    int rc = 0;
+
+    /* A handicap game as KGS writes it: Black's stones, White first. */
+    const char *kgs = "(;GM[1]FF[4]CA[UTF-8]AP[CGoban:3]ST[2]RU[Japanese]SZ[19]HA[2]KM[0.50]\n"
+                      "PW[whitey]PB[blacky]WR[3d]BR[5k]DT[2023-11-04]RE[W+Resign]\n"
+                      "AB[dp][pd]\n;W[qp]WL[299.5];B[dd]BL[298.1];W[fq])";
+    T_EQ(record_load(&r, NULL, kgs, err, sizeof err), BANYAN_OK);
+    T_STR(err, "");
+    T_TRUE(r.g == go);
+    T_STR(r.params, "size=19 komi=0.50");
+    T_TRUE(r.start != NULL);
+    T_STR(record_test_moves_text(&r, moves, sizeof moves), "R4 D16 F3");
+    T_EQ(record_test_piece(&r, 0, "dp"), 0);
+    T_EQ(record_test_piece(&r, 0, "pd"), 0);
+    T_EQ(record_test_piece(&r, 0, "dd"), -1);
+    T_STR(r.date, "2023-11-04");
+    T_STR(r.result, "0-1 (W+Resign)");
+    /* Undo back to the setup, and replay onto an engine: White to move. */
+    T_EQ(record_undo(&r, 3), 3);
+    T_EQ(go->to_move(record_state(&r)), 1);
+    banyan_engine *e;
+    T_EQ(banyan_engine_new(go, r.params, NULL, &e), BANYAN_OK);
+    T_EQ(record_replay(&r, e, 0), BANYAN_OK);
+    T_TRUE(memcmp(banyan_engine_state(e), record_state(&r), go->state_size) == 0);
+    banyan_engine_free(e);
+    T_EQ(record_test_push(&r, "R4 D16"), BANYAN_OK);
+    /* Written back: the standard properties, the stones as AB, no XS. */
+    char *text = record_test_save(&r, RECORD_SGF, &rc);
+    T_EQ(rc, BANYAN_OK);
+    const char *props[] = {"SZ[19]KM[0.50]PB[blacky]PW[whitey]DT[2023-11-04]RE[W+Resign]",
+                           "XP[size=19 komi=0.50]HA[2]AB[pd][dp]PL[W]\n;W[qp]\n;B[dd]\n)"};
+    for (int i = 0; i < 2; i++)
+        if (!text || !strstr(text, props[i]))
+            T_FAIL_AT("no %s in %s", props[i], text ? text : "(nothing)");
+    T_TRUE(text && !strstr(text, "XS["));
+    free(text);
+    record_test_round_trip(&r, RECORD_SGF, NULL, NULL, &back);
+    record_free(&back);
+    record_test_round_trip(&r, RECORD_TEXT, NULL, NULL, &back);
+    record_free(&back);
+    record_free(&r);
+
+    /* Without PL, the first move says who moves first after stones of both
+     * colours; PL alone; a compressed list; AE over the parameters' own
+     * handicap stones (C3 and G7 on 9x9). */
+    static const struct {
+        const char *sgf, *board;
+    } cases[] = {
+        {"(;GM[1]SZ[9]AB[cc][gg]AW[ee];W[dd])",
+         "--------------------X-------------------O-------------------X-------------------- O"},
+        {"(;GM[1]SZ[9]AB[cc]AW[ee][gg];B[dd])",
+         "--------------------X-------------------O-------------------O-------------------- X"},
+        {"(;GM[1]SZ[9]PL[W];W[ee])",
+         "--------------------------------------------------------------------------------- O"},
+        {"(;GM[1]SZ[9]AB[aa:ca])",
+         "XXX------------------------------------------------------------------------------ O"},
+        {"(;GM[1]SZ[9]XP[size=9 handicap=2]AE[cg])",
+         "------------------------X-------------------------------------------------------- O"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (record_load(&r, NULL, cases[i].sgf, err, sizeof err) != BANYAN_OK) {
+            T_FAIL_AT("%s: %s", cases[i].sgf, err);
+            continue;
+        }
+        T_STR(r.start ? r.start : "(none)", cases[i].board);
+        record_test_round_trip(&r, RECORD_SGF, NULL, NULL, &back);
+        record_free(&back);
+        record_free(&r);
+    }
+
+    /* The parameters' own handicap: AB, PL and HA for other programs, and
+     * no start read back (the parameters make it). */
+    T_EQ(record_init(&r, go, "size=9 handicap=2", NULL, err, sizeof err), BANYAN_OK);
+    text = record_test_save(&r, RECORD_SGF, &rc);
+    T_TRUE(text && strstr(text, "KM[7.5]") && strstr(text, "HA[2]AB[gc][cg]PL[W]\n"));
+    free(text);
+    record_test_round_trip(&r, RECORD_SGF, NULL, NULL, &back);
+    T_TRUE(back.start == NULL);
+    record_free(&back);
+    record_free(&r);
+    /* A game ended on the board: its result with the margin. */
+    T_EQ(record_init(&r, go, "size=9", NULL, err, sizeof err), BANYAN_OK);
+    T_EQ(record_test_push(&r, "E5 pass pass"), BANYAN_OK);
+    text = record_test_save(&r, RECORD_SGF, &rc);
+    T_TRUE(text && strstr(text, "RE[B+73.5]"));
+    free(text);
+    record_free(&r);
+
+    /* Othello's own start is no setup: nothing written; today's date. */
+    T_EQ(record_init(&r, &banyan_game_othello, NULL, NULL, err, sizeof err), BANYAN_OK);
+    text = record_test_save(&r, RECORD_SGF, &rc);
+    T_TRUE(text && !strstr(text, "AB[") && !strstr(text, "PL[") && !strstr(text, "XS["));
+    const char *dt = text ? strstr(text, "DT[") : NULL;
+    T_TRUE(dt && strlen(dt) > 14 && dt[7] == '-' && dt[10] == '-' && dt[13] == ']');
+    free(text);
+    record_free(&r);
 }
 
 void test_record_sgf_foreign(void)
@@ -761,7 +905,8 @@ void test_record_sgf_foreign(void)
     T_STR(record_test_moves_text(&r, moves, sizeof moves), "e5 d6 f4 g3");
     T_STR(r.players[0], "Black  player");
     T_STR(r.players[1], "White");
-    T_STR(r.result, "1-0");
+    T_STR(r.result, "1-0 (B+R)");
+    T_STR(r.date, "2024-01-01");
     T_STR(r.moves[0].comment, "centre ] \\ here");
     T_NEAR(r.moves[0].seconds, 1.5, 0);
     T_NEAR(r.moves[1].seconds, -1, 0);
