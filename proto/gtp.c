@@ -179,7 +179,7 @@ static void gtp_replay(gtp *ctx, int n)
 }
 
 /* Makes a new engine for game g with params and the session's options, and
- * a new record for it, replaying the moves when keep is set (an option
+ * a new record for it, with the start and the moves when keep is set (an option
  * changed, the game did not). The old engine and record stay on failure. */
 static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool keep)
 {
@@ -203,7 +203,7 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
             return gtp_fail(ctx, banyan_config_check(g, &cfg));
         return gtp_fail(ctx, rc == BANYAN_ENOMEM ? "out of memory" : "bad parameters or options");
     }
-    if (record_init(&rec, g, params, NULL, why, sizeof why) != BANYAN_OK) {
+    if (record_init(&rec, g, params, keep ? ctx->rec.start : NULL, why, sizeof why) != BANYAN_OK) {
         banyan_engine_free(e);
         net_evaluator_free(ev);
         return gtp_fail(ctx, why);
@@ -344,9 +344,19 @@ static int gtp_boardsize(gtp *ctx, int argc, char **argv)
     return 0;
 }
 
+/* clear_board: an empty board, also after a game loaded from set-up
+ * stones (a start of its own, which undo keeps). */
 static int gtp_clear_board(gtp *ctx, int argc, char **argv)
 {
+    record fresh;
+    char why[256];
     (void)argc, (void)argv;
+    if (ctx->rec.start) {
+        if (record_init(&fresh, ctx->g, ctx->rec.params, NULL, why, sizeof why) != BANYAN_OK)
+            return gtp_fail(ctx, why);
+        record_free(&ctx->rec);
+        ctx->rec = fresh;
+    }
     gtp_replay(ctx, 0);
     return 0;
 }

@@ -92,9 +92,12 @@ AB[dp][pd]
 ;W[qp]WL[299.5];B[dd]BL[298.1];W[fq])
 SGF
 printf '(;GM[1]SZ[9];B[ee]AB[aa])\n' > "$tmp/later.sgf"
-printf 'loadsgf %s 1\nshowboard\ngenmove w\nundo\nundo\nprintsgf\nloadsgf %s\n' \
+printf 'loadsgf %s 1\nshowboard\ngenmove w\nundo\nundo\nprintsgf\nkomi 6.5\nshowboard\nclear_board\nshowboard\nloadsgf %s\n' \
     "$tmp/kgs.sgf" "$tmp/later.sgf" | "$BANYAN" gtp --game go --playouts 300 > "$tmp/out" 2>&1
 has "loadsgf of a handicap game: Black's stones on D4 and Q16" '^16 \. \. \. \. \. \. \. \. \. \. \. \. \. \. \. X \. \. \.$'
+[ "$(grep -c '^16 \. \. \. \. \. \. \. \. \. \. \. \. \. \. \. X \. \. \.$' "$tmp/out")" -eq 2 ] &&
+    ok "loadsgf of a handicap game: komi keeps the stones" || bad "loadsgf of a handicap game: komi keeps the stones"
+has "loadsgf of a handicap game: clear_board empties the board" '^16( \.){19}$'
 has "loadsgf of a handicap game: D4 too" '^ 4 \. \. \. X \.'
 has "loadsgf of a handicap game: White answers genmove" '^= ([A-HJ-T][0-9]+|pass)$'
 has "loadsgf of a handicap game: undo stops at the setup" '^\? cannot undo$'
