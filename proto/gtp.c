@@ -1103,7 +1103,7 @@ static double gtp_lcb(double value, double visits)
     return (value + 2 / visits - spread) / (1 + 4 / visits);
 }
 
-/* Writes one analysis update, every root move with visits as "info move
+/* Writes one analysis update, every root move with visits or a proof as "info move
  * ... pv ..." on one line: in Leela Zero's format (winrate and prior in
  * 1/10000) or KataGo's (winrate, prior and lcb in [0, 1], lcb being
  * gtp_lcb), which Sabaki and Lizzie read; winrates are the side to move's.
@@ -1131,13 +1131,14 @@ static void gtp_write_info(gtp *ctx, const banyan_report *r, const gtp_analysis 
         const banyan_move_stats *m = &r->moves[j == 0 && first < r->n_moves       ? first
                                                : j <= first && first < r->n_moves ? j - 1
                                                                                   : j];
-        if (!m->visits)
-            continue;
+        if (!m->visits && !m->proof)
+            continue; /* Nothing known of it. A proven move is listed, searched or not. */
         gtp_move_text(ctx, s, m->move, buf, sizeof buf);
         if (how->kata) {
-            fprintf(
-                ctx->out, "%sinfo move %s visits %u winrate %.6f prior %.6f lcb %.6f order %d pv",
-                n ? " " : "", buf, m->visits, m->value, m->prior, gtp_lcb(m->value, m->visits), n);
+            double lcb = m->proof || !m->visits ? m->value : gtp_lcb(m->value, m->visits);
+            fprintf(ctx->out,
+                    "%sinfo move %s visits %u winrate %.6f prior %.6f lcb %.6f order %d pv",
+                    n ? " " : "", buf, m->visits, m->value, m->prior, lcb, n);
         } else {
             fprintf(ctx->out, "%sinfo move %s visits %u winrate %d prior %d order %d pv",
                     n ? " " : "", buf, m->visits, (int)lrint(m->value * 10000),
@@ -1211,9 +1212,10 @@ static void gtp_analyze_stream(gtp *ctx, double interval, const gtp_analysis *ho
         banyan_limits lim = {.time = how->ownership ? interval : 1e6,
                              .progress = how->ownership ? gtp_analyze_poll : gtp_analyze_progress,
                              .progress_ud = ctx,
-                             .progress_interval = how->ownership ? 0.02 : interval};
+                             .progress_interval = how->ownership ? 0.02 : interval,
+                             .analyse = true};
         if (!ctx->in)
-            lim = (banyan_limits){.playouts = 64};
+            lim = (banyan_limits){.playouts = 64, .analyse = true};
         banyan_engine_search(ctx->e, &lim, &r);
         if (how->ownership && r.ownership) {
             int n = r.owner_width * r.owner_height;
@@ -1321,6 +1323,7 @@ static int gtp_banyan_analyze(gtp *ctx, int argc, char **argv)
     }
     if (gtp_over(ctx))
         return gtp_fail(ctx, "game is over");
+    lim.analyse = true; /* Every move valued, as `banyan analyze` does. */
     banyan_engine_search(ctx->e, &lim, &r);
     const void *s = gtp_state_of(ctx);
     gtp_append(ctx, "bestmove %s\nmove visits winrate prior proof",

@@ -166,3 +166,9 @@ n=$(grep '^info move' "$tmp/out" | awk '{n = 0; for (i = 1; i <= NF; i++) if ($i
 [ "$n" = 81 ] && ok "kata-analyze ownership: 81 values on each update" || bad "kata-analyze ownership: 81 values ($n)"
 has "kata-analyze ownership: values in [-1, 1]" 'ownership( -?[01]\.[0-9]{6}){81}$'
 has "kata-analyze: the next command is answered" '^=2 Banyan$'
+
+# lz-analyze with Connect Four's book on the empty board: the book's move,
+# proven, is order 0 (the move genmove plays), and the other moves are
+# searched past the proof, not left out.
+(printf '1 lz-analyze b 5\n'; sleep 0.6; printf '2 name\n') | "$BANYAN" gtp --game connect4 > "$tmp/out" 2>&1
+has "lz-analyze: the book's proven move is order 0" '^info move d visits 0 winrate 10000 prior [0-9]+ order 0 pv d info move [abcefg] visits [1-9]'
