@@ -13,13 +13,15 @@ B=${BANYAN:-build/release/banyan}
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", b / a}'; }
 echo "date: $(date -u +%Y-%m-%d), machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for spec in "connect4 1000000" "gomoku 100000"; do
+# Connect Four without its opening book, which proves the empty board before
+# any simulation (the bench would time nothing).
+for spec in "connect4 1000000 book=off" "gomoku 100000 rule=freestyle"; do
     set -- $spec
     for run in $(seq "$RUNS"); do
         for mode in "1 tree" "2 tree" "2 root"; do
             set -- $spec $mode
             printf '%s ' "$(echo $mode | tr ' ' -)"
-            "$B" bench --game "$1" --playouts "$2" --threads "$3" --parallel "$4" |
+            "$B" bench --game "$1" --param "$3" --playouts "$2" --threads "$4" --parallel "$5" |
                 sed -n 's/^search pps *: //p'
         done
     done > /tmp/banyan-threads
