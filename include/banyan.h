@@ -407,6 +407,13 @@ void banyan_engine_clear_stop(banyan_engine *e);
  * a search was stopped), without searching. */
 int banyan_engine_report(banyan_engine *e, banyan_report *out);
 
+/* The lower confidence bound the final-move rule ranks moves by
+ * (BANYAN_FINAL_LCB), for a move of mean value in [0, 1] over visits: the
+ * lower end of Wilson's score interval at two standard errors, low for few
+ * visits whatever their mean (one visit won: 0.2; four won: 0.5), close to
+ * the mean less two standard errors for many. -1 for no visits. */
+double banyan_lcb(double value, uint32_t visits);
+
 /* Writes the tree through write(ud, data, len), which returns 0 to go on and
  * anything else to abort (the value is then returned). Nodes deeper than
  * max_depth plies below the root (0 = no limit) or with fewer than

@@ -1094,19 +1094,10 @@ typedef struct gtp_analysis {
     bool ownership; /* kata-analyze ... ownership true. */
 } gtp_analysis;
 
-/* The lower end of the Wilson score interval of a mean value over visits
- * at two standard errors: the bound the engine's final-move rule ranks
- * moves by (BANYAN_FINAL_LCB), low for few visits whatever their value. */
-static double gtp_lcb(double value, double visits)
-{
-    double spread = 2 * sqrt(value * (1 - value) / visits + 1 / (visits * visits));
-    return (value + 2 / visits - spread) / (1 + 4 / visits);
-}
-
 /* Writes one analysis update, every root move with visits or a proof as "info move
  * ... pv ..." on one line: in Leela Zero's format (winrate and prior in
  * 1/10000) or KataGo's (winrate, prior and lcb in [0, 1], lcb being
- * gtp_lcb), which Sabaki and Lizzie read; winrates are the side to move's.
+ * banyan_lcb), which Sabaki and Lizzie read; winrates are the side to move's.
  * GUIs take order 0 for the engine's choice: it is the move genmove would
  * play from this tree (record_pick: the report's best, which the final-move
  * rule put first, unless it breaks superko), then the others in the
@@ -1135,7 +1126,7 @@ static void gtp_write_info(gtp *ctx, const banyan_report *r, const gtp_analysis 
             continue; /* Nothing known of it. A proven move is listed, searched or not. */
         gtp_move_text(ctx, s, m->move, buf, sizeof buf);
         if (how->kata) {
-            double lcb = m->proof || !m->visits ? m->value : gtp_lcb(m->value, m->visits);
+            double lcb = m->proof || !m->visits ? m->value : banyan_lcb(m->value, m->visits);
             fprintf(ctx->out,
                     "%sinfo move %s visits %u winrate %.6f prior %.6f lcb %.6f order %d pv",
                     n ? " " : "", buf, m->visits, m->value, m->prior, lcb, n);

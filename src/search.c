@@ -1987,16 +1987,13 @@ static int search_rank(const banyan_move_stats *s)
                                                          : 3;
 }
 
-/* The lower end of the Wilson score interval of a move's mean at two
- * standard errors: low for few visits whatever their mean (a move seen once
- * and won gets 0.2, four times and won every time 0.5), close to mean - 2
- * sigma for many. The normal approximation it replaced gave a move whose
- * few rollouts all won a bound of 1. */
-static double search_lcb(const banyan_move_stats *s)
+/* The normal approximation that Wilson's bound replaced gave a move whose
+ * few rollouts all won a bound of 1, and it was played. */
+BANYAN_API double banyan_lcb(double value, uint32_t visits)
 {
-    if (!s->visits)
+    if (!visits)
         return -1;
-    double m = s->value, n = s->visits, z2 = SEARCH_LCB_Z * SEARCH_LCB_Z;
+    double m = value, n = visits, z2 = SEARCH_LCB_Z * SEARCH_LCB_Z;
     double spread = SEARCH_LCB_Z * sqrt(m * (1 - m) / n + z2 / (4 * n * n));
     return (m + z2 / (2 * n) - spread) / (1 + z2 / n);
 }
@@ -2039,8 +2036,8 @@ static int search_compare(const banyan_move_stats *a, const banyan_move_stats *b
         ka = a->visits ? a->value : -1;
         kb = b->visits ? b->value : -1;
     } else if (a->visits >= lcb_floor && b->visits >= lcb_floor) {
-        ka = search_lcb(a);
-        kb = search_lcb(b);
+        ka = banyan_lcb(a->value, a->visits);
+        kb = banyan_lcb(b->value, b->visits);
     } else {
         ka = a->visits >= lcb_floor ? UINT32_MAX : a->visits;
         kb = b->visits >= lcb_floor ? UINT32_MAX : b->visits;
