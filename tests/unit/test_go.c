@@ -482,7 +482,7 @@ void test_go_column_i(void)
     banyan_move m;
     char why[128];
     for (int size = 9; size <= 19; size += 10) {
-        char params[16];
+        char params[32];
         snprintf(params, sizeof params, "size=%d", size);
         go_test_setup(&s, params);
         const char *texts[] = {"I5", "i5", " I10 "};
