@@ -3,7 +3,7 @@
 # games/connect4_book.h, to PLIES discs (default 10) with the game's solver,
 # one process a core, then checks it from scratch: every position the
 # first player reaches by following it has its entry, and every entry's
-# move is proved to win. Times in docs/BENCHMARKS.md.
+# move is proved to win. Times in docs/journal/2026-12-02-connect4-book.md.
 set -eu
 PLIES=${1:-10}
 B=${B:-build/release}

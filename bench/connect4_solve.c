@@ -1,6 +1,6 @@
 /*
  * connect4_solve.c - Connect Four's exact solver on the reference sets, for
- * docs/BENCHMARKS.md. For each file named (lines "MOVES SCORE": columns 1-7
+ * docs/journal/2026-12-02-connect4-solver.md. For each file named (lines "MOVES SCORE": columns 1-7
  * from the empty board, the score for the player to move) it solves every
  * position, one thread, one table for the file (as an engine thread keeps
  * one), checks the score and that the best move keeps it, and prints the

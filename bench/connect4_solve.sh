@@ -3,7 +3,7 @@
 # three reference sets of ../shared/data/connect4 (or tests/data): the time
 # a position, every score checked; then the engine at PLAYOUTS (default
 # 200000) playouts a move on every position, checking that its move keeps
-# the game-theoretic value. Figures in docs/BENCHMARKS.md.
+# the game-theoretic value. Figures in docs/journal/2026-12-02-connect4-solver.md.
 set -eu
 PLAYOUTS=${1:-200000}
 B=${B:-build/release}

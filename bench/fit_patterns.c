@@ -542,8 +542,8 @@ int main(int argc, char **argv)
             return 1;
         fprintf(out, "/*\n * weights.c - the weights of Gomoku's evaluation model and of the\n"
                      " * priors=patterns policy (see gomoku.h), written by bench/fit_patterns.c\n"
-                     " * from positions labelled by another engine (docs/STRENGTH.md has the\n"
-                     " * data and the fit): do not edit.\n */\n"
+                     " * from positions labelled by another engine (the data and the fit:\n"
+                     " * docs/journal/2026-12-05-deviated-positions.md): do not edit.\n */\n"
                      "#include \"gomoku.h\"\n\n/* clang-format off */\n"
                      "const float gmk_eval_weights[GMK_EVAL_WEIGHTS] = {");
         for (int k = 0; k < NW; k++)

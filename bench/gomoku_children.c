@@ -25,7 +25,7 @@
  * children, and how often the evaluation orders a pair of children as the
  * labels do (pairs whose labels differ by more than 0.02). A fit is
  * judged by building it in (fit-patterns writes games/gomoku/weights.c).
- * docs/STRENGTH.md has the data.
+ * docs/journal/2026-12-05-sibling-order.md has the data.
  */
 #include <math.h>
 #include <stdio.h>

@@ -36,8 +36,8 @@ the machine's load, so several runs may share it (each with its own NAME; the
 judgements are merged under a lock, and each position after a move keeps the
 one judgement it got first, so that equal moves always score alike).
 
-A measurement tool for the Gomoku evaluation and search (docs/STRENGTH.md);
-the judge is a sparring partner installed by hand, and no test needs it.
+A measurement tool for the Gomoku evaluation and search
+(docs/journal/2026-12-05-rapfi-judged-moves.md); the judge is a sparring partner installed by hand, and no test needs it.
 """
 import fcntl
 import glob

@@ -33,8 +33,8 @@ search meets after moves the games do not play, which the evaluation must
 judge too. With --positions 1, the second argument is instead a file of
 positions, lines "ID MOVES" (bench/gomoku_children.c's list of the children
 of labelled positions), each labelled as it is, in the file's order. The
-brain is a sparring partner installed by hand (docs/STRENGTH.md says how);
-no test needs it.
+brain is a sparring partner installed by hand (docs/STRENGTH.md, "The
+opponents", says how); no test needs it.
 """
 import multiprocessing
 import os

@@ -1,6 +1,6 @@
 /*
  * net_check.c - how well a network plays, judged by exact values, for
- * docs/STRENGTH.md and bench/learn.sh.
+ * docs/journal/2026-12-02-self-play-learning.md and bench/learn.sh.
  *
  *   net-check tictactoe NET [PLAYOUTS]
  *       every position reachable from the empty board with the game going

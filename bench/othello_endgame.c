@@ -6,7 +6,8 @@
  * and score found, the positions visited and the time. A position fails
  * when the score is not the best listed or the move is not listed with it.
  * Exits 1 when one fails. Built by `make build/release/othello-endgame`;
- * bench/othello_endgame.sh runs it on the problems of docs/BENCHMARKS.md.
+ * bench/othello_endgame.sh runs it on the problems (tests/data/fforum-*.obf;
+ * figures in docs/journal/2026-12-02-othello-speed.md).
  */
 #include <inttypes.h>
 #include <stdio.h>

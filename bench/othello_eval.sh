@@ -6,7 +6,8 @@
 # (games/othello.c, oth_eval_w) to their results. Prints the log-loss of
 # the weights in the source and of the fit, and the fitted weights as a C
 # initialiser. The games are kept in $OUT (default: a temporary folder).
-# Deterministic for a given GAMES and core count. Figures in docs/STRENGTH.md.
+# Deterministic for a given GAMES and core count. Figures in
+# docs/journal/2026-12-02-othello-evaluation.md.
 set -eu
 GAMES=${1:-4000}
 PLAYOUTS=${2:-2000}

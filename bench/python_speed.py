@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench/python_speed.py [--build B] [--runs R] [--playouts N] [--nim-playouts M]
-- the cost of searching from Python (docs/BENCHMARKS.md, docs/PYTHON.md).
+- the cost of searching from Python (docs/journal/2026-12-02-python-speed.md,
+docs/PYTHON.md).
 
 1. A Connect Four analysis from Python against the same search from the
    program: `banyan analyze --game connect4 --param book=off --position P

@@ -4,8 +4,8 @@
 # Morpion Solitaire with `banyan solo`: for each CONFIG (engine and solo
 # options in one word, commas for spaces: "--c,0.1,--adaptive,on"; "-" for
 # none) one search of SECONDS for each seed 1..SEEDS, JOBS at a time, then
-# per config the scores, their median, mean and best. docs/STRENGTH.md
-# records the runs ("Morpion Solitaire").
+# per config the scores, their median, mean and best.
+# docs/journal/2026-12-02-morpion.md records the runs.
 #
 #   bench/solo.sh build/release/banyan 5d 60 8 2 -- - --adaptive,on
 set -eu

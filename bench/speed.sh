@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/speed.sh [RUNS] - the speed figures of docs/BENCHMARKS.md: medians
+# bench/speed.sh [RUNS] - the speed figures of docs/RESULTS.md (first run:
+# docs/journal/2026-11-30-speed-foundation.md): medians
 # over RUNS (default 5) runs of
 #   - raw rollouts per game and the signature searches (`banyan bench`),
 #   - one thread, 1M playouts from the empty Connect Four board, beside raw

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/strength.sh [NAME] - the strength results of docs/STRENGTH.md, each an
+# bench/strength.sh [NAME] - the matches of docs/RESULTS.md between Banyan's own
+# configurations (from docs/journal/2026-11-30-first-matches.md on), each an
 # exact `banyan match` command. With a NAME, runs only that match. Results
 # are deterministic for playout-limited players (seeds are per game), so a
 # rerun on any machine gives the same table; time-limited ones vary.
@@ -47,7 +48,8 @@ run gomoku-puct-vs-uct --game gomoku banyan:playouts=2000,select=puct banyan:pla
     --openings tests/data/gomoku_openings15.txt --games 40
 run gomoku-textbook-2000 --game gomoku banyan:playouts=2000 banyan:policy=textbook \
     --openings tests/data/gomoku_openings15.txt --games 100
-# Real engines, built outside the project (docs/STRENGTH.md says how): PELA
+# Real engines, built outside the project (docs/STRENGTH.md, "The opponents",
+# says how): PELA
 # and RAPFI name their pbrain programs; without them these are skipped.
 [ -n "${PELA:-}" ] && run gomoku-pela-1s --game gomoku banyan:time=1 "gomocup:$PELA" --time 1 --turn-limit \
     --openings tests/data/gomoku_openings15.txt --games 40

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/transpositions.py GAME DUMP.json [START] - how much of a search tree
 repeats a position found elsewhere in it: the measurement behind the choice of
-games for shared nodes (SPEC S10, docs/BENCHMARKS.md).
+games for shared nodes (SPEC S10, docs/journal/2026-12-02-repeated-positions.md).
 
 DUMP is `banyan analyze --game GAME ... --tree-dump DUMP.json --min-visits 1`;
 START is the analysed position as a move list (Connect Four: columns,

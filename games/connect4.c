@@ -503,13 +503,15 @@ static int c4_value(c4_solver *v, uint64_t own, uint64_t all, int ply)
 }
 
 /* The largest number of empty squares the solver scores exactly with a
- * budget of positions. Measured on the reference sets (docs/BENCHMARKS.md),
+ * budget of positions. Measured on the reference sets
+ * (docs/journal/2026-12-02-connect4-solver.md),
  * the hardest solve with e empty squares visits about 10^((e + 3) / 5)
  * positions (3,200 at 14, 31,000 at 20, a million at 27): beyond that the
  * budget would likely run out. Telling a win from a draw from a loss, with
  * two null windows around 0, is tried C4_CLASS_REACH squares further: on
  * random positions its median cost is 65,000 positions at 30 empty
- * squares, 320,000 at 32 and 1.5 million at 34 (docs/BENCHMARKS.md), about
+ * squares, 320,000 at 32 and 1.5 million at 34
+ * (docs/journal/2026-12-02-connect4-book.md), about
  * the budget that reaches 29 squares exactly. */
 #define C4_CLASS_REACH 5
 static int c4_reach(uint64_t budget)

@@ -46,7 +46,8 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
     if (out->leaf == BANYAN_LEAF_DEFAULT)
         out->leaf = g->evaluate || out->evaluator ? BANYAN_LEAF_EVAL : BANYAN_LEAF_ROLLOUT;
     /* Evaluated leaves come with priors worth following: PUCT (in Gomoku
-     * 85% of the points against UCT, docs/STRENGTH.md). */
+     * 85% of the points against UCT,
+     * docs/journal/2026-12-01-gomoku-evaluation-real-engines.md). */
     if (out->select == BANYAN_SELECT_DEFAULT)
         out->select = out->leaf == BANYAN_LEAF_ROLLOUT ? BANYAN_SELECT_UCT : BANYAN_SELECT_PUCT;
     /* RAVE where a game tells its rollouts' moves, in rollout searches of
@@ -61,14 +62,15 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
                  : out->rave > 0                   ? ENGINE_RAVE_C
                                                    : sqrt(2.0);
     /* PUCT's reduction: 0.1 scored 57.5% in Gomoku against 0.25 (320 games),
-     * 0.5 27.8%; even in Othello (docs/STRENGTH.md). */
+     * 0.5 27.8%; even in Othello (docs/journal/2026-12-03-fpu-line-shapes.md). */
     if (out->fpu == BANYAN_FPU_DEFAULT) {
         out->fpu = out->select == BANYAN_SELECT_PUCT ? BANYAN_FPU_PARENT : BANYAN_FPU_INFINITE;
         if (out->select == BANYAN_SELECT_PUCT && out->fpu_value == 0)
             out->fpu_value = 0.1;
     }
     /* The lower confidence bound: 54.7% of the points in Gomoku against
-     * the most visited child, 53% in Connect Four (docs/STRENGTH.md). */
+     * the most visited child, 53% in Connect Four
+     * (docs/journal/2026-12-01-final-move-lcb.md). */
     if (out->final == BANYAN_FINAL_DEFAULT)
         out->final = BANYAN_FINAL_LCB;
     if (out->parallel == BANYAN_PARALLEL_DEFAULT)

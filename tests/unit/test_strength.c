@@ -535,7 +535,8 @@ static int strength_gomoku_file(const char *name, uint64_t playouts, int *total)
     return good;
 }
 
-/* Floors measured at this budget (docs/STRENGTH.md has the figures at 1 s):
+/* Floors measured at this budget (docs/RESULTS.md has the figures at 1 s, from
+ * docs/journal/2026-12-06-rapfi-measure-full.md):
  * a change that loses one of these positions shows here. */
 #define STRENGTH_DEFENCE_FLOOR 18
 #define STRENGTH_ATTACK_FLOOR  12
