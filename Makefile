@@ -69,7 +69,7 @@ FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] program/*.[ch] proto/*.[ch] \
              net/*.[ch] web/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
-             examples/*.c bench/*.c
+             examples/*.c bench/*.c tools/*.c
 LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
@@ -228,7 +228,7 @@ $(B)/connect4-solve: bench/connect4_solve.c $(B)/libbanyan.a
 
 # Connect Four's opening book: builds games/connect4_book.h and checks it
 # (bench/connect4_book.sh). It includes the game's source for its solver.
-$(B)/connect4-book: bench/connect4_book.c games/connect4.c games/connect4_book.h $(B)/libbanyan.a
+$(B)/connect4-book: tools/connect4_book.c games/connect4.c games/connect4_book.h $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
@@ -239,7 +239,7 @@ $(B)/othello-endgame: bench/othello_endgame.c $(B)/libbanyan.a
 
 # Othello's evaluation model: self-play games and the fit of its weights
 # (bench/othello_eval.sh).
-$(B)/othello-eval: bench/othello_eval.c $(B)/libbanyan.a
+$(B)/othello-eval: tools/othello_eval.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
@@ -443,8 +443,8 @@ help:
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d
 
-# Gomoku's evaluation fitted to another engine's (bench/fit_patterns.c).
-$(B)/fit-patterns: bench/fit_patterns.c $(B)/libbanyan.a
+# Gomoku's evaluation fitted to another engine's (tools/fit_patterns.c).
+$(B)/fit-patterns: tools/fit_patterns.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
