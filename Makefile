@@ -227,7 +227,7 @@ $(B)/connect4-solve: bench/connect4_solve.c $(B)/libbanyan.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
 # Connect Four's opening book: builds games/connect4_book.h and checks it
-# (bench/connect4_book.sh). It includes the game's source for its solver.
+# (tools/connect4_book.sh). It includes the game's source for its solver.
 $(B)/connect4-book: tools/connect4_book.c games/connect4.c games/connect4_book.h $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
@@ -238,7 +238,7 @@ $(B)/othello-endgame: bench/othello_endgame.c $(B)/libbanyan.a
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
 # Othello's evaluation model: self-play games and the fit of its weights
-# (bench/othello_eval.sh).
+# (tools/othello_eval.sh).
 $(B)/othello-eval: tools/othello_eval.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
@@ -428,7 +428,9 @@ help:
 	@echo "make test            build and run every test suite (the README's test command)"
 	@echo "make unit            unit tests only"
 	@echo "make bench           run 'banyan bench' (signature and playouts per second)"
-	@echo "make bench-programs  the programs of bench/ (fitting, solvers, the VCT's power)"
+	@echo "make bench-programs  the programs of bench/ (solvers, the VCT's power) and tools/"
+	@echo "                     (the generators of games/connect4_book.h and the fitted weights;"
+	@echo "                     each generated file says at its top the command that rebuilds it)"
 	@echo "make debug           -O0 -g -DBANYAN_DEBUG build in build/debug"
 	@echo "make sanitize=address,undefined check   all tests under ASan and UBSan"
 	@echo "make sanitize=thread check              all tests under TSan"
@@ -443,7 +445,8 @@ help:
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d
 
-# Gomoku's evaluation fitted to another engine's (tools/fit_patterns.c).
+# Gomoku's evaluation fitted to another engine's: writes games/gomoku/weights.c
+# (tools/fit_patterns.c).
 $(B)/fit-patterns: tools/fit_patterns.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)

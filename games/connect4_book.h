@@ -1,8 +1,17 @@
 /*
  * connect4_book.h - Connect Four's opening book: a winning move for each
  * position the first player reaches by following it, up to 10 discs
- * (1983 entries; see c4_book_move() in connect4.c). Built and checked by
- * bench/connect4_book.sh with the game's solver; do not edit.
+ * (1983 entries; see c4_book_move() in connect4.c). Written by
+ * tools/connect4_book.c with the game's solver; do not edit. To rebuild
+ * and check it (one process a core):
+ *
+ *     tools/connect4_book.sh 10
+ *
+ * or, on one core and unchecked:
+ *
+ *     make build/release/connect4-book &&
+ *       build/release/connect4-book build 10 |
+ *       build/release/connect4-book header 10 > games/connect4_book.h
  */
 #ifndef BANYAN_CONNECT4_BOOK_H
 #define BANYAN_CONNECT4_BOOK_H

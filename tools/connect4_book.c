@@ -24,7 +24,7 @@
  * subtree fails is dropped and the next one tried. Each entry found is
  * printed as "KEY COLUMN" in hex. With PART and PARTS only the second
  * player's first replies r with r % PARTS == PART are walked, so that
- * several processes share the work (bench/connect4_book.sh merges them).
+ * several processes share the work (tools/connect4_book.sh merges them).
  *
  * header reads such lines from the standard input and prints the book's
  * header file, the entries sorted and without repeats.
@@ -41,8 +41,17 @@
  * (the tool's 2^25 entries: a little cheaper than with the engine's), the
  * positions visited: median, 90th percentile and most.
  *
- * The tool includes the game's source to reach its solver, with a table of
- * 2^25 entries (256 MiB) instead of the engine's 2^20.
+ * The tool includes the game's source, with a table of 2^25 entries
+ * (256 MiB) instead of the engine's 2^20, because the book is written in
+ * the game's internal form: each entry is a key of the solver's table (the
+ * mover's discs plus every disc, as bitboards, canonical under the mirror
+ * image) with its column, and building, merging and checking entries needs
+ * that key, the mirror, the lookup c4_book_find() on a list not yet
+ * compiled in, and the solver's bounded test of one move (c4_at_least:
+ * win, not a win, or unknown when the budget runs out). The public solve
+ * hook (banyan_game.solve, with book=off) would prove moves, but it
+ * neither names positions by those keys nor reads a book other than the
+ * one compiled in.
  */
 #define C4_TT_BITS 25
 #include "../games/connect4.c"
@@ -249,8 +258,17 @@ static int book_header(int plies)
     printf("/*\n"
            " * connect4_book.h - Connect Four's opening book: a winning move for each\n"
            " * position the first player reaches by following it, up to %d discs\n"
-           " * (%zu entries; see c4_book_move() in connect4.c). Built and checked by\n"
-           " * bench/connect4_book.sh with the game's solver; do not edit.\n"
+           " * (%zu entries; see c4_book_move() in connect4.c). Written by\n"
+           " * tools/connect4_book.c with the game's solver; do not edit. To rebuild\n"
+           " * and check it (one process a core):\n"
+           " *\n"
+           " *     tools/connect4_book.sh %d\n"
+           " *\n"
+           " * or, on one core and unchecked:\n"
+           " *\n"
+           " *     make build/release/connect4-book &&\n"
+           " *       build/release/connect4-book build %d |\n"
+           " *       build/release/connect4-book header %d > games/connect4_book.h\n"
            " */\n"
            "#ifndef BANYAN_CONNECT4_BOOK_H\n"
            "#define BANYAN_CONNECT4_BOOK_H\n"
@@ -260,7 +278,7 @@ static int book_header(int plies)
            "#define C4_BOOK_PLIES %d\n"
            "/* clang-format off */\n"
            "static const uint64_t c4_book[] = {\n",
-           plies, n, plies);
+           plies, n, plies, plies, plies, plies);
     for (size_t i = 0; i < n; i++)
         printf("%sUINT64_C(0x%llx),%s", i % 4 ? " " : "    ", (unsigned long long)e[i],
                i % 4 == 3 || i + 1 == n ? "\n" : "");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/connect4_book.sh [PLIES] - rebuilds Connect Four's opening book,
+# tools/connect4_book.sh [PLIES] - rebuilds Connect Four's opening book,
 # games/connect4_book.h, to PLIES discs (default 10) with the game's solver,
 # one process a core, then checks it from scratch: every position the
 # first player reaches by following it has its entry, and every entry's

@@ -1,17 +1,18 @@
 /*
  * fit_patterns.c - fits Gomoku's evaluation model, the class counts and
  * the pattern codes (gmk_eval_features, gmk_eval_patterns), to another
- * engine's evaluations of positions (bench/label_gomoku.py's lines
+ * engine's evaluations of positions (tools/label_gomoku.py's lines
  * "ID EVAL MOVES...": EVAL in centi-units for the player to move, a win
  * probability of 1 / (1 + exp(-EVAL / 200)), +Mn / -Mn a win / loss seen,
  * taken as a probability of P / 1 - P, default 0.99, and weighted W in the
  * fit, default 1: the cross-entropies are reported on all positions and on
  * those without such a label, the undecided), and
  * the policy of priors=patterns to another engine's moves
- * (bench/gomoku_moves.py's lines "ID MOVES...", the last move the one to
+ * (tools/gomoku_moves.py's lines "ID MOVES...", the last move the one to
  * predict).
  *
- *     fit-patterns [--hidden H] [--init] [--mate P[,W]] LABELS MOVES [L2[,L2P]] [OUT]
+ *     fit-patterns [--hidden H] [--init] [--mate P[,W]] [--data TEXT] LABELS MOVES
+ *                  [L2[,L2P]] [OUT]
  *
  * The evaluation is the linear model of gomoku.h plus its hidden layer of
  * H units (default GMK_EVAL_HIDDEN; 0: the linear model alone, written
@@ -34,7 +35,10 @@
  * alike to the log-likelihood of the moves chosen; its report compares it
  * with the priors in use (the default, priors=mixed), by cross-entropy and by how often
  * the move chosen has the largest prior. Writes the weights of both fits on
- * all positions to OUT, as games/gomoku/weights.c.
+ * all positions to OUT, as games/gomoku/weights.c, under a header that
+ * names the data (the files, their positions and --data TEXT, which says
+ * where they come from: which games, labelled by what) and the command
+ * that wrote it, environment included, so that a new fit keeps both.
  */
 #include <math.h>
 #include <stdio.h>
@@ -436,6 +440,54 @@ static int load_labels(const char *path)
     return ns;
 }
 
+/* Writes text to f as comment lines of at most 80 columns. */
+static void comment_wrap(FILE *f, const char *text)
+{
+    int col = fprintf(f, " *");
+    while (*text) {
+        int n = (int)strcspn(text, " ");
+        if (col > 3 && col + 1 + n > 80)
+            col = fprintf(f, "\n *");
+        col += fprintf(f, " %.*s", n, text);
+        text += n;
+        text += strspn(text, " ");
+    }
+    fprintf(f, "\n");
+}
+
+/* The header of weights.c: what it holds, its data (LABELS and MOVES,
+ * loaded) and the command that wrote it (argv as given, with the
+ * environment that sets the fit). */
+static void write_header(FILE *f, int argc, char **argv, const char *data, const char *labels,
+                         const char *moves)
+{
+    char cmd[4096] = "", text[4096];
+    size_t at = 0;
+    const char *env[] = {"EPOCHS", "LR"};
+    for (int k = 0; k < 2; k++)
+        if (getenv(env[k]) && at < sizeof cmd)
+            at += (size_t)snprintf(cmd + at, sizeof cmd - at, "%s=%s ", env[k], getenv(env[k]));
+    for (int k = 0; k < argc && at < sizeof cmd; k++) {
+        const char *q = strpbrk(argv[k], " \"'$\\`*?;&|<>()") ? "'" : "";
+        at += (size_t)snprintf(cmd + at, sizeof cmd - at, "%s%s%s%s", k ? " " : "", q,
+                               k ? argv[k] : "build/release/fit-patterns", q);
+    }
+    fprintf(f, "/* clang-format off */\n"
+               "/*\n * weights.c - the weights of Gomoku's evaluation model and of the\n"
+               " * priors=patterns policy (see gomoku.h), written by tools/fit_patterns.c:\n"
+               " * do not edit.\n *\n");
+    snprintf(text, sizeof text,
+             "Data: %s Fitted on %d positions of %s (lines \"ID EVAL MOVES\" of "
+             "tools/label_gomoku.py) and %d moves of %s (lines \"ID MOVES\").",
+             data ? data : "not described (fit-patterns --data TEXT describes it).", ns, labels, nm,
+             moves);
+    comment_wrap(f, text);
+    fprintf(f,
+            " *\n * To fit it again from the same files:\n *\n"
+            " *     make build/release/fit-patterns &&\n *       %s\n */\n",
+            cmd);
+}
+
 static int load_moves(const char *path)
 {
     const banyan_game *g = &banyan_game_gomoku;
@@ -482,6 +534,9 @@ int main(int argc, char **argv)
     static double w[NW], u[GMK_POLICY_WEIGHTS];
     int epochs = getenv("EPOCHS") ? atoi(getenv("EPOCHS")) : 40;
     double lr = getenv("LR") ? atof(getenv("LR")) : 0.001;
+    int all_argc = argc;
+    char **all_argv = argv;
+    const char *data = NULL;
     if (argc > 2 && !strcmp(argv[1], "--hidden")) {
         H = atoi(argv[2]) < 0 ? 0 : atoi(argv[2]) > 256 ? 256 : atoi(argv[2]);
         argc -= 2, argv += 2;
@@ -496,10 +551,15 @@ int main(int argc, char **argv)
         mate_w = c ? atof(c + 1) : 1;
         argc -= 2, argv += 2;
     }
+    if (argc > 2 && !strcmp(argv[1], "--data")) {
+        data = argv[2];
+        argc -= 2, argv += 2;
+    }
     if (argc < 3 || mate_p <= 0.5 || mate_p >= 1 || mate_w < 0) {
-        fprintf(stderr,
-                "usage: fit-patterns [--hidden H] [--init] [--mate P[,W]] LABELS MOVES [L2[,L2P]] "
-                "[OUT]\n");
+        fprintf(
+            stderr,
+            "usage: fit-patterns [--hidden H] [--init] [--mate P[,W]] [--data TEXT] LABELS MOVES "
+            "[L2[,L2P]] [OUT]\n");
         return 2;
     }
     /* L2 as "EVAL,POLICY": the policy's rare strong codes need less. */
@@ -540,11 +600,8 @@ int main(int argc, char **argv)
         report_policy("policy on all", u, 0);
         if (!out)
             return 1;
-        fprintf(out, "/*\n * weights.c - the weights of Gomoku's evaluation model and of the\n"
-                     " * priors=patterns policy (see gomoku.h), written by bench/fit_patterns.c\n"
-                     " * from positions labelled by another engine (the data and the fit:\n"
-                     " * docs/journal/2026-12-05-deviated-positions.md): do not edit.\n */\n"
-                     "#include \"gomoku.h\"\n\n/* clang-format off */\n"
+        write_header(out, all_argc, all_argv, data, argv[1], argv[2]);
+        fprintf(out, "#include \"gomoku.h\"\n\n"
                      "const float gmk_eval_weights[GMK_EVAL_WEIGHTS] = {");
         for (int k = 0; k < NW; k++)
             fprintf(out, "%s%.4ff,", k % 8 ? " " : "\n    ", wn[k]);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""bench/gomoku_moves.py - the moves one player chose in Gomoku game records,
-for bench/fit_patterns.c's policy fit.
+"""tools/gomoku_moves.py - the moves one player chose in Gomoku game records,
+for tools/fit_patterns.c's policy fit.
 
-    bench/gomoku_moves.py RECORDS_DIR[,DIR...] PLAYER [SKIP] > OUT
+    tools/gomoku_moves.py RECORDS_DIR[,DIR...] PLAYER [SKIP] > OUT
 
 Reads the `banyan match --records DIR --records-format txt` files of the
 folders, and for each move from ply SKIP on (default 8) made by the player

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""bench/label_gomoku.py - labels Gomoku positions with another engine's
-evaluation, for bench/fit_patterns.c.
+"""tools/label_gomoku.py - labels Gomoku positions with another engine's
+evaluation, for tools/fit_patterns.c.
 
-    bench/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
+    tools/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
                           [--moves MOVES] [--every K] [--reuse 1] [--deviate N]
                           [--positions 1]
 
@@ -16,7 +16,7 @@ move, +Mn / -Mn for a win / loss in n plies), MOVES the position. Without
 --reuse each position gets a fresh brain, so answers do not depend on the
 order. A position already in OUT is skipped, so an interrupted run resumes. With
 --moves, the brain's answers go to MOVES as lines "ID MOVES ANSWER" (the
-form of bench/gomoku_moves.py), for bench/fit_patterns.c's policy fit. With
+form of tools/gomoku_moves.py), for tools/fit_patterns.c's policy fit. With
 --every K, only every K-th of the positions (in the order of the records and
 plies) is asked, a sample for a slower brain. With --reuse 1, each worker
 keeps one brain and sends it YXHASHCLEAR and RESTART between positions (a
@@ -28,7 +28,7 @@ position taken (after --every) is labelled after one more move instead, an
 empty cell within distance 2 of a stone (those next to a stone twice as
 likely) drawn by a generator seeded from the position's ID and N, so that
 each N gives another move; its ID is the position's plus "dN", so that
-bench/fit_patterns.c holds it out with its record. These are the positions a
+tools/fit_patterns.c holds it out with its record. These are the positions a
 search meets after moves the games do not play, which the evaluation must
 judge too. With --positions 1, the second argument is instead a file of
 positions, lines "ID MOVES" (bench/gomoku_children.c's list of the children

@@ -1,6 +1,6 @@
 /*
  * othello_eval.c - plays the self-play games that Othello's evaluation
- * model is fitted to, and fits it (bench/othello_eval.sh).
+ * model is fitted to, and fits it (tools/othello_eval.sh).
  *
  *   othello-eval play GAMES FIRST [PLAYOUTS [LEAF]]
  *       Plays games FIRST .. FIRST+GAMES-1, each from 4 random plies (drawn

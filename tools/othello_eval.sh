@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/othello_eval.sh [GAMES [PLAYOUTS [LEAF]]] - plays GAMES self-play
+# tools/othello_eval.sh [GAMES [PLAYOUTS [LEAF]]] - plays GAMES self-play
 # Othello games (default 4000) of PLAYOUTS simulations a move (default
 # 2000) with LEAF at the leaves (rollout, the default, or eval), one
 # process a core, and fits the weights of Othello's evaluation model

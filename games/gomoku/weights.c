@@ -1,12 +1,24 @@
+/* clang-format off */
 /*
  * weights.c - the weights of Gomoku's evaluation model and of the
- * priors=patterns policy (see gomoku.h), written by bench/fit_patterns.c
- * from positions labelled by another engine (docs/STRENGTH.md has the
- * data and the fit): do not edit.
+ * priors=patterns policy (see gomoku.h), written by tools/fit_patterns.c:
+ * do not edit.
+ *
+ * Data: positions of 15x15 freestyle games of Banyan against Rapfi at 40 ms a
+ * move, from ply 8 to the third last, labelled by Rapfi at 50 ms
+ * (tools/label_gomoku.py), and 37,008 positions one move off them
+ * (tools/label_gomoku.py --deviate 1); the moves are Rapfi's answers
+ * (tools/label_gomoku.py --moves); docs/journal/2026-12-05-deviated-positions.md.
+ * Fitted on 200,837 positions of LABELS (lines "ID EVAL MOVES" of
+ * tools/label_gomoku.py) and the moves of MOVES (lines "ID MOVES").
+ *
+ * To fit it again from the same files:
+ *
+ *     make build/release/fit-patterns &&
+ *       LR=0.001 build/release/fit-patterns LABELS MOVES 3e-4,3e-5 games/gomoku/weights.c
  */
 #include "gomoku.h"
 
-/* clang-format off */
 const float gmk_eval_weights[GMK_EVAL_WEIGHTS] = {
     0.0772f, 1.4846f, -0.0441f, 0.4144f, -0.1817f, 0.2956f, -0.1211f, -0.0616f,
     0.0334f, -0.0473f, 0.0138f, 0.0551f, 0.0024f, -0.0162f, 0.0399f, 0.0357f,
