@@ -440,4 +440,101 @@ const char *banyan_strerror(int rc);
 /* The library's version string, BANYAN_VERSION. */
 const char *banyan_version(void);
 
+/* ---- Single-player runs: a whole game played by searches ----
+ *
+ * banyan_solo_run() looks for the longest (highest-scoring) game of a
+ * single-player game (n_players 1: Morpion Solitaire, a puzzle) within a
+ * total budget. A run plays one game from the start position (or a given
+ * one) with an engine of its own: before each move a search, then the
+ * first move of the best whole game found so far (banyan_report.line),
+ * whose score every later move keeps within reach, so that a run ends at
+ * least as well as the best line it ever saw. Each move gets the run's
+ * budget left divided by the moves the best line still has, plus one (the
+ * first, which has no line yet, a hundredth), or with share_front a share
+ * that falls in step with the moves left; once the run's budget is spent,
+ * the rest of the line is played without searching. Runs restart from the
+ * start, run k with the seed config.seed + 7919 k and an even share of the
+ * budget left; the best game is kept. With one thread and a playout budget
+ * a call is reproducible. Everything the call allocates (an engine a run,
+ * the games' moves) goes through the config's hook and is freed before it
+ * returns. */
+
+/* What a progress callback is told (valid during the call). */
+typedef enum banyan_solo_kind {
+    BANYAN_SOLO_LINE = 1, /* A run's search found a whole game better than any before. */
+    BANYAN_SOLO_RUN       /* A run finished its game. */
+} banyan_solo_kind;
+
+typedef struct banyan_solo_event {
+    banyan_solo_kind kind;
+    int run;                  /* The run, from 0. */
+    int move;                 /* LINE: the move of the run the search was for, from 1. */
+    double score;             /* LINE: the return of the game found; RUN: of the run's game. */
+    double best;              /* RUN: the best score so far, this game's and to_beat included. */
+    bool improved;            /* RUN: the game beats every one before (and to_beat): it is the
+                                 best now. */
+    double elapsed;           /* Seconds since the call began. */
+    double seconds;           /* RUN: seconds of the run's searches and moves. */
+    uint64_t playouts;        /* RUN: simulations of the run. */
+    int n_moves;              /* RUN: the run's game, from the start position. */
+    const banyan_move *moves; /* RUN: its moves. */
+} banyan_solo_event;
+
+/* Returns 0 to go on, anything else to stop: banyan_solo_run() then
+ * returns that value. */
+typedef int banyan_solo_fn(void *ud, const banyan_solo_event *ev);
+
+/* What a call does. Set size with BANYAN_SOLO_OPTIONS(): fields are only
+ * ever appended, and the library reads the ones the caller's size holds
+ * (a larger size than the library knows is refused unless its extra bytes
+ * are zero). Zero means the default for every field. */
+typedef struct banyan_solo_options {
+    size_t size;              /* sizeof (banyan_solo_options) of the caller's header. */
+    uint64_t playouts;        /* The budget of all runs, in simulations; or */
+    double time;              /* in seconds (when playouts is 0). Both 0: 10,000 playouts. */
+    int runs;                 /* Runs; 0 = 1. */
+    bool follow_visits;       /* Play the root's best move by the final-move rule
+                                 (banyan_report.best), not the first move of the best line. */
+    bool share_front;         /* Earlier moves of a run get more of its budget. */
+    bool beat;                /* A game scored to_beat exists (a saved one): games that do not
+                                 beat it are not kept, nor lines reported that do not. */
+    double to_beat;           /* Its score. */
+    banyan_solo_fn *progress; /* Optional: told of lines found and runs finished. */
+    void *progress_ud;        /* Passed to progress unchanged. */
+} banyan_solo_options;
+
+#define BANYAN_SOLO_OPTIONS(...)                                                                   \
+    ((banyan_solo_options){.size = sizeof(banyan_solo_options), __VA_ARGS__})
+
+/* The outcome of a call. The caller sets size (BANYAN_SOLO_RESULT()) and
+ * the buffer for the best game's moves; the library fills the rest. */
+typedef struct banyan_solo_result {
+    size_t size;        /* sizeof (banyan_solo_result) of the caller's header. */
+    banyan_move *moves; /* Caller's: the best game's first max_moves moves go here. */
+    int max_moves;      /* Room in moves (0: none wanted). */
+    bool found;         /* A run's game was kept (it beat to_beat, where one was given). */
+    double score;       /* Its return (the game's own scale); 0 when none. */
+    int n_moves;        /* Its length (more than max_moves when the buffer was short). */
+    int runs;           /* Runs finished. */
+    uint64_t playouts;  /* Simulations of every run. */
+    double seconds;     /* Wall-clock time of the call. */
+} banyan_solo_result;
+
+#define BANYAN_SOLO_RESULT(buffer, room)                                                           \
+    ((banyan_solo_result){                                                                         \
+        .size = sizeof(banyan_solo_result), .moves = (buffer), .max_moves = (room)})
+
+/* Plays opt's runs of game g (n_players 1) with parameters params (NULL:
+ * the defaults) from position (the game's notation, as
+ * banyan_engine_load(); NULL: the start), each with an engine made from
+ * cfg (NULL: the defaults; its seed is the first run's), and fills *out,
+ * also when it fails midway (the best game of the runs finished). opt NULL
+ * is every default. Returns BANYAN_OK; BANYAN_EINVAL for a game of more
+ * players, bad options, sizes, parameters, config or position;
+ * BANYAN_ENOMEM; BANYAN_EILLEGAL when a run cannot go on (no move to play
+ * in a game not over); or the callback's non-zero value. */
+int banyan_solo_run(const banyan_game *g, const char *params, const char *position,
+                    const banyan_config *cfg, const banyan_solo_options *opt,
+                    banyan_solo_result *out);
+
 #endif /* BANYAN_H */

@@ -1,22 +1,18 @@
 /*
  * solo.c - `banyan solo`: the longest (highest-scoring) game of a
  * single-player game, Morpion Solitaire by default, within a total budget
- * of time or playouts.
+ * of time or playouts: a front-end over banyan_solo_run() (banyan.h says
+ * what a run does: a search before each move, the first move of the best
+ * line played, the budget split over the moves, restarts with their own
+ * seeds).
  *
- * A run plays one game from the start (or --position) with the engine:
- * before each move a search, then the first move of the best whole game
- * found so far (banyan_report.line), whose score every later move keeps
- * within reach, so that a run ends at least as well as the best line it
- * ever saw. Each move gets the run's remaining budget divided by the
- * moves the best line still has, plus one (the first, which has no line
- * yet, a hundredth), or with --share front a share that falls in step
- * with the moves left; once the run's budget is spent
- * the rest of the line is played without searching. --runs K restarts K
- * times, each run with its own seed and an even share of what is left;
- * the best game is kept, printed and saved (--save, a record of
- * record.h's plain format, rewritten at each improvement) and reloads
- * with --load, which checks and shows it (and, with a budget, searches on
- * for a better one, which it must beat to be saved).
+ * The command gives the library its options (--runs, --follow line|visits,
+ * --share even|front, the budget), prints each better line and each run as
+ * the library reports them, and keeps the best game as a record: printed,
+ * saved (--save, a record of record.h's plain format, rewritten at each
+ * improvement) and reloaded with --load, which checks and shows it (and,
+ * with a budget, searches on for a better one, which it must beat to be
+ * saved).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,8 +23,6 @@
 #include "record.h"
 
 #define SOLO_DEFAULT_TIME 20.0 /* Seconds, without --time or --playouts. */
-#define SOLO_SEED_STEP    7919 /* Between the seeds of successive runs. */
-#define SOLO_FIRST_MOVES  99   /* Moves the first search of a run assumes, having no line. */
 
 /* The command's state: its options, the best game and where it goes. */
 typedef struct solo {
@@ -78,47 +72,56 @@ static void solo_print(record *r)
                     r->n_moves ? r->moves[r->n_moves - 1].move : BANYAN_MOVE_NONE);
 }
 
-/* Keeps the game of run (r) when it beats the best. */
-static void solo_offer(solo *S, record *r, double ret)
+/* The game of a run that beat the best (ev): recorded, kept and saved.
+ * Returns BANYAN_OK, or the code of a move the record refuses. */
+static int solo_offer(solo *S, const banyan_solo_event *ev)
 {
-    if (S->have_best && !(ret > S->best_ret))
-        return;
+    record r;
+    char why[512];
+    int rc = record_init(&r, S->o.game, S->params, S->o.position, why, sizeof why);
+    for (int i = 0; rc == BANYAN_OK && i < ev->n_moves; i++)
+        rc = record_push(&r, ev->moves[i], -1, NULL);
+    if (rc != BANYAN_OK) {
+        record_free(&r);
+        return rc;
+    }
     record_free(&S->best);
-    S->best = *r;
-    memset(r, 0, sizeof *r); /* Moved. */
+    S->best = r;
     S->have_best = true;
-    S->best_ret = ret;
-    snprintf(S->best.result, sizeof S->best.result, "score %g", ret);
+    S->best_ret = ev->score;
+    snprintf(S->best.result, sizeof S->best.result, "score %g", ev->score);
     if (S->save)
         solo_save(S);
+    return BANYAN_OK;
 }
 
-/* The limits of the next move: the run's budget left (seconds or
- * playouts) over the moves the best line still has, plus one. */
-static banyan_limits solo_limits(const solo *S, double left, int line_len)
+/* The library's progress: a better line found, a run finished. */
+static int solo_progress(void *ud, const banyan_solo_event *ev)
 {
-    banyan_limits lim = {0};
-    /* Even: the same for this move and each one left. Front: shares that
-     * fall in step with the moves left, this move's the largest. */
-    double share = S->front ? 2 * left / (double)(line_len + 2) : left / (double)(line_len + 1);
-    if (S->o.eng.lim.playouts)
-        lim.playouts = share >= 1 ? (uint64_t)share : 1;
-    else
-        lim.time = share > 0.001 ? share : 0.001;
-    return lim;
+    solo *S = ud;
+    if (ev->kind == BANYAN_SOLO_LINE) {
+        printf("  %7.1f s  run %d  move %d: a game of %g found\n", cli_now() - S->start,
+               ev->run + 1, ev->move, ev->score);
+        fflush(stdout);
+        return 0;
+    }
+    printf("run %d: %g in %.1f s, %" PRIu64 " playouts (best %g)\n", ev->run + 1, ev->score,
+           ev->seconds, ev->playouts, ev->best);
+    fflush(stdout);
+    return ev->improved ? solo_offer(S, ev) : 0;
 }
 
-/* One run with seed `seed` and a budget of `budget` (seconds, or playouts
- * with --playouts). Returns false when the engine cannot be made or a move
- * cannot be recorded. */
-static bool solo_run(solo *S, long run, double budget)
+/* The runs, within a budget of total seconds or playouts (--playouts).
+ * The engine is made once first, so that a config, parameters or a
+ * position that no engine takes is explained, and a network (--net) is
+ * opened once for every run. Returns false when a run fails. */
+static bool solo_search(solo *S, double total)
 {
     options eng = S->o.eng;
     banyan_engine *e;
     net_evaluator *ev;
     record r;
     char why[512] = "";
-    eng.cfg.seed = S->o.eng.cfg.seed + (uint64_t)run * SOLO_SEED_STEP;
     int rc = options_engine_new(&eng, &eng.cfg, S->o.game, S->params, &e, &ev, why, sizeof why);
     if (rc != BANYAN_OK) {
         if (why[0])
@@ -127,52 +130,31 @@ static bool solo_run(solo *S, long run, double budget)
             cli_explain_new("banyan solo", S->o.game, S->params, &eng.cfg, rc);
         return false;
     }
-    if (record_init(&r, S->o.game, S->params, S->o.position, why, sizeof why) != BANYAN_OK ||
-        (S->o.position && banyan_engine_load(e, S->o.position) != BANYAN_OK)) {
+    rc = record_init(&r, S->o.game, S->params, S->o.position, why, sizeof why);
+    record_free(&r);
+    if (rc != BANYAN_OK || (S->o.position && banyan_engine_load(e, S->o.position) != BANYAN_OK)) {
         fprintf(stderr, "banyan solo: %s\n", why[0] ? why : banyan_errmsg(e));
         banyan_engine_free(e);
         net_evaluator_free(ev);
         return false;
     }
-    double t0 = cli_now(), used = 0, ret = 0, shown = S->have_best ? S->best_ret : -HUGE_VAL;
-    uint64_t playouts = 0;
-    int line_len = SOLO_FIRST_MOVES;
-    bool ok = true;
-    while (ok && !solo_score(&r, &ret)) {
-        banyan_report rep;
-        banyan_move m;
-        double left = budget - used;
-        if (left > 0) {
-            banyan_limits lim = solo_limits(S, left, line_len);
-            banyan_engine_search(e, &lim, &rep);
-            playouts += rep.playouts;
-            used = S->o.eng.lim.playouts ? (double)playouts : cli_now() - t0;
-        } else {
-            banyan_engine_report(e, &rep); /* The budget is spent: the line goes on. */
-        }
-        m = S->follow_line && rep.line_len > 0 ? rep.line[0] : rep.best;
-        line_len = rep.line_len > 0 ? rep.line_len - 1 : 0;
-        if (rep.line_len > 0 && rep.line_return > shown) {
-            printf("  %7.1f s  run %ld  move %d: a game of %g found\n", cli_now() - S->start,
-                   run + 1, r.n_moves + 1, rep.line_return);
-            fflush(stdout);
-            shown = rep.line_return;
-        }
-        ok = m != BANYAN_MOVE_NONE && record_push(&r, m, -1, NULL) == BANYAN_OK &&
-             banyan_engine_play(e, m) == BANYAN_OK;
-    }
-    if (ok) {
-        printf("run %ld: %g in %.1f s, %" PRIu64 " playouts (best %g)\n", run + 1, ret,
-               cli_now() - t0, playouts, S->have_best && S->best_ret > ret ? S->best_ret : ret);
-        fflush(stdout);
-        solo_offer(S, &r, ret);
-    } else {
-        fprintf(stderr, "banyan solo: the run could not go on\n");
-    }
-    record_free(&r);
     banyan_engine_free(e);
+    if (ev)
+        eng.cfg.evaluator = net_evaluator_hook(ev);
+    banyan_solo_options opt =
+        BANYAN_SOLO_OPTIONS(.runs = (int)S->runs, .follow_visits = !S->follow_line,
+                            .share_front = S->front, .beat = S->have_best, .to_beat = S->best_ret,
+                            .progress = solo_progress, .progress_ud = S);
+    if (S->o.eng.lim.playouts)
+        opt.playouts = (uint64_t)total;
+    else
+        opt.time = total;
+    banyan_solo_result out = BANYAN_SOLO_RESULT(NULL, 0);
+    rc = banyan_solo_run(S->o.game, S->params, S->o.position, &eng.cfg, &opt, &out);
     net_evaluator_free(ev);
-    return ok;
+    if (rc != BANYAN_OK)
+        fprintf(stderr, "banyan solo: the run could not go on\n");
+    return rc == BANYAN_OK;
 }
 
 /* --load: the saved game, checked move by move by the record; shown. */
@@ -290,16 +272,8 @@ int cli_solo(int argc, char **argv)
         printf("banyan solo: %s%s%s, %g %s in %ld run%s\n", S.o.game->name, S.params[0] ? " " : "",
                S.params, total, S.o.eng.lim.playouts ? "playouts" : "seconds", S.runs,
                S.runs > 1 ? "s" : "");
-        double spent = 0;
-        for (long k = 0; k < S.runs && status == 0; k++) {
-            double before = S.o.eng.lim.playouts ? 0 : cli_now();
-            if (!solo_run(&S, k, (total - spent) / (double)(S.runs - k)))
-                status = 1;
-            /* Playout runs spend their share exactly; timed ones, what the
-             * clock says. */
-            spent +=
-                S.o.eng.lim.playouts ? (total - spent) / (double)(S.runs - k) : cli_now() - before;
-        }
+        if (!solo_search(&S, total))
+            status = 1;
         if (S.have_best) {
             printf("best: %g\n", S.best_ret);
             solo_print(&S.best);

@@ -1,6 +1,8 @@
 # tests/cli/solo.sh - banyan solo on Morpion Solitaire: a budget of playouts
-# reproduces a run, the best game is saved and reloads with its score,
-# restarts run, and bad input is refused. Sourced by tests/run.sh.
+# reproduces a run, the best game is saved and reloads with its score (and
+# with a budget is kept unless a run beats it), restarts run, the engine's
+# most visited move can be followed instead of the best line, and bad input
+# is refused. Sourced by tests/run.sh.
 "$BANYAN" solo --param rule=5d --playouts 20000 --seed 3 --save "$tmp/solo.txt" > "$tmp/solo1" 2>&1
 rc=$?
 cp "$tmp/solo1" "$tmp/out"
@@ -27,3 +29,12 @@ rc=$?
 "$BANYAN" solo --share half > "$tmp/out" 2>&1
 rc2=$?
 [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && ok "solo: bad options refused" || bad "solo: bad options refused"
+"$BANYAN" solo --load "$tmp/solo.txt" --playouts 2000 > "$tmp/out" 2>&1
+rc=$?
+after=$(sed -n 's/^best: //p' "$tmp/out")
+[ $rc -eq 0 ] && [ -n "$after" ] && [ "$after" -ge "$best" ] &&
+    grep -qE "^run 1: [0-9]+ in .* \(best [0-9]+\)$" "$tmp/out" &&
+    ok "solo: --load with a budget searches on and keeps the saved game unless beaten" ||
+    bad "solo: --load with a budget searches on and keeps the saved game unless beaten"
+check "solo: --follow visits" "$BANYAN" solo --param rule=5d --playouts 3000 --follow visits
+has "solo: --follow visits plays a game" '^best: [0-9]+$'
