@@ -258,6 +258,56 @@ class Report(ctypes.Structure):
     ]
 
 
+class SoloEvent(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("run", ctypes.c_int),
+        ("move", ctypes.c_int),
+        ("score", ctypes.c_double),
+        ("best", ctypes.c_double),
+        ("improved", ctypes.c_bool),
+        ("elapsed", ctypes.c_double),
+        ("seconds", ctypes.c_double),
+        ("playouts", ctypes.c_uint64),
+        ("n_moves", ctypes.c_int),
+        ("moves", move_p),
+    ]
+
+
+SOLO_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(SoloEvent))
+SOLO_LINE = 1
+SOLO_RUN = 2
+
+
+class SoloOptions(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("playouts", ctypes.c_uint64),
+        ("time", ctypes.c_double),
+        ("runs", ctypes.c_int),
+        ("follow_visits", ctypes.c_bool),
+        ("share_front", ctypes.c_bool),
+        ("beat", ctypes.c_bool),
+        ("to_beat", ctypes.c_double),
+        ("progress", SOLO_FN),
+        ("progress_ud", ctypes.c_void_p),
+    ]
+
+
+class SoloResult(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("moves", move_p),
+        ("max_moves", ctypes.c_int),
+        ("found", ctypes.c_bool),
+        ("score", ctypes.c_double),
+        ("n_moves", ctypes.c_int),
+        ("runs", ctypes.c_int),
+        ("playouts", ctypes.c_uint64),
+        ("seconds", ctypes.c_double),
+    ]
+
+
 # Every mirrored structure, by its C name (for tests/test_layout.py).
 STRUCTS = {
     "banyan_param": Param,
@@ -266,6 +316,9 @@ STRUCTS = {
     "banyan_limits": Limits,
     "banyan_move_stats": MoveStats,
     "banyan_report": Report,
+    "banyan_solo_event": SoloEvent,
+    "banyan_solo_options": SoloOptions,
+    "banyan_solo_result": SoloResult,
 }
 
 
@@ -377,6 +430,9 @@ engine_stop = _proto("banyan_engine_stop", None, engine_p)
 engine_clear_stop = _proto("banyan_engine_clear_stop", None, engine_p)
 engine_report = _proto("banyan_engine_report", c_int, engine_p, ctypes.POINTER(Report))
 engine_dump = _proto("banyan_engine_dump", c_int, engine_p, c_int, c_int, u32, WRITE_FN, c_void_p)
+game_load = _proto("banyan_game_load", c_int, game_p, c_void_p, c_char_p)
+solo_run = _proto("banyan_solo_run", c_int, game_p, c_char_p, c_char_p, ctypes.POINTER(Config),
+                  ctypes.POINTER(SoloOptions), ctypes.POINTER(SoloResult))
 
 
 def text(raw):
