@@ -119,6 +119,33 @@ def version():
     return _lib.text(_lib.version())
 
 
+def _config(caller, options, known=()):
+    """A padded banyan_config from the config keywords of options (each
+    checked; one neither a config field nor in known is refused), after
+    the layout check that the first engine or call runs."""
+    global _layout_checked
+    unknown = [key for key in options if key not in tuple(known) + _CONFIG_FIELDS]
+    if unknown:
+        raise BadTypeError(f"{caller}() got an unknown option {unknown[0]!r}", _lib.EINVAL)
+    cfg = _lib.padded(_lib.Config)
+    for key, value in options.items():
+        if key in _CONFIG_FIELDS and value is not None:
+            setattr(cfg, key, _args.CONFIG[key](key, value))
+    if not _layout_checked:
+        _lib.check_layout()
+        _layout_checked = True
+    return cfg
+
+
+def _find_game(name):
+    """The table of the built-in game called name, or BadValueError."""
+    g = _lib.game_find(name.encode())
+    if not g:
+        names = ", ".join(info.name for info in games())
+        raise BadValueError(f'unknown game "{name}" (the games are {names})', _lib.EINVAL)
+    return g
+
+
 class _Builtin:
     """A built-in game through its table: the notation, the diagram and the
     state queries the engine's root needs."""
@@ -195,7 +222,6 @@ class Engine:
     """
 
     def __init__(self, game, params=None, *, max_states=10000, **options):
-        global _layout_checked
         self._e = None
         self._lock = threading.RLock()  # One library call at a time.
         self._stop_lock = threading.Lock()  # Keeps stop() off a freed engine.
@@ -211,19 +237,10 @@ class Engine:
             raise BadTypeError(f"Engine() got an unknown option {unknown[0]!r}", _lib.EINVAL)
         self._limits = _args.limits("Engine", {k: v for k, v in options.items()
                                                if k in _LIMIT_FIELDS})
-        cfg = _lib.padded(_lib.Config)
-        for key, value in options.items():
-            if key in _CONFIG_FIELDS and value is not None:
-                setattr(cfg, key, _args.CONFIG[key](key, value))
-        if not _layout_checked:
-            _lib.check_layout()
-            _layout_checked = True
+        cfg = _config("Engine", options, _LIMIT_FIELDS)
 
         if not is_domain:
-            g = _lib.game_find(game.encode())
-            if not g:
-                names = ", ".join(info.name for info in games())
-                raise BadValueError(f'unknown game "{game}" (the games are {names})', _lib.EINVAL)
+            g = _find_game(game)
             self._game = _Builtin(g)
             self._domain = None
             gp = g

@@ -14,7 +14,7 @@ import math
 
 from . import _args, _lib
 from . import engine as _engine
-from ._lib import BadTypeError, BadValueError
+from ._lib import BadValueError
 
 _FOLLOW = {"line": False, "visits": True}
 _SHARE = {"even": False, "front": True}
@@ -99,21 +99,8 @@ def solo(game, params=None, *, position=None, playouts=None, time=None, runs=Non
         beat = _args.number("beat", beat, -math.inf, math.inf, "a finite number")
     if progress is not None and not callable(progress):
         raise _args.bad_type("progress", "a callable or None", progress)
-    unknown = [key for key in config if key not in _engine._CONFIG_FIELDS]
-    if unknown:
-        raise BadTypeError(f"solo() got an unknown option {unknown[0]!r}", _lib.EINVAL)
-    cfg = _lib.padded(_lib.Config)
-    for key, value in config.items():
-        if value is not None:
-            setattr(cfg, key, _args.CONFIG[key](key, value))
-    if not _engine._layout_checked:
-        _lib.check_layout()
-        _engine._layout_checked = True
-
-    g = _lib.game_find(game.encode())
-    if not g:
-        names = ", ".join(info.name for info in _engine.games())
-        raise BadValueError(f'unknown game "{game}" (the games are {names})', _lib.EINVAL)
+    cfg = _engine._config("solo", config)
+    g = _engine._find_game(game)
     if g.contents.n_players != 1:
         raise BadValueError(f"{game} is not a single-player game", _lib.EINVAL)
     if params is not None:
