@@ -6,13 +6,13 @@
  *     gomoku-children list K [LO HI] < LABELS > CHILDREN
  *     gomoku-children rank [FIRST LAST] < CHILD_LABELS
  *
- * list: reads bench/label_gomoku.py's lines "ID EVAL MOVES" (15x15
+ * list: reads tools/label_gomoku.py's lines "ID EVAL MOVES" (15x15
  * freestyle) and, for each position its label rates between LO and HI
  * for the player to move (defaults 0.1 and 0.9; a win or loss seen is
  * left out), writes the K children with the largest priors (the game's
  * candidates and priors, default parameters) as lines "IDcJ MOVES CHILD",
- * J = 0 for the largest: positions for `bench/label_gomoku.py --positions`.
- * Its IDs keep the record's name, so that bench/fit_patterns.c holds a
+ * J = 0 for the largest: positions for `tools/label_gomoku.py --positions`.
+ * Its IDs keep the record's name, so that tools/fit_patterns.c holds a
  * child out with its record.
  *
  * rank: reads those children labelled (lines "IDcJ EVAL MOVES", each
@@ -39,7 +39,7 @@
 static const banyan_game *g = &banyan_game_gomoku;
 
 /* A label's win probability for the player to move (+Mn / -Mn: 0.99 /
- * 0.01, as bench/fit_patterns.c takes them). */
+ * 0.01, as tools/fit_patterns.c takes them). */
 static double label_p(const char *ev)
 {
     if (ev[0] && ev[1] == 'M')

@@ -6,7 +6,7 @@
                            [--reference] NAME=COMMAND [NAME=COMMAND ...]
 
 sample: K positions drawn (by a generator seeded with SEED) from those of the
-labels file (bench/label_gomoku.py's lines "ID EVAL MOVES") whose record in
+labels file (tools/label_gomoku.py's lines "ID EVAL MOVES") whose record in
 RECORDS_DIR (`banyan match --records ... --records-format txt`) has the
 player whose command contains TAG to move, at plies 10 to 60, and which the
 labels rate between 0.15 and 0.85 for that player (no win or loss seen).
