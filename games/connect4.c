@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "banyan_game.h"
+#include "bits.h"
 #include "point.h"
 
 #define C4_WIDTH    7
@@ -282,14 +283,6 @@ static uint64_t c4_hash(const void *s)
            t->solver + 2u * t->book;
 }
 
-static int c4_popcount(uint64_t x)
-{
-    int n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
-}
-
 /* Discs only on the board, never two on a square, none floating (each
  * column's discs sit in its lowest rows), alternating counts, and a winner
  * exactly when the last mover has four in a row and the other does not. */
@@ -297,7 +290,7 @@ static bool c4_is_valid(const void *s)
 {
     const c4 *t = s;
     uint64_t all = t->discs[0] | t->discs[1];
-    int n0 = c4_popcount(t->discs[0]), n1 = c4_popcount(t->discs[1]);
+    int n0 = bits_count(t->discs[0]), n1 = bits_count(t->discs[1]);
     if ((t->discs[0] & t->discs[1]) || (all & ~C4_BOARD))
         return false;
     for (int c = 0; c < C4_WIDTH; c++) {
@@ -453,10 +446,7 @@ static int c4_negamax(c4_solver *v, uint64_t own, uint64_t all, int ply, int alp
         uint64_t m = safe & c4_column(c4_order[i]);
         if (!m)
             continue;
-        uint64_t t = c4_threats(own | m, all);
-        int r = 0;
-        for (; t; t &= t - 1)
-            r++;
+        int r = bits_count(c4_threats(own | m, all));
         int j = n++;
         for (; j > 0 && rank[j - 1] < r; j--) {
             moves[j] = moves[j - 1];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "banyan_game.h"
+#include "bits.h"
 #include "point.h"
 
 #define MNK_MAX_SIDE 19                                              /* Largest m and n. */
@@ -307,14 +308,6 @@ static uint64_t mnk_hash(const void *s)
     return h;
 }
 
-static int mnk_popcount(uint64_t x)
-{
-    int n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
-}
-
 /* Whether the stones b hold k in a row anywhere, by a scan from every stone:
  * slow and independent of the fast paths, for is_valid. */
 static bool mnk_has_line(const mnk *t, const uint64_t *b)
@@ -339,7 +332,7 @@ static bool mnk_is_valid(const void *s)
         if (t->stones[0][i] & t->stones[1][i])
             return false;
         for (int who = 0; who < 2; who++)
-            count[who] += mnk_popcount(t->stones[who][i]);
+            count[who] += bits_count(t->stones[who][i]);
     }
     for (int who = 0; who < 2; who++) {
         int on_board = 0;

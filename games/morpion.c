@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "banyan_game.h"
+#include "bits.h"
 
 #define MOR_SIDE  40                      /* Points a side of the grid. */
 #define MOR_LO    4                       /* Dots lie in [MOR_LO, MOR_HI] on both axes. */
@@ -133,13 +134,6 @@ static inline void mor_set_dot(mor *t, int x, int y)
         t->dots[mor_view(d, x, y)] |= (uint64_t)1 << mor_pos(d, x, y);
 }
 
-/* The index of the one bit of e (a power of two below 32). */
-static inline int mor_bit(uint32_t e)
-{
-    static const int8_t index[17] = {-1, 0, 1, -1, 2, -1, -1, -1, 3, -1, -1, -1, -1, -1, -1, -1, 4};
-    return index[e];
-}
-
 /* Whether legal move m of some earlier position is still legal in t: its
  * dot still empty and its line still free. The other four points stay
  * dotted once they are. */
@@ -178,9 +172,10 @@ static int mor_moves_through(const mor *t, int x, int y, uint16_t *out)
     }
     uint64_t ok = one & ~two & ~taken & 0x001f001f001f001fULL;
     for (int d = 0; ok; d++, ok >>= 16)
-        for (uint32_t lane = (uint32_t)ok & 0x1f; lane; lane &= lane - 1) {
-            int s = mor_bit(lane & (0u - lane));
-            int j = mor_bit((uint32_t)(empty >> (16 * d + s) & 0x1f)), step = s + j - 4;
+        for (uint64_t lane = ok & 0x1f; lane;) {
+            int s = bits_pop(&lane);
+            /* The one empty point of the line: bit j of its five. */
+            int j = bits_low(empty >> (16 * d + s) & 0x1f), step = s + j - 4;
             int ex = x + step * mor_dx[d], ey = y + step * mor_dy[d];
             if (mor_inside(ex, ey))
                 out[n++] = (uint16_t)mor_code(ex, ey, d, 2 - j);
@@ -773,8 +768,7 @@ static bool mor_is_valid(const void *s)
         return false;
     int dots = 0;
     for (int y = 0; y < MOR_SIDE; y++)
-        for (uint64_t b = t->dots[y]; b; b &= b - 1)
-            dots++;
+        dots += bits_count(t->dots[y]);
     if (dots != 36 + n_lines)
         return false;
     memcpy(r.used, t->used, sizeof r.used);

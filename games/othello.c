@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "point.h"
 
 #define OTH_SIDE    8
@@ -49,30 +50,12 @@ typedef struct oth {
     uint8_t pad[4];    /* Zero, so that equal positions have equal bytes. */
 } oth;
 
-/* ---- Bit helpers, portable (no compiler built-ins outside src/config.h) ---- */
-
-static inline int oth_popcount(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
-}
-
-/* Index of the lowest set bit of x (nonzero), by a de Bruijn multiply. */
-static inline int oth_low_bit(uint64_t x)
-{
-    static const uint8_t index[64] = {
-        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
-        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
-        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-    return index[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
-}
+/* ---- Bit helpers ---- */
 
 /* A uniformly chosen set bit of x (nonzero), as a one-bit word. */
 static inline uint64_t oth_random_bit(uint64_t x, banyan_rng *rng)
 {
-    uint32_t r = banyan_rng_below(rng, (uint32_t)oth_popcount(x));
+    uint32_t r = banyan_rng_below(rng, (uint32_t)bits_count(x));
     for (; r; r--)
         x &= x - 1;
     return x & (0 - x);
@@ -147,7 +130,7 @@ static inline uint64_t oth_flips(uint64_t p, uint64_t o, int sq)
  * squares go to the winner (the World Othello Federation's rule). */
 static inline int oth_final(uint64_t p, uint64_t o)
 {
-    int np = oth_popcount(p), no = oth_popcount(o), empty = OTH_CELLS - np - no;
+    int np = bits_count(p), no = bits_count(o), empty = OTH_CELLS - np - no;
     return np > no ? np - no + empty : np < no ? np - no - empty : 0;
 }
 
@@ -222,7 +205,7 @@ static int oth_moves(const void *s, banyan_move *out)
         return 1;
     }
     for (; mob; mob &= mob - 1)
-        out[n++] = (banyan_move)oth_low_bit(mob);
+        out[n++] = (banyan_move)bits_low(mob);
     return n;
 }
 
@@ -248,7 +231,7 @@ static bool oth_outcome(const void *s, double *returns)
     const oth *t = s;
     if (!oth_is_over(t))
         return false;
-    int d = oth_popcount(t->discs[0]) - oth_popcount(t->discs[1]);
+    int d = bits_count(t->discs[0]) - bits_count(t->discs[1]);
     returns[0] = d > 0 ? 1.0 : d < 0 ? 0.0 : 0.5;
     returns[1] = 1.0 - returns[0];
     return true;
@@ -266,7 +249,7 @@ static double oth_score(const void *s)
     const oth *t = s;
     if (oth_is_over(t))
         return oth_final(t->discs[0], t->discs[1]);
-    return oth_popcount(t->discs[0]) - oth_popcount(t->discs[1]);
+    return bits_count(t->discs[0]) - bits_count(t->discs[1]);
 }
 
 /* Plays to the end with the mover's and the other's discs in registers.
@@ -294,7 +277,7 @@ static void oth_rollout(void *s, banyan_rng *rng)
                     mob = good;
             }
             pick = oth_random_bit(mob, rng);
-            uint64_t flips = oth_flips(p, o, oth_low_bit(pick));
+            uint64_t flips = oth_flips(p, o, bits_low(pick));
             p |= flips | pick;
             o &= ~flips;
         }
@@ -331,7 +314,7 @@ static void oth_priors(const void *s, const banyan_move *moves, int n, float *ou
             continue;
         uint64_t bit = (uint64_t)1 << moves[i];
         uint64_t flips = oth_flips(p, o, (int)moves[i]);
-        int replies = oth_popcount(oth_mobility(o & ~flips, p | flips | bit));
+        int replies = bits_count(oth_mobility(o & ~flips, p | flips | bit));
         float w = bit & OTH_CORNERS ? 4.0f : bit & danger_x ? 0.2f : bit & danger_c ? 0.5f : 1.0f;
         out[i] = w / (float)(2 + replies);
     }
@@ -606,11 +589,11 @@ static inline int oth_quadrant(int sq)
  * opponent does, else it goes to the winner. */
 static int oth_solve_1(oth_solver *sv, uint64_t p, uint64_t o, int sq)
 {
-    int np = oth_popcount(p), n;
+    int np = bits_count(p), n;
     sv->nodes++;
-    if ((n = oth_popcount(oth_flips(p, o, sq))) > 0)
+    if ((n = bits_count(oth_flips(p, o, sq))) > 0)
         return 2 * (np + 1 + n) - OTH_CELLS;
-    if ((n = oth_popcount(oth_flips(o, p, sq))) > 0)
+    if ((n = bits_count(oth_flips(o, p, sq))) > 0)
         return 2 * (np - n) - OTH_CELLS;
     return oth_final(p, o);
 }
@@ -654,10 +637,10 @@ static int oth_parity_order(uint64_t empty, int *sq)
 {
     int count[4] = {0, 0, 0, 0}, n = 0;
     for (uint64_t e = empty; e; e &= e - 1)
-        count[oth_quadrant(oth_low_bit(e))]++;
+        count[oth_quadrant(bits_low(e))]++;
     for (int odd = 1; odd >= 0; odd--)
         for (uint64_t e = empty; e; e &= e - 1) {
-            int s = oth_low_bit(e);
+            int s = bits_low(e);
             if ((count[oth_quadrant(s)] & 1) == odd)
                 sq[n++] = s;
         }
@@ -695,14 +678,14 @@ static int oth_order(uint64_t p, uint64_t o, uint64_t mob, int empties, int tt_m
     int key[64], n = 0;
     int parity[4] = {0, 0, 0, 0};
     for (uint64_t e = ~(p | o); e; e &= e - 1)
-        parity[oth_quadrant(oth_low_bit(e))] ^= 1;
+        parity[oth_quadrant(bits_low(e))] ^= 1;
     for (; mob; mob &= mob - 1) {
-        int s = oth_low_bit(mob), k;
+        int s = bits_low(mob), k;
         uint64_t bit = mob & (0 - mob);
         if (empties >= OTH_SOLVE_FASTEST) {
             uint64_t flips = oth_flips(p, o, s);
             uint64_t reply = oth_mobility(o & ~flips, p | flips | bit);
-            k = 64 * oth_popcount(reply) + 32 * oth_popcount(reply & OTH_CORNERS) -
+            k = 64 * bits_count(reply) + 32 * bits_count(reply & OTH_CORNERS) -
                 (bit & OTH_CORNERS ? 96 : 0) + 4 * !parity[oth_quadrant(s)] +
                 oth_square_rank[s] / 2;
         } else {
@@ -845,7 +828,7 @@ int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, voi
 {
     const oth *t = s;
     uint64_t p = t->discs[t->turn], o = t->discs[!t->turn];
-    int empties = OTH_CELLS - oth_popcount(p | o);
+    int empties = OTH_CELLS - bits_count(p | o);
     oth_solver sv = {mem, 0, budget, false, stop};
     *nodes = 0;
     if (t->solver == OTH_SOLVER_OFF || empties > oth_solve_reach(budget))
@@ -879,7 +862,7 @@ int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, voi
         /* The first move in square order that reaches v. */
         move = -1;
         for (uint64_t m = mob; m && !sv.aborted && move < 0; m &= m - 1) {
-            int s2 = oth_low_bit(m);
+            int s2 = bits_low(m);
             if (oth_solve_at_least(&sv, p, o, v, &s2, 1, empties) == 0)
                 move = s2;
         }
@@ -973,22 +956,20 @@ static void oth_eval_inputs(uint64_t p, uint64_t o, double *f)
         }
     const uint64_t edges = 0xff818181818181ffULL & ~OTH_CORNERS;
     oth_full_lines(filled, full);
-    int empties = oth_popcount(empty);
-    int mp = oth_popcount(oth_mobility(p, o)), mo = oth_popcount(oth_mobility(o, p));
+    int empties = bits_count(empty);
+    int mp = bits_count(oth_mobility(p, o)), mo = bits_count(oth_mobility(o, p));
     double x[OTH_EVAL_TERMS];
     x[0] = 1;
     x[1] = (mp - mo) / 8.0;
     x[2] = (double)(mp - mo) / (mp + mo + 2);
-    x[3] =
-        (oth_popcount(oth_neighbours(o) & empty) - oth_popcount(oth_neighbours(p) & empty)) / 8.0;
-    x[4] =
-        (oth_popcount(o & oth_neighbours(empty)) - oth_popcount(p & oth_neighbours(empty))) / 8.0;
-    x[5] = oth_popcount(p & OTH_CORNERS) - oth_popcount(o & OTH_CORNERS);
-    x[6] = oth_popcount(p & danger_x) - oth_popcount(o & danger_x);
-    x[7] = oth_popcount(p & danger_c) - oth_popcount(o & danger_c);
-    x[8] = (oth_popcount(p & edges & ~danger_c) - oth_popcount(o & edges & ~danger_c)) / 4.0;
-    x[9] = (oth_popcount(oth_stable(p, full)) - oth_popcount(oth_stable(o, full))) / 4.0;
-    x[10] = (oth_popcount(p) - oth_popcount(o)) / 8.0;
+    x[3] = (bits_count(oth_neighbours(o) & empty) - bits_count(oth_neighbours(p) & empty)) / 8.0;
+    x[4] = (bits_count(o & oth_neighbours(empty)) - bits_count(p & oth_neighbours(empty))) / 8.0;
+    x[5] = bits_count(p & OTH_CORNERS) - bits_count(o & OTH_CORNERS);
+    x[6] = bits_count(p & danger_x) - bits_count(o & danger_x);
+    x[7] = bits_count(p & danger_c) - bits_count(o & danger_c);
+    x[8] = (bits_count(p & edges & ~danger_c) - bits_count(o & edges & ~danger_c)) / 4.0;
+    x[9] = (bits_count(oth_stable(p, full)) - bits_count(oth_stable(o, full))) / 4.0;
+    x[10] = (bits_count(p) - bits_count(o)) / 8.0;
     x[11] = empties & 1 ? 1 : -1;
     double phase = empties / 60.0;
     for (int i = 0; i < OTH_EVAL_TERMS; i++) {
