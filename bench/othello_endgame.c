@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "banyan_game.h"
-#include "othello.h"
+#include "othello/othello.h"
 
 #define G (&banyan_game_othello)
 

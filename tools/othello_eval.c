@@ -15,7 +15,7 @@
  *       decides (a game that goes on) into the model's inputs and fits a
  *       logistic regression of the mover's result on them: Newton's method,
  *       a small L2 penalty on all but the bias. Prints the log-loss of the
- *       weights now in games/othello.c and of the fit, the same for a fit on
+ *       weights now in games/othello/eval.c and of the fit, the same for a fit on
  *       four games in five judged on the fifth (positions of one game are
  *       alike, so the split is by game), and the weights fitted on all the
  *       games as a C initialiser.
@@ -30,7 +30,7 @@
 
 #include "banyan.h"
 #include "banyan_game.h"
-#include "othello.h"
+#include "othello/othello.h"
 
 #define G (&banyan_game_othello)
 #define N OTH_EVAL_FEATURES
@@ -222,10 +222,10 @@ static void eval_fit(const data *d, int part, double *w)
     }
 }
 
-/* The weights now in games/othello.c, read from the source. */
+/* The weights now in games/othello/eval.c, read from the source. */
 static int eval_current(double *w)
 {
-    FILE *f = fopen("games/othello.c", "r");
+    FILE *f = fopen("games/othello/eval.c", "r");
     char buf[256];
     int n = 0, in = 0;
     if (!f)
@@ -258,7 +258,7 @@ static int eval_run_fit(int skip)
     }
     printf("positions %ld\n", d.n);
     if (eval_current(now) == 0)
-        printf("log-loss of othello.c's weights: %.4f (held-out games: %.4f)\n",
+        printf("log-loss of the model's weights: %.4f (held-out games: %.4f)\n",
                eval_logloss(&d, now, -1), eval_logloss(&d, now, 1));
     eval_fit(&d, 0, w);
     printf("fit on 4/5 of the games:         %.4f (held-out games: %.4f)\n", eval_logloss(&d, w, 0),

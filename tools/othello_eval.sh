@@ -3,7 +3,7 @@
 # Othello games (default 4000) of PLAYOUTS simulations a move (default
 # 2000) with LEAF at the leaves (rollout, the default, or eval), one
 # process a core, and fits the weights of Othello's evaluation model
-# (games/othello.c, oth_eval_w) to their results. Prints the log-loss of
+# (games/othello/eval.c, oth_eval_w) to their results. Prints the log-loss of
 # the weights in the source and of the fit, and the fitted weights as a C
 # initialiser. The games are kept in $OUT (default: a temporary folder).
 # Deterministic for a given GAMES and core count. Figures in

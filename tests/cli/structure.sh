@@ -3,7 +3,7 @@
 # front-end (program/, proto/, web/ and its page) knows a game by name or by its parameters;
 # the references between README.md and docs/*.md name files that exist.
 # Sourced by tests/run.sh.
-objs=$(ls "$B"/src/*.o "$B"/games/*.o "$B"/games/gomoku/*.o "$B"/program/*.o "$B"/proto/*.o "$B"/web/*.o \
+objs=$(ls "$B"/src/*.o "$B"/games/*.o "$B"/games/*/*.o "$B"/program/*.o "$B"/proto/*.o "$B"/web/*.o \
     2>/dev/null)
 for o in $objs; do
     nm --defined-only "$o" 2>/dev/null | awk '$2 ~ /[TDBR]/ {print $3}' | sed "s|\$| $o|"

@@ -14,7 +14,7 @@
 
 #include "banyan.h"
 #include "banyan_game.h"
-#include "othello.h"
+#include "othello/othello.h"
 #include "t.h"
 
 #define T(name) void name(void);

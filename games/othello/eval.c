@@ -1,0 +1,142 @@
+/*
+ * eval.c - Othello's evaluation at the leaves of the search.
+ */
+#include "othello.h"
+
+#include <math.h>
+
+/* ---- The evaluation ----
+ *
+ * A logistic model of the mover's chance to win: each feature compares the
+ * mover's side of the board with the opponent's (mobility, potential
+ * mobility, frontier, corners, the X- and C-squares beside empty corners,
+ * edges, stable discs, discs, parity), and each has two weights, one that
+ * holds all game long and one that fades as the board fills (multiplied by
+ * the share of the squares still empty), so that the mix moves from the
+ * opening's to the endgame's. The weights are fitted to the results of
+ * self-play games by bench/othello_eval.sh (bench/othello_eval.c). */
+
+/* One side's discs that can never be turned over, approximated from below:
+ * a disc is stable when, along each of its four lines, the line is full or
+ * a neighbour on that line is the board's edge or a stable disc of its own
+ * colour. full[0..3]: the squares whose row, column, diagonal (a1-h8
+ * direction) and anti-diagonal are full. */
+static uint64_t oth_stable(uint64_t p, const uint64_t *full)
+{
+    /* The edges' neighbours off the board count as stable; so a shift
+     * that wraps round a row lands on an edge square, already counted. */
+    const uint64_t sides = 0x8181818181818181ULL, ends = 0xff000000000000ffULL;
+    const uint64_t edge = sides | ends;
+    uint64_t s = 0, last;
+    do {
+        last = s;
+        uint64_t h = full[0] | s << 1 | s >> 1 | sides;
+        uint64_t v = full[1] | s << 8 | s >> 8 | ends;
+        uint64_t d = full[2] | s << 9 | s >> 9 | edge;
+        uint64_t a = full[3] | s << 7 | s >> 7 | edge;
+        s = p & h & v & d & a;
+    } while (s != last);
+    return s;
+}
+
+/* The squares of filled whose line in each direction (row, column,
+ * diagonal, anti-diagonal) is full, into full[0..3]. A diagonal is the
+ * a1-h8 one shifted by whole rows, an anti-diagonal the h1-a8 one. */
+static void oth_full_lines(uint64_t filled, uint64_t *full)
+{
+    const uint64_t diag = 0x8040201008040201ULL, anti = 0x0102040810204080ULL;
+    full[0] = full[1] = full[2] = full[3] = 0;
+    for (int k = 0; k < OTH_SIDE; k++) {
+        uint64_t row = 0xffULL << 8 * k, col = 0x0101010101010101ULL << k;
+        full[0] |= (filled & row) == row ? row : 0;
+        full[1] |= (filled & col) == col ? col : 0;
+    }
+    for (int k = -7; k <= 7; k++) {
+        uint64_t d = k >= 0 ? diag << 8 * k : diag >> -8 * k;
+        uint64_t a = k >= 0 ? anti << 8 * k : anti >> -8 * k;
+        full[2] |= (filled & d) == d ? d : 0;
+        full[3] |= (filled & a) == a ? a : 0;
+    }
+}
+
+/* The squares next to any of x (the eight neighbours). */
+static inline uint64_t oth_neighbours(uint64_t x)
+{
+    uint64_t w = x >> 1 & ~0x8080808080808080ULL, e = x << 1 & ~0x0101010101010101ULL;
+    uint64_t row = x | w | e;
+    return (row | row << 8 | row >> 8) & ~x;
+}
+
+/* The model's inputs for p to move against o, into f (see othello.h). */
+static void oth_eval_inputs(uint64_t p, uint64_t o, double *f)
+{
+    uint64_t filled = p | o, empty = ~filled;
+    uint64_t danger_x = 0, danger_c = 0, full[4];
+    for (int c = 0; c < 4; c++)
+        if (empty & oth_corner_bit[c]) {
+            danger_x |= oth_x_square[c];
+            danger_c |= oth_c_squares[c];
+        }
+    const uint64_t edges = 0xff818181818181ffULL & ~OTH_CORNERS;
+    oth_full_lines(filled, full);
+    int empties = bits_count(empty);
+    int mp = bits_count(oth_mobility(p, o)), mo = bits_count(oth_mobility(o, p));
+    double x[OTH_EVAL_TERMS];
+    x[0] = 1;
+    x[1] = (mp - mo) / 8.0;
+    x[2] = (double)(mp - mo) / (mp + mo + 2);
+    x[3] = (bits_count(oth_neighbours(o) & empty) - bits_count(oth_neighbours(p) & empty)) / 8.0;
+    x[4] = (bits_count(o & oth_neighbours(empty)) - bits_count(p & oth_neighbours(empty))) / 8.0;
+    x[5] = bits_count(p & OTH_CORNERS) - bits_count(o & OTH_CORNERS);
+    x[6] = bits_count(p & danger_x) - bits_count(o & danger_x);
+    x[7] = bits_count(p & danger_c) - bits_count(o & danger_c);
+    x[8] = (bits_count(p & edges & ~danger_c) - bits_count(o & edges & ~danger_c)) / 4.0;
+    x[9] = (bits_count(oth_stable(p, full)) - bits_count(oth_stable(o, full))) / 4.0;
+    x[10] = (bits_count(p) - bits_count(o)) / 8.0;
+    x[11] = empties & 1 ? 1 : -1;
+    double phase = empties / 60.0;
+    for (int i = 0; i < OTH_EVAL_TERMS; i++) {
+        f[2 * i] = x[i];
+        f[2 * i + 1] = x[i] * phase;
+    }
+}
+
+int oth_eval_features(const void *s, double *f)
+{
+    const oth *t = s;
+    oth_eval_inputs(t->discs[t->turn], t->discs[!t->turn], f);
+    return OTH_EVAL_FEATURES;
+}
+
+/* The model's weights, in the order of oth_eval_features (each term, then
+ * the term times the share of empty squares). Fitted by
+ * bench/othello_eval.sh; see docs/STRENGTH.md. */
+static const double oth_eval_w[OTH_EVAL_FEATURES] = {
+    -0.302, 0.091,  0.750, -2.443, 4.905,  -3.051, -1.136, 2.188,  2.489, -3.638, 0.043, 1.643,
+    -0.339, -0.774, 0.011, -0.097, -0.028, 0.652,  0.915,  -0.563, 0.484, -1.289, 0.654, -0.839,
+};
+
+/* The model's log-odds that p, to move against o, wins. */
+static double oth_eval_logit(uint64_t p, uint64_t o)
+{
+    double f[OTH_EVAL_FEATURES], z = 0;
+    oth_eval_inputs(p, o, f);
+    for (int i = 0; i < OTH_EVAL_FEATURES; i++)
+        z += oth_eval_w[i] * f[i];
+    return z;
+}
+
+/* The value of the leaf for each player; the priors come from priors(). */
+bool oth_evaluate(const void *s, double *returns, const banyan_move *moves, int n, float *priors)
+{
+    const oth *t = s;
+    (void)moves;
+    (void)n;
+    (void)priors;
+    if (!returns)
+        return false;
+    double v = 1 / (1 + exp(-oth_eval_logit(t->discs[t->turn], t->discs[!t->turn])));
+    returns[t->turn] = v;
+    returns[!t->turn] = 1 - v;
+    return false;
+}
