@@ -60,7 +60,7 @@ LDLIBS  += -lm
 GMK_TABLES = $(B)/games/gomoku/tables.c
 LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c) $(GMK_TABLES) \
             $(filter-out games/gomoku/gen_tables.c,$(wildcard games/gomoku/*.c)) \
-            $(wildcard games/othello/*.c)
+            $(wildcard games/othello/*.c) $(wildcard games/go/*.c)
 TOOL_SRC  = $(wildcard program/*.c) $(wildcard proto/*.c)
 NET_SRC   = $(wildcard net/*.c)
 NET_OBJ   = $(NET_SRC:%.c=$(B)/%.o)
@@ -68,8 +68,7 @@ PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] games/othello/*.[ch] \
-             program/*.[ch] proto/*.[ch] \
-             net/*.[ch] web/*.[ch] \
+             games/go/*.[ch] program/*.[ch] proto/*.[ch] net/*.[ch] web/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
              examples/*.c bench/*.c tools/*.c
 LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
@@ -347,12 +346,12 @@ bench: $(BANYAN)
 
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
-	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h games/othello/*.h proto/*.h \
-	    net/*.h web/*.h; do \
+	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h games/othello/*.h games/go/*.h \
+	    proto/*.h net/*.h web/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
 	    $(CC) $(WARN) $(INCS) -I$$(dirname $$h) -fsyntax-only -x c - || exit 1; \
 	done
-	@for f in games/*.[ch] games/gomoku/*.[ch] games/othello/*.[ch]; do \
+	@for f in games/*.[ch] games/gomoku/*.[ch] games/othello/*.[ch] games/go/*.[ch]; do \
 	  for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' $$f); do \
 	    [ -f include/$$h ] || [ -f games/$$h ] || [ -f $$(dirname $$f)/$$h ] || { \
 	    echo "$$f: games include only the public headers and their own, not $$h"; exit 1; }; \

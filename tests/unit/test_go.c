@@ -15,7 +15,7 @@
 
 #include "banyan.h"
 #include "banyan_game.h"
-#include "go.h"
+#include "go/go.h"
 #include "record.h"
 #include "t.h"
 
@@ -67,7 +67,7 @@ static int go_test_stones(const go_test_state *s, int who)
     return n;
 }
 
-/* ---- A naive board, independent of go.c ---- */
+/* ---- A naive board, independent of games/go/ ---- */
 
 typedef struct go_naive {
     int size;
@@ -141,7 +141,7 @@ static bool go_naive_over(const go_naive *b)
     return b->passes >= 2 || b->ply >= 3 * b->size * b->size;
 }
 
-/* Legal moves in go.c's order: points row by row from the top, then the
+/* Legal moves in the module's order: points row by row from the top, then the
  * pass. */
 static int go_naive_moves(const go_naive *b, banyan_move *out)
 {
@@ -187,7 +187,7 @@ static uint64_t go_naive_perft(const go_naive *b, int depth)
     return total;
 }
 
-/* Whether go.c's board matches the naive one. */
+/* Whether the module's board matches the naive one. */
 static bool go_test_same_board(const go_test_state *s, const go_naive *b)
 {
     for (int y = 0; y < b->size; y++)
