@@ -22,6 +22,9 @@
 #define C4_SENTINEL (C4_BOTTOM << 6)   /* Row 6 of every column, always empty. */
 #define C4_NOBODY   2                  /* winner while nobody has won. */
 
+enum { C4_P_SOLVER, C4_P_BOOK, C4_N_PARAMS }; /* The entries of c4_params. */
+enum { C4_ON, C4_OFF };                       /* Their choices. */
+
 typedef struct c4 {
     uint64_t discs[2]; /* Discs of player 0 (X, moves first) and player 1 (O). */
     uint8_t ply;       /* Discs on the board; its parity is the player to move. */
@@ -44,25 +47,17 @@ static inline bool c4_won(uint64_t b)
     return ((v & (v >> 2)) | (h & (h >> 14)) | (d1 & (d1 >> 12)) | (d2 & (d2 >> 16))) != 0;
 }
 
-/* Two parameters, solver=on|off and book=on|off. */
+/* Two parameters, solver=on|off and book=on|off (c4_params). */
 static int c4_setup(void *s, const char *params)
 {
     c4 *t = s;
-    const char *cursor = params;
-    char key[16], val[16];
-    int rc, solver = 1, book = 1;
-    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        int *flag = !strcmp(key, "solver") ? &solver : !strcmp(key, "book") ? &book : NULL;
-        if (!flag || (strcmp(val, "on") != 0 && strcmp(val, "off") != 0))
-            return BANYAN_EINVAL;
-        *flag = !strcmp(val, "on");
-    }
-    if (rc != 0)
+    banyan_value v[C4_N_PARAMS];
+    if (banyan_params_read(banyan_game_connect4.params, params, v) != BANYAN_OK)
         return BANYAN_EINVAL;
     memset(t, 0, sizeof *t);
     t->winner = C4_NOBODY;
-    t->solver = (uint8_t)solver;
-    t->book = (uint8_t)book;
+    t->solver = v[C4_P_SOLVER].choice == C4_ON;
+    t->book = v[C4_P_BOOK].choice == C4_ON;
     return BANYAN_OK;
 }
 
@@ -643,6 +638,7 @@ static const banyan_param c4_params[] = {
      "the solver's opening book: a winning move for the first player to 10 discs", "off"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
+_Static_assert(sizeof c4_params / sizeof c4_params[0] == C4_N_PARAMS + 1, "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. The
  * empty board is searched without the book, which would answer at once. */

@@ -21,6 +21,8 @@
 #define MNK_NOBODY   2 /* winner while nobody has won. */
 
 /* The state. Everything but the stones and the counters is fixed by setup. */
+enum { MNK_P_M, MNK_P_N, MNK_P_K, MNK_N_PARAMS }; /* The entries of mnk_params. */
+
 typedef struct mnk {
     uint64_t stones[2][MNK_WORDS]; /* Stones of X (player 0) and O; bit r * stride + c. */
     uint64_t small_board;          /* Every on-board bit when n * stride <= 64, else 0. */
@@ -106,22 +108,17 @@ static void mnk_reset(mnk *t)
     }
 }
 
-/* Parameters m, n and k in any order, each at most once or the last one
- * counting. k is checked once all are known, since it depends on m and n. */
+/* Parameters m, n and k (mnk_params) in any order, each at most once or the
+ * last one counting. k is checked once all are known, since it depends on
+ * m and n. */
 static int mnk_setup(void *s, const char *params)
 {
     mnk *t = s;
-    long m = 3, n = 3, k = 3;
-    const char *cursor = params;
-    char key[8], val[16];
-    int rc;
-
-    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        long *dst = !strcmp(key, "m") ? &m : !strcmp(key, "n") ? &n : !strcmp(key, "k") ? &k : NULL;
-        if (!dst || banyan_parse_int(val, 1, MNK_MAX_SIDE, dst) != BANYAN_OK)
-            return BANYAN_EINVAL;
-    }
-    if (rc != 0 || k > (m > n ? m : n))
+    banyan_value v[MNK_N_PARAMS];
+    if (banyan_params_read(banyan_game_tictactoe.params, params, v) != BANYAN_OK)
+        return BANYAN_EINVAL;
+    long m = v[MNK_P_M].i, n = v[MNK_P_N].i, k = v[MNK_P_K].i;
+    if (k > (m > n ? m : n))
         return BANYAN_EINVAL;
     memset(t, 0, sizeof *t); /* Also the padding, so equal positions have equal bytes. */
     t->m = (uint8_t)m;
@@ -362,6 +359,8 @@ static const banyan_param mnk_params[] = {
      "stones in a row that win, at most the larger side", NULL},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
+_Static_assert(sizeof mnk_params / sizeof mnk_params[0] == MNK_N_PARAMS + 1,
+               "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
 static const banyan_bench mnk_bench[] = {

@@ -36,7 +36,8 @@
 #define MOR_CAP   200                     /* reward_max: a return beyond it counts as it. */
 #define MOR_SALT  0x6d6f7270696f6e00ULL   /* "morpion": salt of the hash keys. */
 
-enum { MOR_5T, MOR_5D }; /* The rules, in the order of the parameter's choices. */
+enum { MOR_5T, MOR_5D };           /* The rules, in the order of the parameter's choices. */
+enum { MOR_P_RULE, MOR_N_PARAMS }; /* The entries of mor_params. */
 
 /*
  * Directions, in the order of their Pentasol symbols - | / \ : a step along
@@ -228,25 +229,13 @@ static void mor_start(mor *t, int rule)
     t->n_moves = (uint16_t)mor_moves_all(t, t->moves);
 }
 
-/* One parameter, rule=5t|5d. */
+/* One parameter, rule=5t|5d (mor_params). */
 static int mor_setup(void *s, const char *params)
 {
-    const char *cursor = params;
-    char key[16], val[16];
-    int rc, rule = MOR_5T;
-    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        if (strcmp(key, "rule") != 0)
-            return BANYAN_EINVAL;
-        if (!strcmp(val, "5t"))
-            rule = MOR_5T;
-        else if (!strcmp(val, "5d"))
-            rule = MOR_5D;
-        else
-            return BANYAN_EINVAL;
-    }
-    if (rc != 0)
+    banyan_value v[MOR_N_PARAMS];
+    if (banyan_params_read(banyan_game_morpion.params, params, v) != BANYAN_OK)
         return BANYAN_EINVAL;
-    mor_start(s, rule);
+    mor_start(s, v[MOR_P_RULE].choice);
     return BANYAN_OK;
 }
 
@@ -783,6 +772,8 @@ static const banyan_param mor_params[] = {
      "5t: lines of one direction may share an end point (touching); 5d: no point (disjoint)", NULL},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
+_Static_assert(sizeof mor_params / sizeof mor_params[0] == MOR_N_PARAMS + 1,
+               "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
 static const banyan_bench mor_bench[] = {

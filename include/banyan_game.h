@@ -160,6 +160,29 @@ typedef struct banyan_param {
                             NULL when the default is plain already. */
 } banyan_param;
 
+/* One parameter's value as banyan_params_read() gives it, by the
+ * parameter's type. */
+typedef union banyan_value {
+    long i;     /* BANYAN_PARAM_INT: the whole number. */
+    double x;   /* BANYAN_PARAM_NUMBER: the number. */
+    int choice; /* BANYAN_PARAM_CHOICE: the word's place among choices, from 0. */
+} banyan_value;
+
+/* Reads a parameter string against a parameter table, for a game's
+ * setup(): out[i] receives the value of table[i] (the table ends with an
+ * entry whose name is NULL), from params where it gives the key (the last
+ * one given wins) and else from the entry's default. params is "key=value"
+ * pairs separated by spaces or commas as banyan_params_next() reads them
+ * (NULL or "": every default), each value read as banyan_params_check()
+ * reads it: INT a whole decimal number in [min, max], NUMBER a decimal
+ * number (7, 6.5, -0.5) in [min, max], CHOICE one of the words. Returns
+ * BANYAN_OK, or BANYAN_EINVAL for a malformed pair, a key the table lacks,
+ * a value not of its parameter's type and range, a default that is not,
+ * or a NULL out; out may then be partly written. table and params are
+ * borrowed; out has room for one value per entry of the table (a NULL
+ * table has none and refuses every key). Thread-safe. */
+int banyan_params_read(const banyan_param *table, const char *params, banyan_value *out);
+
 /* One entry of the fixed list `banyan bench` runs for a game: a search of
  * a position (one thread, the default seed), whose node count adds to the
  * bench signature, and raw rollouts from it for the speed lines. */

@@ -214,39 +214,17 @@ static void go_empty_board(go *t, int size, float komi, int policy)
         }
 }
 
+/* Four parameters, size, komi, handicap and playouts (go_params); the
+ * handicap is checked against the size. */
 static int go_setup(void *s, const char *params)
 {
     go *t = s;
-    long size = GO_MAX_SIZE, handicap = 0;
-    double komi = 7.5;
-    int policy = GO_HEAVY, rc;
-    const char *cursor = params;
-    char key[16], val[32];
-    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        if (!strcmp(key, "size")) {
-            if (banyan_parse_int(val, GO_MIN_SIZE, GO_MAX_SIZE, &size) != BANYAN_OK)
-                return BANYAN_EINVAL;
-        } else if (!strcmp(key, "handicap")) {
-            if (banyan_parse_int(val, 0, 9, &handicap) != BANYAN_OK)
-                return BANYAN_EINVAL;
-        } else if (!strcmp(key, "komi")) {
-            char *end;
-            komi = strtod(val, &end);
-            if (end == val || *end || !(komi >= -150 && komi <= 150))
-                return BANYAN_EINVAL;
-        } else if (!strcmp(key, "playouts")) {
-            if (!strcmp(val, "light"))
-                policy = GO_LIGHT;
-            else if (!strcmp(val, "heavy"))
-                policy = GO_HEAVY;
-            else
-                return BANYAN_EINVAL;
-        } else {
-            return BANYAN_EINVAL;
-        }
-    }
-    if (rc != 0)
+    banyan_value v[GO_N_PARAMS];
+    if (banyan_params_read(banyan_game_go.params, params, v) != BANYAN_OK)
         return BANYAN_EINVAL;
+    long size = v[GO_P_SIZE].i, handicap = v[GO_P_HANDICAP].i;
+    double komi = v[GO_P_KOMI].x;
+    int policy = v[GO_P_PLAYOUTS].choice;
     int xs[9], ys[9], n_handicap = go_handicap_points((int)size, (int)handicap, xs, ys);
     if (n_handicap < 0)
         return BANYAN_EINVAL;
@@ -555,6 +533,7 @@ static const banyan_param go_params[] = {
      "light"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
+_Static_assert(sizeof go_params / sizeof go_params[0] == GO_N_PARAMS + 1, "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
 static const banyan_bench go_bench[] = {

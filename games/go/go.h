@@ -37,6 +37,7 @@
 
 enum { GO_EMPTY, GO_BLACK, GO_WHITE, GO_BORDER }; /* Colours of points; a player is colour - 1. */
 enum { GO_LIGHT, GO_HEAVY }; /* Playout policies, in the order of the choices. */
+enum { GO_P_SIZE, GO_P_KOMI, GO_P_HANDICAP, GO_P_PLAYOUTS, GO_N_PARAMS }; /* go_params' entries. */
 
 typedef struct go_group {
     uint16_t stones; /* Stones of the group. */

@@ -41,6 +41,7 @@ static const uint64_t oth_c_squares[4] = {(1ULL << 1) | (1ULL << 8), (1ULL << 6)
 enum { OTH_RO_CORNERS, OTH_RO_UNIFORM }; /* Rollout policies, in the order of the choices. */
 enum { OTH_PR_MOBILITY, OTH_PR_OFF };    /* Priors. */
 enum { OTH_SOLVER_ON, OTH_SOLVER_OFF };  /* The solve hook. */
+enum { OTH_P_ROLLOUT, OTH_P_PRIORS, OTH_P_SOLVER, OTH_N_PARAMS }; /* oth_params' entries. */
 
 typedef struct oth {
     uint64_t discs[2]; /* Discs of player 0 (Black, X) and player 1 (White, O). */

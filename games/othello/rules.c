@@ -25,14 +25,6 @@ static inline uint64_t oth_random_bit(uint64_t x, banyan_rng *rng)
 
 /* ---- The game ---- */
 
-static int oth_choice(const char *val, const char *const *words)
-{
-    for (int i = 0; words[i]; i++)
-        if (!strcmp(val, words[i]))
-            return i;
-    return -1;
-}
-
 static void oth_start(oth *t)
 {
     t->discs[0] = (1ULL << 28) | (1ULL << 35); /* e4 and d5: Black. */
@@ -40,31 +32,19 @@ static void oth_start(oth *t)
     t->turn = 0;
 }
 
+/* Three parameters, rollout, priors and solver (oth_params), whose
+ * choices are in the order of their enums. */
 static int oth_setup(void *s, const char *params)
 {
     oth *t = s;
-    int rollout = OTH_RO_CORNERS, priors = OTH_PR_MOBILITY, solver = OTH_SOLVER_ON, rc;
-    const char *cursor = params;
-    char key[16], val[16];
-    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        /* Each parameter's values, in the order of its enum. */
-        static const char *const rollouts[] = {"corners", "uniform", NULL};
-        static const char *const priorss[] = {"mobility", "off", NULL};
-        static const char *const solvers[] = {"on", "off", NULL};
-        int ok = !strcmp(key, "rollout")  ? (rollout = oth_choice(val, rollouts)) >= 0
-                 : !strcmp(key, "priors") ? (priors = oth_choice(val, priorss)) >= 0
-                 : !strcmp(key, "solver") ? (solver = oth_choice(val, solvers)) >= 0
-                                          : 0;
-        if (!ok)
-            return BANYAN_EINVAL;
-    }
-    if (rc != 0)
+    banyan_value v[OTH_N_PARAMS];
+    if (banyan_params_read(banyan_game_othello.params, params, v) != BANYAN_OK)
         return BANYAN_EINVAL;
     memset(t, 0, sizeof *t);
     oth_start(t);
-    t->rollout = (uint8_t)rollout;
-    t->priors = (uint8_t)priors;
-    t->solver = (uint8_t)solver;
+    t->rollout = (uint8_t)v[OTH_P_ROLLOUT].choice;
+    t->priors = (uint8_t)v[OTH_P_PRIORS].choice;
+    t->solver = (uint8_t)v[OTH_P_SOLVER].choice;
     return BANYAN_OK;
 }
 
@@ -433,6 +413,8 @@ static const banyan_param oth_params[] = {
      "the exact endgame solver the search may call, or none", "off"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
+_Static_assert(sizeof oth_params / sizeof oth_params[0] == OTH_N_PARAMS + 1,
+               "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
 static const banyan_bench oth_bench[] = {

@@ -5,8 +5,12 @@
  * in the game's notation and in every coordinate system (each move parsed
  * must format back to itself), and load. A position that loads is then
  * printed in every system, its moves listed and formatted, and perft 1 run,
- * so any state a parser lets through is exercised.
+ * so any state a parser lets through is exercised. The parameter text is
+ * also read against the game's table by banyan_params_read, which must
+ * accept exactly what banyan_params_check accepts, and whatever setup
+ * accepts.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +37,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data + 1, size - 1);
     text[size - 1] = 0;
 
-    /* Parameters from the fuzzer, then the chosen valid set. */
-    g->setup(s, text);
+    /* Parameters from the fuzzer: the table's reader, the check and setup
+     * agree; then the chosen valid set. */
+    int n_params = 0;
+    while (g->params && g->params[n_params].name)
+        n_params++;
+    banyan_value values[32];
+    if (g->params && n_params <= 32) {
+        bool read = banyan_params_read(g->params, text, values) == BANYAN_OK;
+        if (read != (banyan_params_check(g, text, NULL, 0) == BANYAN_OK))
+            abort(); /* The reader and the check disagree. */
+        if (g->setup(s, text) == BANYAN_OK && !read)
+            abort(); /* setup() took what the table refuses. */
+    } else {
+        g->setup(s, text);
+    }
     if (g->setup(s, params) != BANYAN_OK && g->setup(s, "") != BANYAN_OK)
         goto done;
 
