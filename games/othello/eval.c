@@ -14,7 +14,7 @@
  * holds all game long and one that fades as the board fills (multiplied by
  * the share of the squares still empty), so that the mix moves from the
  * opening's to the endgame's. The weights are fitted to the results of
- * self-play games by bench/othello_eval.sh (bench/othello_eval.c). */
+ * self-play games by tools/othello_eval.sh (tools/othello_eval.c). */
 
 /* One side's discs that can never be turned over, approximated from below:
  * a disc is stable when, along each of its four lines, the line is full or
@@ -110,7 +110,8 @@ int oth_eval_features(const void *s, double *f)
 
 /* The model's weights, in the order of oth_eval_features (each term, then
  * the term times the share of empty squares). Fitted by
- * bench/othello_eval.sh; see docs/STRENGTH.md. */
+ * tools/othello_eval.sh (which prints them as this initialiser); see
+ * docs/journal/2026-12-02-othello-evaluation.md. */
 static const double oth_eval_w[OTH_EVAL_FEATURES] = {
     -0.302, 0.091,  0.750, -2.443, 4.905,  -3.051, -1.136, 2.188,  2.489, -3.638, 0.043, 1.643,
     -0.339, -0.774, 0.011, -0.097, -0.028, 0.652,  0.915,  -0.563, 0.484, -1.289, 0.654, -0.839,

@@ -2,7 +2,7 @@
  * othello.h - what the files of the Othello module share, private to
  * games/othello/ (rules.c, solver.c, eval.c), and what it shows the bench
  * programs: the exact solver with its node count (bench/othello_endgame.c)
- * and the evaluation model's inputs (bench/othello_eval.c).
+ * and the evaluation model's inputs (tools/othello_eval.c).
  *
  * Each player's discs are a 64-bit bitboard: bit 8 * row + column, a1 = bit
  * 0, h1 = bit 7, h8 = bit 63, rows counted from the top as in Othello's own
@@ -158,7 +158,7 @@ bool oth_evaluate(const void *s, double *returns, const banyan_move *moves, int 
 /* The evaluation model's inputs for the player to move in s (a game that
  * goes on): OTH_EVAL_TERMS terms, each twice (as it is, then times the
  * share of empty squares), into f[0 .. OTH_EVAL_FEATURES-1]. Returns
- * OTH_EVAL_FEATURES. For bench/othello_eval.c, which fits the weights. */
+ * OTH_EVAL_FEATURES. For tools/othello_eval.c, which fits the weights. */
 #define OTH_EVAL_TERMS    12
 #define OTH_EVAL_FEATURES (2 * OTH_EVAL_TERMS)
 int oth_eval_features(const void *s, double *f);

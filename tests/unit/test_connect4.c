@@ -629,7 +629,7 @@ static int c4_test_book_walk(const char *moves, void *mem, int step, int *deepes
 /* The opening book: answered wherever the first player's play following it
  * leads (no second player's reply escapes it), and a sample of its deepest
  * moves proved by the solver without it. The whole book is checked by
- * bench/connect4_book.sh. With book=off the solver does not use it. */
+ * tools/connect4_book.sh. With book=off the solver does not use it. */
 void test_c4_book(void)
 {
     void *mem = calloc(1, G->deep_size);
