@@ -95,14 +95,14 @@ int main(int argc, char **argv)
 
         if (playouts) {
             banyan_engine *e;
-            banyan_config cfg = {.seed = 1};
-            banyan_limits lim = {.playouts = playouts};
+            banyan_config cfg = BANYAN_CONFIG(.seed = 1);
+            banyan_limits lim = BANYAN_LIMITS(.playouts = playouts);
             int kept = 0, total = 0, solved = 0;
             double secs = 0;
             if (banyan_engine_new(g, NULL, &cfg, &e) != BANYAN_OK || !(f = fopen(argv[i], "r")))
                 return 2;
             while (fgets(line, sizeof line, f)) {
-                banyan_report rep;
+                banyan_report rep = BANYAN_REPORT();
                 if (sscanf(line, "%127s %d", moves, &want) != 2 ||
                     banyan_engine_load(e, moves) != BANYAN_OK ||
                     banyan_engine_search(e, &lim, &rep) != BANYAN_OK)

@@ -79,10 +79,10 @@ typedef struct check_ctx {
 /* The move the network's engine plays in s. */
 static banyan_move check_move(check_ctx *c, const char *params, const void *s)
 {
-    banyan_config cfg = {.evaluator = net_evaluator_hook(c->ev), .memory = 4u << 20};
-    banyan_limits lim = {.playouts = c->playouts};
+    banyan_config cfg = BANYAN_CONFIG(.evaluator = net_evaluator_hook(c->ev), .memory = 4u << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = c->playouts);
     banyan_engine *e;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     banyan_move m = BANYAN_MOVE_NONE;
     if (c->playouts == 0) {
         /* The policy alone: the highest prior. */

@@ -89,9 +89,9 @@ int main(int argc, char **argv)
     for (int i = 3; i < argc; i++)
         nim_start.heaps[nim_start.n_heaps++] = (uint8_t)atoi(argv[i]);
     banyan_engine *e;
-    banyan_config cfg = {.memory = 64 << 20, .seed = strtoull(argv[2], NULL, 10)};
-    banyan_limits lim = {.playouts = strtoull(argv[1], NULL, 10)};
-    banyan_report r;
+    banyan_config cfg = BANYAN_CONFIG(.memory = 64 << 20, .seed = strtoull(argv[2], NULL, 10));
+    banyan_limits lim = BANYAN_LIMITS(.playouts = strtoull(argv[1], NULL, 10));
+    banyan_report r = BANYAN_REPORT();
     if (banyan_engine_new(&nim_game, NULL, &cfg, &e) != BANYAN_OK)
         return 1;
     banyan_engine_search(e, &lim, &r);

@@ -116,9 +116,9 @@ static int pack_optimum(void)
 int main(void)
 {
     banyan_engine *e;
-    banyan_config cfg = {.memory = 64 << 20, .seed = 1, .c = 0.4};
-    banyan_limits lim = {.playouts = 100000};
-    banyan_report rep;
+    banyan_config cfg = BANYAN_CONFIG(.memory = 64 << 20, .seed = 1, .c = 0.4);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 100000);
+    banyan_report rep = BANYAN_REPORT();
 
     if (banyan_engine_new(&pack_game, NULL, &cfg, &e) != BANYAN_OK)
         return 1;

@@ -7,10 +7,10 @@
  * report, play moves, free it.
  *
  *     banyan_engine *e;
- *     banyan_config cfg = { .seed = 7 };
+ *     banyan_config cfg = BANYAN_CONFIG(.seed = 7);
  *     if (banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e) != BANYAN_OK) ...
- *     banyan_limits lim = { .playouts = 100000 };
- *     banyan_report rep;
+ *     banyan_limits lim = BANYAN_LIMITS(.playouts = 100000);
+ *     banyan_report rep = BANYAN_REPORT();
  *     banyan_engine_search(e, &lim, &rep);          rep.best is the move to play
  *     banyan_engine_play(e, rep.best);
  *     banyan_engine_free(e);
@@ -26,6 +26,9 @@
  * - An engine is used by one thread at a time, except banyan_engine_stop(),
  *   which any thread may call at any time.
  * - "borrowed" means the engine reads a pointer only during the call.
+ * - banyan_config, banyan_limits and banyan_report begin with their size,
+ *   which their macros BANYAN_CONFIG(), BANYAN_LIMITS() and BANYAN_REPORT()
+ *   set (see "Binary compatibility" below).
  */
 #ifndef BANYAN_H
 #define BANYAN_H
@@ -120,9 +123,30 @@ typedef struct banyan_evaluator {
     void *ud;
 } banyan_evaluator;
 
-/* Engine configuration. Zero means "default" for every field, and fields are
- * only ever appended:   banyan_config cfg = { .memory = 64 << 20 };   */
+/* Binary compatibility. banyan_config, banyan_limits and banyan_report only
+ * ever grow, at their end, and their first member, size, is the sizeof the
+ * caller was compiled with, set by their macro:
+ *
+ *     banyan_config cfg = BANYAN_CONFIG(.memory = 64 << 20, .seed = 7);
+ *     banyan_limits lim = BANYAN_LIMITS();            every field its default
+ *     banyan_report rep = BANYAN_REPORT();
+ *
+ * (or size = sizeof the struct, set by hand, the rest zeroed). The library
+ * reads only size bytes of a config or limits and takes the defaults for
+ * the fields it knows beyond them, and writes only size bytes of a report,
+ * size included (which it leaves as it was): a caller built against an
+ * older header works with a newer library. A size of 0 (a struct filled
+ * without its macro) or below the first layout's is refused with
+ * BANYAN_EINVAL, and so is a size above the library's own: a caller built
+ * against a newer header than the library's. Such a struct may set fields
+ * the library does not know, and reading only the part it knows would run
+ * a search other than the one asked for, or leave fields of a report
+ * unwritten that the caller then reads; the caller learns it at once and
+ * can say so (banyan_version() names the library). */
+
+/* Engine configuration. Zero means "default" for every field but size. */
 typedef struct banyan_config {
+    size_t size;              /* sizeof(banyan_config), by BANYAN_CONFIG(). */
     size_t memory;            /* Node arena bytes; 0 = 256 MiB. At least 32 KiB (per thread
                                  under root parallelism). */
     int threads;              /* Search threads, up to BANYAN_MAX_THREADS; 0 = 1.
@@ -209,6 +233,11 @@ typedef struct banyan_config {
     double widening_opponent;
 } banyan_config;
 
+/* A config with size set and the fields given, the rest zero (defaults):
+ * BANYAN_CONFIG(.seed = 7, .threads = 2), or BANYAN_CONFIG() for all the
+ * defaults. */
+#define BANYAN_CONFIG(...) ((banyan_config){.size = sizeof(banyan_config), __VA_ARGS__})
+
 typedef struct banyan_report banyan_report;
 
 /* Called by the searching thread every limits.progress_interval seconds
@@ -221,6 +250,7 @@ typedef void banyan_progress_fn(void *ud, const banyan_report *rep);
  * A tree counts a little under 2^28 visits at its root (268 million
  * simulations, less 2112): a search stops there too. */
 typedef struct banyan_limits {
+    size_t size;                  /* sizeof(banyan_limits), by BANYAN_LIMITS(). */
     uint64_t playouts;            /* Simulations to run from the root. */
     double time;                  /* Wall-clock seconds. */
     uint64_t nodes;               /* Stop when the tree holds this many nodes. */
@@ -238,6 +268,10 @@ typedef struct banyan_limits {
                                  the other limits stop it; the proven move stays the best.
                                  false: a proven root ends the search (play). */
 } banyan_limits;
+
+/* Limits with size set and the fields given, the rest zero:
+ * BANYAN_LIMITS(.playouts = 1000), or BANYAN_LIMITS() for the defaults. */
+#define BANYAN_LIMITS(...) ((banyan_limits){.size = sizeof(banyan_limits), __VA_ARGS__})
 
 /* Proven game-theoretic values, from the point of view of the player who
  * makes the move (for a root move) or who is to move (for the root). */
@@ -271,8 +305,10 @@ typedef struct banyan_move_stats {
 } banyan_move_stats;
 
 /* The result of a search. moves points into the engine and stays valid until
- * the next call on the engine. */
+ * the next call on the engine. The caller sets size (BANYAN_REPORT()); the
+ * report a progress callback gets has the library's own size. */
 struct banyan_report {
+    size_t size;            /* sizeof(banyan_report), by BANYAN_REPORT(). */
     banyan_move best;       /* Move to play; BANYAN_MOVE_NONE if the game is over. */
     double value;           /* Mean value of best for the player to move. */
     banyan_proof proof;     /* Proven value of the root for the player to move. */
@@ -306,6 +342,10 @@ struct banyan_report {
     const banyan_move *line; /* The moves; NULL when line_len is 0. */
     double line_return;      /* Its return (the game's own scale); 0 when none. */
 };
+
+/* A report with size set, the rest zero, for banyan_engine_search() to
+ * fill: BANYAN_REPORT(). */
+#define BANYAN_REPORT(...) ((banyan_report){.size = sizeof(banyan_report), __VA_ARGS__})
 
 /* A player's clock, for time management. Seconds throughout; zero fields
  * mean "none". In main time, main_time is what is left of it; once it is

@@ -82,7 +82,7 @@ int cli_analyze(int argc, char **argv)
         return status;
     const banyan_game *g = o.game;
     const void *s = banyan_engine_state(e);
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     o.eng.lim.analyse = true; /* Every move valued, past a proof of the root. */
     banyan_engine_search(e, &o.eng.lim, &r);
     if (o.tree_dump && analyze_tree_dump(e, &o) != 0) {

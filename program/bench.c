@@ -68,7 +68,7 @@ static int bench_one(const cli_opts *o)
     banyan_engine *e = cli_engine(&c);
     if (!e)
         return 1;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     uint64_t before = allocs;
     banyan_engine_search(e, &c.eng.lim, &r);
     uint64_t during = allocs - before;
@@ -121,7 +121,7 @@ static int bench_reuse(const cli_opts *o)
     double shares = 0, ms_total = 0, ms_max = 0;
     int n = 0;
     for (int ply = 0; ply < c.reuse_plies; ply++) {
-        banyan_report r;
+        banyan_report r = BANYAN_REPORT();
         banyan_engine_search(e, &c.eng.lim, &r);
         if (r.best == BANYAN_MOVE_NONE)
             break;
@@ -240,11 +240,11 @@ static int bench_all(int threads)
     for (int gi = 0; gi < n_games; gi++) {
         const banyan_game *g = games[gi];
         for (const banyan_bench *b = g->bench; b && (b->playouts || b->rollouts); b++) {
-            banyan_config cfg = {
-                .seed = 1, .threads = threads, .alloc = bench_alloc, .alloc_ud = &allocs};
-            banyan_limits lim = {.playouts = b->playouts};
+            banyan_config cfg = BANYAN_CONFIG(.seed = 1, .threads = threads, .alloc = bench_alloc,
+                                              .alloc_ud = &allocs);
+            banyan_limits lim = BANYAN_LIMITS(.playouts = b->playouts);
             banyan_engine *e;
-            banyan_report r;
+            banyan_report r = BANYAN_REPORT();
             if (!b->playouts)
                 continue;
             k++;

@@ -330,7 +330,7 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
     banyan_config cfg = o->eng.cfg;
     banyan_limits lim = o->eng.lim;
     banyan_engine *e;
-    banyan_report rep;
+    banyan_report rep = BANYAN_REPORT();
     banyan_rng rng;
     data_game gm;
     char why[256];

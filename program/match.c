@@ -728,6 +728,7 @@ static bool match_parse(int argc, char **argv, match_opts *o)
     char err[256];
     double v;
     memset(o, 0, sizeof *o);
+    o->lim = BANYAN_LIMITS();
     o->jobs = 1;
     o->move_timeout = 30;
     o->resign_moves = 3;

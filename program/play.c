@@ -330,7 +330,7 @@ static void play_show_search(play *P, const void *s, const banyan_report *r)
 /* The engine's turn: search, report, play. */
 static void play_engine_turn(play *P)
 {
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     const void *s = banyan_engine_state(P->e);
     printf("Banyan is thinking...\n");
     fflush(stdout);
@@ -422,7 +422,7 @@ static bool play_undo(play *P, const char *arg, const char *shown)
 static bool play_hint(play *P, const char *arg, const char *shown)
 {
     (void)arg, (void)shown;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     const void *s = banyan_engine_state(P->e);
     if (play_is_over(P)) {
         printf("The game is over: there is no move to hint.\n");

@@ -496,7 +496,7 @@ player_status player_genmove(player *p, record *rec, const banyan_limits *lim, d
     const void *s = record_state(rec);
     *value = -1;
     if (p->e) {
-        banyan_report r;
+        banyan_report r = BANYAN_REPORT();
         banyan_engine_search(p->e, lim, &r);
         if (r.best == BANYAN_MOVE_NONE)
             return PLAYER_ILLEGAL;

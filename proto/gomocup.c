@@ -677,7 +677,7 @@ static bool gomocup_point_of(gomocup *ctx, banyan_move m, gomocup_point *out)
 /* Searches the position and plays and answers the best move. */
 static void gomocup_think(gomocup *ctx)
 {
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     double ret[BANYAN_MAX_PLAYERS];
     gomocup_fit_memory(ctx);
     if (ctx->g->outcome(banyan_engine_state(ctx->e), ret)) {
@@ -986,7 +986,7 @@ static void gomocup_swap2_open(gomocup *ctx, const gomocup_point *saved, int n_s
         }
     }
     for (int i = 0; i < n; i++) {
-        banyan_report r;
+        banyan_report r = BANYAN_REPORT();
         if (gomocup_load(ctx, ctx->e, cand[i], 3) != BANYAN_OK)
             continue; /* Refused by the game (none is, under freestyle or exactly five). */
         if (!gomocup_search(ctx, &lim, &r))
@@ -1019,7 +1019,7 @@ static void gomocup_swap2_open(gomocup *ctx, const gomocup_point *saved, int n_s
  * session's moves come back after an error. */
 static void gomocup_swap2_choose(gomocup *ctx, const gomocup_point *saved, int n_saved)
 {
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     gomocup_point p;
     banyan_limits lim = gomocup_limits(ctx);
     if (!gomocup_search(ctx, &lim, &r))

@@ -574,7 +574,7 @@ static int gtp_estimate(gtp *ctx, int *width, int *height)
     const banyan_game *g = ctx->g;
     const void *s = gtp_state_of(ctx);
     banyan_engine *e;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     int w, h, n = ctx->rec.n_moves;
     if (!g->owner || !g->board_size)
         return gtp_fail(ctx, "cannot score");
@@ -821,7 +821,7 @@ static bool gtp_resigns(gtp *ctx, const banyan_report *r, banyan_move m)
 static int gtp_generate(gtp *ctx, int argc, char **argv, int mode)
 {
     const banyan_game *g = ctx->g;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     char buf[64];
     if (argc != 1)
         return gtp_fail(ctx, "syntax error");
@@ -1194,19 +1194,19 @@ static void gtp_analyze_poll(void *ud, const banyan_report *r)
  * weighted by their playouts, and each update follows one. */
 static void gtp_analyze_stream(gtp *ctx, double interval, const gtp_analysis *how)
 {
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     ctx->stream_stop = false;
     ctx->stream_kata = how->kata;
     ctx->owned_n = 0;
     memset(ctx->owned, 0, sizeof ctx->owned);
     for (;;) {
-        banyan_limits lim = {.time = how->ownership ? interval : 1e6,
-                             .progress = how->ownership ? gtp_analyze_poll : gtp_analyze_progress,
-                             .progress_ud = ctx,
-                             .progress_interval = how->ownership ? 0.02 : interval,
-                             .analyse = true};
+        banyan_limits lim =
+            BANYAN_LIMITS(.time = how->ownership ? interval : 1e6,
+                          .progress = how->ownership ? gtp_analyze_poll : gtp_analyze_progress,
+                          .progress_ud = ctx, .progress_interval = how->ownership ? 0.02 : interval,
+                          .analyse = true);
         if (!ctx->in)
-            lim = (banyan_limits){.playouts = 64, .analyse = true};
+            lim = BANYAN_LIMITS(.playouts = 64, .analyse = true);
         banyan_engine_search(ctx->e, &lim, &r);
         if (how->ownership && r.ownership) {
             int n = r.owner_width * r.owner_height;
@@ -1303,7 +1303,7 @@ static int gtp_kata_analyze(gtp *ctx, int argc, char **argv)
 static int gtp_banyan_analyze(gtp *ctx, int argc, char **argv)
 {
     banyan_limits lim = gtp_move_limits(ctx);
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     char buf[64];
     long n;
     if (argc > 1 || (argc == 1 && banyan_parse_int(argv[0], 1, 100000000, &n) != BANYAN_OK))
@@ -1334,7 +1334,7 @@ static int gtp_banyan_analyze(gtp *ctx, int argc, char **argv)
  * pondering, and keeps the subtree of each move played). */
 static int gtp_banyan_tree(gtp *ctx, int argc, char **argv)
 {
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     (void)argv;
     if (argc != 0)
         return gtp_fail(ctx, "syntax error");

@@ -193,6 +193,8 @@ static void options_where(unsigned in, char *out, size_t len)
 void options_init(options *o)
 {
     memset(o, 0, sizeof *o);
+    o->cfg = BANYAN_CONFIG();
+    o->lim = BANYAN_LIMITS();
     o->ponder = -1;
 }
 

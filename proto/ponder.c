@@ -17,7 +17,8 @@
 static void *ponder_main(void *arg)
 {
     ponder *p = arg;
-    banyan_limits lim = {.time = PONDER_TIME};
+    banyan_limits lim = BANYAN_LIMITS(.time = PONDER_TIME);
+    p->rep = BANYAN_REPORT();
     p->rc = banyan_engine_search(p->e, &lim, &p->rep);
     return NULL;
 }

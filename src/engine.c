@@ -8,6 +8,7 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,12 +32,45 @@ static int engine_ok(banyan_engine *e)
     return BANYAN_OK;
 }
 
+/* The end of the last member of each struct's first layout, the one that
+ * brought size: a caller's struct is never smaller (banyan.h, "Binary
+ * compatibility"). */
+#define ENGINE_CONFIG_FIRST (offsetof(banyan_config, widening_opponent) + sizeof(double))
+#define ENGINE_LIMITS_FIRST (offsetof(banyan_limits, analyse) + sizeof(bool))
+#define ENGINE_REPORT_FIRST (offsetof(banyan_report, line_return) + sizeof(double))
+
+/* Whether a caller's struct of size bytes (its first member) is one this
+ * library takes: from the first layout's end up to its own size, known. */
+static bool engine_size_ok(size_t size, size_t first, size_t known)
+{
+    return size >= first && size <= known;
+}
+
+/* Copies the caller's struct in (its size bytes, which engine_size_ok
+ * took) to *out, of the library's size known, with the fields beyond the
+ * caller's zero (their defaults), and size the library's own. */
+static void engine_copy_in(void *out, const void *in, size_t known)
+{
+    size_t size = *(const size_t *)in;
+    memset(out, 0, known);
+    memcpy(out, in, size);
+    *(size_t *)out = known;
+}
+
 /* Fills in the defaults of a config and checks it. Returns NULL, or a
  * sentence naming the first reason no engine can use it. */
 static const char *engine_resolve(const banyan_game *g, const banyan_config *in, banyan_config *out)
 {
-    static const banyan_config zero = {0};
-    *out = in ? *in : zero;
+    if (in && !in->size)
+        return "the config has no size: make it with BANYAN_CONFIG()";
+    if (in && !engine_size_ok(in->size, ENGINE_CONFIG_FIRST, sizeof *in))
+        return in->size > sizeof *in ? "the config is larger than this library's: the caller was "
+                                       "built against a newer banyan.h"
+                                     : "the config's size is not that of any banyan_config";
+    if (in)
+        engine_copy_in(out, in, sizeof *out);
+    else
+        *out = BANYAN_CONFIG();
     if (out->memory == 0)
         out->memory = BANYAN_DEFAULT_MEMORY;
     if (out->threads == 0)
@@ -501,31 +535,90 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     return engine_ok(e);
 }
 
-BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
+/* Checks the size of a report the caller gives (out), for
+ * banyan_errmsg(). */
+static int engine_report_size(banyan_engine *e, const banyan_report *out)
 {
-    if (!e)
-        return BANYAN_EINVAL;
     if (!out)
         return engine_error(e, BANYAN_EINVAL, "no report given");
+    if (!engine_size_ok(out->size, ENGINE_REPORT_FIRST, sizeof *out))
+        return engine_error(e, BANYAN_EINVAL,
+                            out->size > sizeof *out
+                                ? "the report is larger than this library's: the caller was "
+                                  "built against a newer banyan.h"
+                            : out->size ? "the report's size is not that of any banyan_report"
+                                        : "the report has no size: make it with BANYAN_REPORT()");
+    return BANYAN_OK;
+}
+
+/* Copies the library's report r out to the caller's, of out->size bytes. */
+static void engine_copy_out(banyan_report *out, banyan_report *r)
+{
+    r->size = out->size;
+    memcpy(out, r, out->size);
+}
+
+/* The caller's progress callback, which a search calls through
+ * engine_progress so that the report it gets has its size. */
+typedef struct engine_progress_hook {
+    banyan_progress_fn *fn;
+    void *ud;
+} engine_progress_hook;
+
+static void engine_progress(void *ud, const banyan_report *rep)
+{
+    const engine_progress_hook *h = ud;
+    banyan_report r = *rep;
+    r.size = sizeof r;
+    h->fn(h->ud, &r);
+}
+
+BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *user, banyan_report *out)
+{
+    banyan_limits l, *lim = user ? &l : NULL;
+    banyan_report r;
+    engine_progress_hook hook;
+    if (!e)
+        return BANYAN_EINVAL;
+    if (engine_report_size(e, out) != BANYAN_OK)
+        return BANYAN_EINVAL;
+    if (user && !engine_size_ok(user->size, ENGINE_LIMITS_FIRST, sizeof *user))
+        return engine_error(e, BANYAN_EINVAL,
+                            user->size > sizeof *user
+                                ? "the limits are larger than this library's: the caller was "
+                                  "built against a newer banyan.h"
+                            : user->size ? "the limits' size is not that of any banyan_limits"
+                                         : "the limits have no size: make them with "
+                                           "BANYAN_LIMITS()");
+    if (user)
+        engine_copy_in(&l, user, sizeof l);
     if (lim &&
         (!(lim->time >= 0) || !isfinite(lim->time) || !(lim->progress_interval >= 0) ||
          !isfinite(lim->progress_interval) || !(lim->time_max >= 0) || !isfinite(lim->time_max)))
         return engine_error(e, BANYAN_EINVAL, "bad limits");
+    if (lim && lim->progress) {
+        hook.fn = lim->progress;
+        hook.ud = lim->progress_ud;
+        lim->progress = engine_progress;
+        lim->progress_ud = &hook;
+    }
     /* Move codes must fit the tree: the root's are checked before, deeper
      * ones as the search meets them. */
     banyan_move moves[BANYAN_MAX_MOVES];
     int n = e->game->moves(e->root_state, moves);
     for (int i = 0; i < n; i++)
         if (moves[i] >= BANYAN_MOVE_LIMIT) {
-            memset(out, 0, sizeof *out);
-            out->best = BANYAN_MOVE_NONE;
+            memset(&r, 0, sizeof r);
+            r.best = BANYAN_MOVE_NONE;
+            engine_copy_out(out, &r);
             return engine_error(e, BANYAN_EINVAL,
                                 "the game's moves() gave the code %lu: move codes must be below "
                                 "%u",
                                 (unsigned long)moves[i], BANYAN_MOVE_LIMIT);
         }
     atomic_store_explicit(&e->bad_move, 0, memory_order_relaxed);
-    search_run(e, lim, out);
+    search_run(e, lim, &r);
+    engine_copy_out(out, &r);
     uint32_t bad = atomic_load_explicit(&e->bad_move, memory_order_relaxed);
     if (bad)
         return engine_error(e, BANYAN_EINVAL,
@@ -551,9 +644,11 @@ BANYAN_API int banyan_engine_report(banyan_engine *e, banyan_report *out)
 {
     if (!e)
         return BANYAN_EINVAL;
-    if (!out)
-        return engine_error(e, BANYAN_EINVAL, "no report given");
-    search_report(e, out);
+    banyan_report r;
+    if (engine_report_size(e, out) != BANYAN_OK)
+        return BANYAN_EINVAL;
+    search_report(e, &r);
+    engine_copy_out(out, &r);
     return engine_ok(e);
 }
 

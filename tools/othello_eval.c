@@ -37,7 +37,7 @@
 
 static int eval_play(long games, long first, long playouts, const char *leaf)
 {
-    banyan_config cfg = {0};
+    banyan_config cfg = BANYAN_CONFIG();
     cfg.leaf = !strcmp(leaf, "eval") ? BANYAN_LEAF_EVAL : BANYAN_LEAF_ROLLOUT;
     cfg.solve_budget = 200000;
     cfg.memory = 64u << 20;
@@ -58,8 +58,8 @@ static int eval_play(long games, long first, long playouts, const char *leaf)
                 int n = G->moves(banyan_engine_state(e), moves);
                 m = moves[banyan_rng_below(&rng, (uint32_t)n)];
             } else {
-                banyan_limits lim = {0};
-                banyan_report rep;
+                banyan_limits lim = BANYAN_LIMITS();
+                banyan_report rep = BANYAN_REPORT();
                 lim.playouts = (uint64_t)playouts;
                 if (banyan_engine_search(e, &lim, &rep) != BANYAN_OK)
                     return 1;

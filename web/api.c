@@ -490,18 +490,13 @@ static void *web_search_thread(void *arg)
     session *S = arg;
     pthread_mutex_lock(&S->mu);
     for (;;) {
-        banyan_limits lim = {.playouts = S->playouts,
-                             .time = S->time,
-                             .progress = web_progress,
-                             .progress_ud = S,
-                             .progress_interval = WEB_PROGRESS};
+        banyan_limits lim =
+            BANYAN_LIMITS(.playouts = S->playouts, .time = S->time, .progress = web_progress,
+                          .progress_ud = S, .progress_interval = WEB_PROGRESS);
         if (S->status == WEB_ANALYZING)
-            lim = (banyan_limits){.playouts = WEB_ANALYZE,
-                                  .progress = web_progress,
-                                  .progress_ud = S,
-                                  .progress_interval = WEB_PROGRESS,
-                                  .analyse = true};
-        banyan_report r;
+            lim = BANYAN_LIMITS(.playouts = WEB_ANALYZE, .progress = web_progress, .progress_ud = S,
+                                .progress_interval = WEB_PROGRESS, .analyse = true);
+        banyan_report r = BANYAN_REPORT();
         int ply = S->rec.n_moves;
         pthread_mutex_unlock(&S->mu);
         int rc = banyan_engine_search(S->e, &lim, &r);

@@ -17,10 +17,12 @@ program that prints every field's offset and every structure's size and
 compares them with ctypes; and check_layout() runs a small search at the
 first engine's creation and checks that what the library wrote reads back
 consistently. The library promises that the structures only ever grow at
-their end and that a zero field means its default, so every structure the
-library reads or writes is given room to spare, zeroed (padded()): a newer
-library with appended fields reads zeros (defaults) and writes into the
-spare room.
+their end and that a zero field means its default. The configuration, the
+limits and the report carry their size, which the library checks: a newer
+library reads only that many bytes of them and writes only that many, so
+they are made by sized(). The game table has no size yet, so it is given
+room to spare, zeroed (padded()): a newer library with appended fields
+reads zeros (defaults) there.
 """
 import ctypes
 import os
@@ -172,6 +174,7 @@ class Game(ctypes.Structure):
 
 class Config(ctypes.Structure):
     _fields_ = [
+        ("size", ctypes.c_size_t),
         ("memory", ctypes.c_size_t),
         ("threads", ctypes.c_int),
         ("seed", ctypes.c_uint64),
@@ -206,6 +209,7 @@ class Config(ctypes.Structure):
 
 class Limits(ctypes.Structure):
     _fields_ = [
+        ("size", ctypes.c_size_t),
         ("playouts", ctypes.c_uint64),
         ("time", ctypes.c_double),
         ("nodes", ctypes.c_uint64),
@@ -235,6 +239,7 @@ class MoveStats(ctypes.Structure):
 
 class Report(ctypes.Structure):
     _fields_ = [
+        ("size", ctypes.c_size_t),
         ("best", u32),
         ("value", ctypes.c_double),
         ("proof", ctypes.c_int),
@@ -330,6 +335,12 @@ def padded(struct_type):
     obj = struct_type.from_buffer(buf)
     obj._buf = buf
     return obj
+
+
+def sized(struct_type):
+    """A zeroed instance of struct_type (Config, Limits or Report) with its
+    size field set, as the C macros BANYAN_CONFIG() and the others do."""
+    return struct_type(size=ctypes.sizeof(struct_type))
 
 
 # ---- Loading ----
@@ -468,7 +479,7 @@ def check_layout():
                     "package was written for")
     n = ctypes.c_int()
     g = game_list(ctypes.byref(n))[0]
-    cfg = padded(Config)
+    cfg = sized(Config)
     cfg.memory = 1 << 20
     cfg.threads = 1
     cfg.seed = 1
@@ -479,9 +490,9 @@ def check_layout():
     try:
         out = (u32 * MAX_MOVES)()
         legal = sorted(out[i] for i in range(g.contents.moves(engine_state(e), out)))
-        lim = padded(Limits)
+        lim = sized(Limits)
         lim.playouts = 500
-        rep = padded(Report)
+        rep = sized(Report)
         rc = engine_search(e, lim, rep)
         if rc != OK:
             raise Error(f"the layout check's search failed: {text(errmsg(e))}", rc)

@@ -20,7 +20,7 @@ from ._domain import STATE_SIZE, Domain
 from ._lib import BadTypeError, BadValueError, Error
 
 _CONFIG_FIELDS = tuple(name for name, _ in _lib.Config._fields_
-                       if name not in ("alloc", "alloc_ud", "evaluator"))
+                       if name not in ("size", "alloc", "alloc_ud", "evaluator"))
 _LIMIT_FIELDS = tuple(_args.LIMITS)
 _DEFAULT_PLAYOUTS = 10000  # The library's, when a search has no limit at all.
 _layout_checked = False
@@ -120,14 +120,14 @@ def version():
 
 
 def _config(caller, options, known=()):
-    """A padded banyan_config from the config keywords of options (each
+    """A banyan_config (sized) from the config keywords of options (each
     checked; one neither a config field nor in known is refused), after
     the layout check that the first engine or call runs."""
     global _layout_checked
     unknown = [key for key in options if key not in tuple(known) + _CONFIG_FIELDS]
     if unknown:
         raise BadTypeError(f"{caller}() got an unknown option {unknown[0]!r}", _lib.EINVAL)
-    cfg = _lib.padded(_lib.Config)
+    cfg = _lib.sized(_lib.Config)
     for key, value in options.items():
         if key in _CONFIG_FIELDS and value is not None:
             setattr(cfg, key, _args.CONFIG[key](key, value))
@@ -543,7 +543,7 @@ class Engine:
         """The statistics of the tree as it stands, without searching (after
         a search was stopped, say)."""
         with self._lock:
-            rep = _lib.padded(_lib.Report)
+            rep = _lib.sized(_lib.Report)
             self._call(_lib.engine_report, rep)
             return self._analysis(rep)
 
@@ -563,7 +563,7 @@ class Engine:
         if not playouts and not seconds and not nodes:
             playouts = _DEFAULT_PLAYOUTS
         start = _time.monotonic()
-        c = _lib.padded(_lib.Limits)
+        c = _lib.sized(_lib.Limits)
         c.nodes = nodes
         c.time_max = lim.get("time_max", 0.0)
         c.stop_early = lim.get("stop_early", False)
@@ -602,7 +602,7 @@ class Engine:
         first = None
         self._stop_requested = False
         d = self._domain
-        rep = _lib.padded(_lib.Report)
+        rep = _lib.sized(_lib.Report)
         while True:
             c.playouts = max(playouts - total["playouts"], 0) if playouts else 0
             if first is None or not seconds:

@@ -153,7 +153,7 @@ class ArgumentTest(unittest.TestCase):
             with self.subTest(max_states=value):
                 self.check(kind, lambda: banyan.Engine(Nim(), max_states=value),
                            f"max_states must be a positive integer, not .*{repr(value)}")
-        fields = {name for name, _ in banyan._lib.Config._fields_} - {"alloc", "alloc_ud",
+        fields = {name for name, _ in banyan._lib.Config._fields_} - {"size", "alloc", "alloc_ud",
                                                                       "evaluator"}
         self.assertEqual(set(CONFIG), fields, "a field of banyan_config without a case here")
         for table in (CONFIG, LIMITS):

@@ -22,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options opt;
     line_reader in;
     options_init(&opt);
-    opt.cfg = (banyan_config){.memory = 1 << 20, .seed = 1};
-    opt.lim = (banyan_limits){.playouts = 32};
+    opt.cfg = BANYAN_CONFIG(.memory = 1 << 20, .seed = 1);
+    opt.lim = BANYAN_LIMITS(.playouts = 32);
     if (!sink && !(sink = fopen("/dev/null", "w")))
         return 0;
     gomocup *ctx = gomocup_new(NULL, &opt, sink, err, sizeof err);

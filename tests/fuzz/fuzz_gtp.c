@@ -27,8 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     options opt;
     line_reader in;
     options_init(&opt);
-    opt.cfg = (banyan_config){.memory = 64 << 10, .seed = 1};
-    opt.lim = (banyan_limits){.playouts = 16};
+    opt.cfg = BANYAN_CONFIG(.memory = 64 << 10, .seed = 1);
+    opt.lim = BANYAN_LIMITS(.playouts = 16);
     if (!sink && !(sink = fopen("/dev/null", "w")))
         return 0;
     bool go = size >= 4 && !memcmp(data, "# go", 4);

@@ -75,9 +75,9 @@ static const banyan_game puzzle = {
 void test_domain_single_player(void)
 {
     banyan_engine *e;
-    banyan_config cfg = {.seed = 3, .c = 0.5};
-    banyan_limits lim = {.playouts = 2000};
-    banyan_report r;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .c = 0.5);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_new(&puzzle, NULL, &cfg, &e), BANYAN_OK);
     for (int i = 0; i < 3; i++) {
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -182,9 +182,9 @@ static void needle_rollout(void *s, banyan_rng *rng)
 void test_domain_best_line(void)
 {
     banyan_engine *e;
-    banyan_config cfg = {.seed = 5};
-    banyan_limits lim = {.playouts = 3000};
-    banyan_report r;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 5);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+    banyan_report r = BANYAN_REPORT();
     banyan_move first[12];
     T_EQ(banyan_engine_new(&needle_game, NULL, &cfg, &e), BANYAN_OK);
     T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
@@ -246,7 +246,7 @@ void test_domain_best_line(void)
     T_EQ(r.line_len, 0);
     banyan_engine_free(e);
     T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, NULL, &e), BANYAN_OK);
-    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 200}, &r), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 200), &r), BANYAN_OK);
     T_EQ(r.line_len, 0);
     banyan_engine_free(e);
 }
@@ -259,23 +259,27 @@ void test_domain_best_line(void)
 void test_domain_single_player_aids(void)
 {
     banyan_engine *e;
-    banyan_report r;
-    banyan_config bad = {.max_mix = 1.5};
+    banyan_report r = BANYAN_REPORT();
+    banyan_config bad = BANYAN_CONFIG(.max_mix = 1.5);
     T_TRUE(banyan_config_check(&needle_game, &bad) != NULL);
-    bad = (banyan_config){.adaptive = 2};
+    bad = BANYAN_CONFIG(.adaptive = 2);
     T_TRUE(banyan_config_check(&needle_game, &bad) != NULL);
-    T_EQ(banyan_engine_new(&needle_game, NULL, &(banyan_config){.max_mix = -0.1}, &e),
-         BANYAN_EINVAL);
+    T_EQ(banyan_engine_new(&needle_game, NULL, &BANYAN_CONFIG(.max_mix = -0.1), &e), BANYAN_EINVAL);
     static const banyan_config aids[] = {
-        {.seed = 3, .max_mix = 0.5, .memory = 32 << 10},
-        {.seed = 3, .max_mix = 1, .memory = 32 << 10},
-        {.seed = 3, .adaptive = 1, .memory = 32 << 10},
-        {.seed = 3, .adaptive = 1, .max_mix = 0.3, .memory = 32 << 10, .threads = 2},
+        {.size = sizeof(banyan_config), .seed = 3, .max_mix = 0.5, .memory = 32 << 10},
+        {.size = sizeof(banyan_config), .seed = 3, .max_mix = 1, .memory = 32 << 10},
+        {.size = sizeof(banyan_config), .seed = 3, .adaptive = 1, .memory = 32 << 10},
+        {.size = sizeof(banyan_config),
+         .seed = 3,
+         .adaptive = 1,
+         .max_mix = 0.3,
+         .memory = 32 << 10,
+         .threads = 2},
     };
     for (size_t k = 0; k < sizeof aids / sizeof aids[0]; k++) {
         T_EQ(banyan_engine_new(&needle_game, NULL, &aids[k], &e), BANYAN_OK);
         for (int i = 0; i < 12; i++) {
-            T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 4000}, &r), BANYAN_OK);
+            T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 4000), &r), BANYAN_OK);
             T_TRUE(r.line_len == 12 - i);
             T_EQ(banyan_engine_play(e, r.line[0]), BANYAN_OK);
         }
@@ -288,7 +292,7 @@ void test_domain_single_player_aids(void)
         banyan_config cfg = aids[k];
         cfg.c = 0.5;
         T_EQ(banyan_engine_new(&puzzle, NULL, &cfg, &e), BANYAN_OK);
-        T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 2000}, &r), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 2000), &r), BANYAN_OK);
         T_EQ(r.line_len, 3);
         if (k == 0) {
             T_TRUE(r.line_len == 3 && r.line[0] == 0 && r.line[1] == 1 && r.line[2] == 1);
@@ -298,9 +302,9 @@ void test_domain_single_player_aids(void)
         banyan_engine_free(e);
     }
     /* A two-player game ignores them. */
-    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &(banyan_config){.max_mix = 0.5}, &e),
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &BANYAN_CONFIG(.max_mix = 0.5), &e),
          BANYAN_OK);
-    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 500}, &r), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 500), &r), BANYAN_OK);
     banyan_engine_free(e);
 }
 
@@ -337,13 +341,13 @@ void test_domain_leaf_evaluation(void)
 {
     banyan_game g = puzzle;
     banyan_engine *e;
-    banyan_report r;
-    banyan_limits lim = {.playouts = 200};
+    banyan_report r = BANYAN_REPORT();
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 200);
     g.evaluate = puzzle_evaluate;
     static const banyan_leaf modes[] = {BANYAN_LEAF_DEFAULT, BANYAN_LEAF_EVAL, BANYAN_LEAF_CUTOFF,
                                         BANYAN_LEAF_ROLLOUT};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-        banyan_config cfg = {.seed = 3, .c = 0.5, .leaf = modes[i], .cutoff = 1};
+        banyan_config cfg = BANYAN_CONFIG(.seed = 3, .c = 0.5, .leaf = modes[i], .cutoff = 1);
         puzzle_evals = puzzle_prior_calls = 0;
         T_EQ(banyan_engine_new(&g, NULL, &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -359,7 +363,7 @@ void test_domain_leaf_evaluation(void)
             for (int k = 0; k < r.n_moves; k++)
                 T_NEAR(r.moves[k].prior, r.moves[k].move == 1 ? 0.8 : 0.2, 0.02);
         }
-        banyan_report again;
+        banyan_report again = BANYAN_REPORT();
         banyan_engine_free(e);
         T_EQ(banyan_engine_new(&g, NULL, &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &again), BANYAN_OK);
@@ -414,8 +418,8 @@ static const banyan_game three = {
 void test_domain_three_players(void)
 {
     banyan_engine *e;
-    banyan_limits lim = {.playouts = 4000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 4000);
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_new(&three, NULL, NULL, &e), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(r.best, 0);
@@ -451,7 +455,7 @@ static int dom_write(void *ud, const char *data, size_t len)
 void test_domain_no_notation(void)
 {
     banyan_engine *e = NULL;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     banyan_move m = 7;
     char buf[4096];
     banyan_game broken = three;
@@ -473,7 +477,7 @@ void test_domain_no_notation(void)
         return;
     T_EQ(banyan_engine_load(e, "1"), BANYAN_OK);
     T_EQ(((const dom *)banyan_engine_state(e))->depth, 1);
-    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 2000}, &r), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 2000), &r), BANYAN_OK);
     T_EQ(r.best, 1); /* Player 2 takes 1.0 for itself. */
     T_EQ(banyan_engine_parse_move(e, " 1 ", &m), BANYAN_OK);
     T_EQ(m, 1);
@@ -531,8 +535,8 @@ void test_domain_move_limit(void)
 {
     banyan_game root = puzzle, deep = puzzle;
     banyan_engine *e;
-    banyan_report r;
-    banyan_limits lim = {.playouts = 200};
+    banyan_report r = BANYAN_REPORT();
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 200);
     root.moves = big_root_moves;
     root.play = big_play;
     deep.moves = big_deep_moves;
@@ -636,8 +640,8 @@ void test_domain_proof_distance(void)
     rout.moves = path_moves;
     rout.outcome = rout_outcome;
     banyan_engine *e;
-    banyan_report r;
-    banyan_limits lim = {.playouts = 500};
+    banyan_report r = BANYAN_REPORT();
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 500);
 
     T_EQ(banyan_engine_new(&race, NULL, NULL, &e), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);

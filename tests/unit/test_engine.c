@@ -43,8 +43,8 @@ static int test_is_legal(banyan_engine *e, banyan_move m)
 /* A search must still work: a legal best move from the current root. */
 static void test_still_usable(banyan_engine *e)
 {
-    banyan_limits lim = {.playouts = 500};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 500);
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_TRUE(test_is_legal(e, r.best));
 }
@@ -72,25 +72,26 @@ void test_engine_bad_config(void)
     T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
 
     const banyan_config bad[] = {
-        {.memory = 100},
-        {.threads = -1},
-        {.threads = BANYAN_MAX_THREADS + 1},
-        {.c = -1},
-        {.c = NAN},
-        {.c = INFINITY},
-        {.select = (banyan_select)7},
-        {.fpu = (banyan_fpu)9},
-        {.fpu = BANYAN_FPU_ABSOLUTE, .fpu_value = NAN},
-        {.final = (banyan_final)-3},
-        {.parallel = (banyan_parallel)3},
-        {.threads = 4, .parallel = BANYAN_PARALLEL_ROOT, .memory = 64 << 10}, /* 16K a tree */
-        {.leaf = (banyan_leaf)4},
-        {.leaf = BANYAN_LEAF_EVAL}, /* Connect Four has no evaluation. */
-        {.leaf = BANYAN_LEAF_CUTOFF},
-        {.cutoff = -2},
-        {.widening = NAN},
-        {.widening_opponent = -INFINITY},
-        {.widening_opponent = 1e9},
+        BANYAN_CONFIG(.memory = 100),
+        BANYAN_CONFIG(.threads = -1),
+        BANYAN_CONFIG(.threads = BANYAN_MAX_THREADS + 1),
+        BANYAN_CONFIG(.c = -1),
+        BANYAN_CONFIG(.c = NAN),
+        BANYAN_CONFIG(.c = INFINITY),
+        BANYAN_CONFIG(.select = (banyan_select)7),
+        BANYAN_CONFIG(.fpu = (banyan_fpu)9),
+        BANYAN_CONFIG(.fpu = BANYAN_FPU_ABSOLUTE, .fpu_value = NAN),
+        BANYAN_CONFIG(.final = (banyan_final)-3),
+        BANYAN_CONFIG(.parallel = (banyan_parallel)3),
+        BANYAN_CONFIG(.threads = 4, .parallel = BANYAN_PARALLEL_ROOT,
+                      .memory = 64 << 10), /* 16K a tree */
+        BANYAN_CONFIG(.leaf = (banyan_leaf)4),
+        BANYAN_CONFIG(.leaf = BANYAN_LEAF_EVAL), /* Connect Four has no evaluation. */
+        BANYAN_CONFIG(.leaf = BANYAN_LEAF_CUTOFF),
+        BANYAN_CONFIG(.cutoff = -2),
+        BANYAN_CONFIG(.widening = NAN),
+        BANYAN_CONFIG(.widening_opponent = -INFINITY),
+        BANYAN_CONFIG(.widening_opponent = 1e9),
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         e = (banyan_engine *)&e;
@@ -103,8 +104,7 @@ void test_engine_bad_config(void)
     T_TRUE(banyan_config_check(&banyan_game_gomoku, &bad[13]) == NULL);
     T_TRUE(banyan_config_check(&broken, NULL) != NULL);
     /* The most threads an engine takes is accepted. */
-    T_EQ(banyan_engine_new(c4, NULL, &(banyan_config){.threads = BANYAN_MAX_THREADS}, &e),
-         BANYAN_OK);
+    T_EQ(banyan_engine_new(c4, NULL, &BANYAN_CONFIG(.threads = BANYAN_MAX_THREADS), &e), BANYAN_OK);
     banyan_engine_free(e);
     T_EQ(banyan_engine_new(c4, "rows=9", NULL, &e), BANYAN_EINVAL);
     T_EQ(banyan_engine_new(&banyan_game_tictactoe, "m=0", NULL, &e), BANYAN_EINVAL);
@@ -115,13 +115,74 @@ void test_engine_bad_config(void)
     T_TRUE(strlen(banyan_errmsg(NULL)) > 0);
 }
 
+/* The progress callback of test_engine_struct_size: the size of the
+ * report it gets. */
+static void test_progress_size(void *ud, const banyan_report *rep)
+{
+    *(size_t *)ud = rep->size;
+}
+
+/* The structs' sizes (banyan.h, "Binary compatibility"): none, too small
+ * or larger than the library's is refused with a sentence, a refused report
+ * is not written, and a report is written within its size only. */
+void test_engine_struct_size(void)
+{
+    const banyan_game *c4 = &banyan_game_connect4;
+    banyan_engine *e = NULL;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3);
+    static const size_t bad_sizes[] = {0, 1, sizeof(banyan_config) - 8, sizeof(banyan_config) + 8};
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+        cfg.size = bad_sizes[i];
+        T_EQ(banyan_engine_new(c4, NULL, &cfg, &e), BANYAN_EINVAL);
+        T_TRUE(e == NULL);
+        T_TRUE(strstr(banyan_config_check(c4, &cfg), "config") != NULL);
+    }
+    cfg.size = 0;
+    T_TRUE(strstr(banyan_config_check(c4, &cfg), "BANYAN_CONFIG()") != NULL);
+    cfg.size = sizeof(banyan_config) + 8;
+    T_TRUE(strstr(banyan_config_check(c4, &cfg), "newer") != NULL);
+
+    e = test_engine(c4, "book=off", NULL);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 200);
+    struct {
+        banyan_report r;
+        unsigned char guard[64];
+    } out;
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
+        memset(&out, 0x5a, sizeof out);
+        out.r.size = bad_sizes[i];
+        T_EQ(banyan_engine_search(e, &lim, &out.r), BANYAN_EINVAL);
+        T_TRUE(strstr(banyan_errmsg(e), "report") != NULL);
+        T_EQ(banyan_engine_report(e, &out.r), BANYAN_EINVAL);
+        T_EQ(out.r.best, 0x5a5a5a5au); /* Untouched. */
+        lim.size = bad_sizes[i];
+        T_EQ(banyan_engine_search(e, &lim, &BANYAN_REPORT()), BANYAN_EINVAL);
+        T_TRUE(strstr(banyan_errmsg(e), "limits") != NULL);
+        lim.size = sizeof lim;
+    }
+    memset(&out, 0x5a, sizeof out);
+    out.r.size = sizeof out.r;
+    size_t seen = 0;
+    lim = BANYAN_LIMITS(.playouts = 2000, .progress = test_progress_size, .progress_ud = &seen,
+                        .progress_interval = 1e-9);
+    T_EQ(banyan_engine_search(e, &lim, &out.r), BANYAN_OK);
+    T_EQ(out.r.size, sizeof out.r);
+    T_EQ(out.r.playouts, 2000);
+    T_EQ(seen, sizeof(banyan_report));
+    for (size_t i = 0; i < sizeof out.guard; i++)
+        T_EQ(out.guard[i], 0x5a);
+    T_EQ(banyan_engine_report(e, &out.r), BANYAN_OK);
+    T_EQ(out.r.size, sizeof out.r);
+    banyan_engine_free(e);
+}
+
 void test_engine_bad_input(void)
 {
     banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
     const banyan_game *g = banyan_engine_game(e);
     unsigned char before[1024];
     banyan_move m = 12345;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
 
     T_EQ(banyan_engine_load(e, "4453"), BANYAN_OK);
     T_TRUE(g->state_size <= sizeof before);
@@ -158,9 +219,9 @@ void test_engine_bad_input(void)
     /* Parameters and limits. */
     T_EQ(banyan_engine_setup(e, "width=9"), BANYAN_EINVAL);
     T_TRUE(memcmp(before, banyan_engine_state(e), g->state_size) == 0);
-    banyan_limits bad_time = {.time = NAN};
-    banyan_limits neg_time = {.time = -1};
-    banyan_limits bad_interval = {.progress_interval = -2};
+    banyan_limits bad_time = BANYAN_LIMITS(.time = NAN);
+    banyan_limits neg_time = BANYAN_LIMITS(.time = -1);
+    banyan_limits bad_interval = BANYAN_LIMITS(.progress_interval = -2);
     T_EQ(banyan_engine_search(e, &bad_time, &r), BANYAN_EINVAL);
     T_EQ(banyan_engine_search(e, &neg_time, &r), BANYAN_EINVAL);
     T_EQ(banyan_engine_search(e, &bad_interval, &r), BANYAN_EINVAL);
@@ -219,8 +280,8 @@ void test_engine_out_of_memory(void)
     int n;
     for (n = 1; n < 100; n++) {
         test_allocs a = {0, n, 0};
-        banyan_config cfg = {
-            .memory = 1 << 20, .threads = 2, .alloc = test_failing_alloc, .alloc_ud = &a};
+        banyan_config cfg = BANYAN_CONFIG(.memory = 1 << 20, .threads = 2,
+                                          .alloc = test_failing_alloc, .alloc_ud = &a);
         banyan_engine *e;
         int rc = banyan_engine_new(&banyan_game_tictactoe, NULL, &cfg, &e);
         if (rc == BANYAN_OK) {
@@ -238,9 +299,9 @@ void test_engine_out_of_memory(void)
 
 void test_engine_determinism(void)
 {
-    banyan_config cfg = {.seed = 99};
-    banyan_limits lim = {.playouts = 20000};
-    banyan_report r1, r2;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 99);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
+    banyan_report r1 = BANYAN_REPORT(), r2 = BANYAN_REPORT();
     banyan_engine *a = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
     banyan_engine *b = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
     T_EQ(banyan_engine_load(a, "44"), BANYAN_OK);
@@ -266,10 +327,10 @@ void test_engine_determinism(void)
 void test_engine_limits(void)
 {
     banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
-    banyan_report r;
-    banyan_limits by_nodes = {.nodes = 1000};
-    banyan_limits by_time = {.time = 0.05};
-    banyan_limits by_default = {0};
+    banyan_report r = BANYAN_REPORT();
+    banyan_limits by_nodes = BANYAN_LIMITS(.nodes = 1000);
+    banyan_limits by_time = BANYAN_LIMITS(.time = 0.05);
+    banyan_limits by_default = BANYAN_LIMITS();
 
     T_EQ(banyan_engine_search(e, &by_nodes, &r), BANYAN_OK);
     T_TRUE(r.nodes >= 1000 && r.nodes < 1000 + 2 * 7 + 1);
@@ -311,11 +372,9 @@ void test_engine_stop(void)
         int pad;
         banyan_engine *e;
     } ctx = {0, 0, e};
-    banyan_limits lim = {.time = 30,
-                         .progress = test_stop_from_progress,
-                         .progress_ud = &ctx,
-                         .progress_interval = 0.01};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.time = 30, .progress = test_stop_from_progress,
+                                      .progress_ud = &ctx, .progress_interval = 0.01);
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(ctx.calls, 2);
     T_TRUE(r.seconds < 10);
@@ -325,12 +384,12 @@ void test_engine_stop(void)
     pthread_t t;
     T_EQ(pthread_create(&t, NULL, test_stopper, e), 0);
     pthread_join(t, NULL);
-    banyan_limits many = {.playouts = 100000000};
+    banyan_limits many = BANYAN_LIMITS(.playouts = 100000000);
     T_EQ(banyan_engine_search(e, &many, &r), BANYAN_OK);
     T_EQ(r.playouts, 0);
     T_TRUE(test_is_legal(e, r.best));
     /* The stop was used up: the next search runs. */
-    banyan_limits few = {.playouts = 100};
+    banyan_limits few = BANYAN_LIMITS(.playouts = 100);
     T_EQ(banyan_engine_search(e, &few, &r), BANYAN_OK);
     T_EQ(r.playouts, 100);
     banyan_engine_free(e);
@@ -348,10 +407,10 @@ void test_engine_tiny_memory(void)
 {
     /* 32 KiB: about a thousand nodes. The tree stops growing, the search
      * goes on and still finds the win in one (X: d1 e1 f1; c1 or g1 wins). */
-    banyan_config cfg = {.memory = 32 << 10};
+    banyan_config cfg = BANYAN_CONFIG(.memory = 32 << 10);
     banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
-    banyan_limits lim = {.playouts = 20000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_TRUE(test_best_in(e, r.best, "cg"));
@@ -383,8 +442,8 @@ void test_engine_tiny_memory(void)
 void test_engine_solver(void)
 {
     banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
-    banyan_limits lim = {.playouts = 1000000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 1000000);
+    banyan_report r = BANYAN_REPORT();
 
     /* X to move wins at once with c or g: the root is proven, which ends the
      * search long before its budget, and the win is played. */
@@ -409,7 +468,7 @@ void test_engine_solver(void)
     /* O to move must block g (c1 is O's): the losing moves are proven and
      * avoided, and the block is played. */
     T_EQ(banyan_engine_load(e, "43516"), BANYAN_OK);
-    banyan_limits few = {.playouts = 20000};
+    banyan_limits few = BANYAN_LIMITS(.playouts = 20000);
     T_EQ(banyan_engine_search(e, &few, &r), BANYAN_OK);
     T_TRUE(test_best_in(e, r.best, "g"));
     T_TRUE(r.moves[0].proof != BANYAN_PROVEN_LOSS);
@@ -450,8 +509,8 @@ static int test_count(const char *s, const char *what)
 void test_engine_dump(void)
 {
     banyan_engine *e = test_engine(&banyan_game_tictactoe, NULL, NULL);
-    banyan_limits lim = {.playouts = 3000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+    banyan_report r = BANYAN_REPORT();
     static test_buf b;
     banyan_engine_search(e, &lim, &r);
 
@@ -491,8 +550,8 @@ void test_engine_dump(void)
 static int test_widening_nodes(const banyan_config *cfg)
 {
     banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, cfg);
-    banyan_limits lim = {.playouts = 3000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+    banyan_report r = BANYAN_REPORT();
     static test_buf b;
     T_EQ(banyan_engine_load(e, "h8 i9 j8"), BANYAN_OK);
     banyan_engine_search(e, &lim, &r);
@@ -509,14 +568,16 @@ static int test_widening_nodes(const banyan_config *cfg)
  * 0 is the same as widening's; the root (the root player's) keeps its own. */
 void test_engine_widening_opponent(void)
 {
-    banyan_config same = {.widening = 1}, off = {.widening = 1, .widening_opponent = -1};
-    banyan_config as = {.widening = 1, .widening_opponent = 1};
-    banyan_config narrow = {.widening = 1, .widening_opponent = 0.01};
+    banyan_config same = BANYAN_CONFIG(.widening = 1),
+                  off = BANYAN_CONFIG(.widening = 1, .widening_opponent = -1);
+    banyan_config as = BANYAN_CONFIG(.widening = 1, .widening_opponent = 1);
+    banyan_config narrow = BANYAN_CONFIG(.widening = 1, .widening_opponent = 0.01);
     int n_same = test_widening_nodes(&same), n_off = test_widening_nodes(&off);
     T_EQ(test_widening_nodes(&as), n_same);
     T_TRUE(n_off > n_same + 20);
     T_TRUE(test_widening_nodes(&narrow) < n_same);
-    banyan_config all = {.widening = -1}, all_narrow = {.widening = -1, .widening_opponent = 0.01};
+    banyan_config all = BANYAN_CONFIG(.widening = -1),
+                  all_narrow = BANYAN_CONFIG(.widening = -1, .widening_opponent = 0.01);
     if (test_widening_nodes(&all_narrow) >= test_widening_nodes(&all))
         T_FAIL_AT("a narrow opponent's widening did not narrow the search");
 }
@@ -527,13 +588,14 @@ void test_engine_widening_opponent(void)
 void test_engine_dump_alloc(void)
 {
     test_allocs a = {0, 0, 0}; /* fail_at 0: no allocation fails. */
-    banyan_config cfg = {.memory = 1 << 20, .alloc = test_failing_alloc, .alloc_ud = &a};
+    banyan_config cfg =
+        BANYAN_CONFIG(.memory = 1 << 20, .alloc = test_failing_alloc, .alloc_ud = &a);
     banyan_engine *e = test_engine(&banyan_game_tictactoe, NULL, &cfg);
     static test_buf b;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     if (!e)
         return;
-    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 500}, &r), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 500), &r), BANYAN_OK);
     int count = a.count, live = a.live;
     b.len = 0;
     T_EQ(banyan_engine_dump(e, BANYAN_DUMP_JSON, 2, 0, test_write, &b), 0);
@@ -557,10 +619,10 @@ void test_engine_final_rules(void)
     static const banyan_select selects[] = {BANYAN_SELECT_UCT, BANYAN_SELECT_PUCT};
     for (size_t s = 0; s < 2; s++)
         for (size_t i = 0; i < 3; i++) {
-            banyan_config cfg = {.final = rules[i], .select = selects[s]};
+            banyan_config cfg = BANYAN_CONFIG(.final = rules[i], .select = selects[s]);
             banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
-            banyan_limits lim = {.playouts = 30000};
-            banyan_report r;
+            banyan_limits lim = BANYAN_LIMITS(.playouts = 30000);
+            banyan_report r = BANYAN_REPORT();
             /* O must block g; every rule under every formula finds it, and
              * proven losses are sorted last. */
             T_EQ(banyan_engine_load(e, "43516"), BANYAN_OK);
@@ -591,14 +653,13 @@ void test_engine_final_lcb_floor(void)
         uint64_t playouts;
     } cases[] = {
         {"h8", 100}, {"h8 i9", 50}, {"h8 i9 g7", 50}, {"h8 i9 g7", 400}, {"h8 i8 g8", 200}};
-    banyan_config cfg = {
-        .final = BANYAN_FINAL_LCB, .select = BANYAN_SELECT_PUCT, .leaf = BANYAN_LEAF_ROLLOUT};
+    banyan_config cfg = BANYAN_CONFIG(.final = BANYAN_FINAL_LCB, .select = BANYAN_SELECT_PUCT,
+                                      .leaf = BANYAN_LEAF_ROLLOUT);
     banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, &cfg);
     for (size_t p = 0; p < sizeof cases / sizeof *cases; p++) {
-        banyan_report r;
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_load(e, cases[p].moves), BANYAN_OK);
-        T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = cases[p].playouts}, &r),
-             BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = cases[p].playouts), &r), BANYAN_OK);
         uint32_t most = 0;
         for (int k = 0; k < r.n_moves; k++)
             if (!r.moves[k].proof && r.moves[k].visits > most)
@@ -632,7 +693,7 @@ static uint64_t test_children_visits(const banyan_report *r)
 /* The solver proves Connect Four's win in one (445566: c or g) on e. */
 static void test_proves_win_in_one(banyan_engine *e, const banyan_limits *lim)
 {
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
     T_EQ(banyan_engine_search(e, lim, &r), BANYAN_OK);
     T_EQ(r.proof, BANYAN_PROVEN_WIN);
@@ -646,10 +707,10 @@ static void test_proves_win_in_one(banyan_engine *e, const banyan_limits *lim)
 void test_engine_threads(void)
 {
     for (int threads = 2; threads <= 4; threads += 2) {
-        banyan_config cfg = {.threads = threads, .memory = 8 << 20};
+        banyan_config cfg = BANYAN_CONFIG(.threads = threads, .memory = 8 << 20);
         banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
-        banyan_limits lim = {.playouts = 20000};
-        banyan_report r;
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         T_EQ(r.playouts, 20000);
         uint64_t sum = test_children_visits(&r);
@@ -671,11 +732,11 @@ void test_engine_threads(void)
 void test_engine_threads_root(void)
 {
     for (int threads = 2; threads <= 3; threads++) {
-        banyan_config cfg = {
-            .threads = threads, .memory = 3 << 20, .parallel = BANYAN_PARALLEL_ROOT};
+        banyan_config cfg =
+            BANYAN_CONFIG(.threads = threads, .memory = 3 << 20, .parallel = BANYAN_PARALLEL_ROOT);
         banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
-        banyan_limits lim = {.playouts = 20001};
-        banyan_report r;
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 20001);
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         T_EQ(r.playouts, 20001);
         /* No thread finds the root claimed: its tree is its own. */
@@ -693,16 +754,17 @@ void test_engine_threads_root(void)
         banyan_engine_free(twin);
         /* Each tree keeps its subtree of the move played. */
         T_EQ(banyan_engine_play(e, best), BANYAN_OK);
-        T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 100}, &r), BANYAN_OK);
+        T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 100), &r), BANYAN_OK);
         T_TRUE(r.start_nodes > 1000);
         test_proves_win_in_one(e, &lim);
         banyan_engine_free(e);
     }
     /* A small arena: each tree fills and recycles on its own. */
-    banyan_config small = {.threads = 2, .memory = 128 << 10, .parallel = BANYAN_PARALLEL_ROOT};
+    banyan_config small =
+        BANYAN_CONFIG(.threads = 2, .memory = 128 << 10, .parallel = BANYAN_PARALLEL_ROOT);
     banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &small);
-    banyan_report r;
-    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 50000}, &r), BANYAN_OK);
+    banyan_report r = BANYAN_REPORT();
+    T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 50000), &r), BANYAN_OK);
     T_EQ(r.playouts, 50000);
     T_TRUE(r.recycles >= 2);
     T_TRUE(test_best_in(e, r.best, "cde"));
@@ -751,10 +813,10 @@ static size_t test_json_object(const char *p)
  * from it; and an unknown or unexpanded move falls back to a fresh tree. */
 void test_engine_reuse(void)
 {
-    banyan_config cfg = {.seed = 5, .memory = 16 << 20};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 5, .memory = 16 << 20);
     banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
-    banyan_limits lim = {.playouts = 20000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
+    banyan_report r = BANYAN_REPORT();
     test_dump before = {0}, after = {0};
     banyan_move d;
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -793,7 +855,7 @@ void test_engine_reuse(void)
 
     /* A move the tree never expanded: a fresh tree. */
     banyan_engine_setup(e, C4_SEARCHED);
-    banyan_limits one = {.playouts = 1};
+    banyan_limits one = BANYAN_LIMITS(.playouts = 1);
     T_EQ(banyan_engine_search(e, &one, &r), BANYAN_OK);
     T_EQ(banyan_engine_play(e, d), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -812,15 +874,15 @@ void test_engine_reuse(void)
  * tree. */
 void test_engine_reuse_proven_root(void)
 {
-    banyan_config cfg = {
-        .seed = 1, .memory = 16 << 20, .select = BANYAN_SELECT_UCT, .leaf = BANYAN_LEAF_ROLLOUT};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 16 << 20, .select = BANYAN_SELECT_UCT,
+                                      .leaf = BANYAN_LEAF_ROLLOUT);
     banyan_game g = banyan_game_gomoku; /* Every legal move a child: none dropped as lost. */
     g.candidates = NULL;
     g.candidates_deep = NULL;
     g.expand = NULL; /* It stands for candidates() too. */
     banyan_engine *e = test_engine(&g, NULL, &cfg);
-    banyan_limits lim = {.playouts = 3000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+    banyan_report r = BANYAN_REPORT();
     banyan_move m;
     T_EQ(banyan_engine_load(e, "b12 c10 b9 b10 e12 e7 c12"), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -845,10 +907,10 @@ void test_engine_reuse_proven_root(void)
 void test_engine_reuse_long_game(void)
 {
     for (int fresh = 0; fresh <= 1; fresh++) {
-        banyan_config cfg = {.seed = 9, .memory = 64 << 10, .fresh_tree = fresh != 0};
+        banyan_config cfg = BANYAN_CONFIG(.seed = 9, .memory = 64 << 10, .fresh_tree = fresh != 0);
         banyan_engine *e = test_engine(&banyan_game_gomoku, "size=9", &cfg);
-        banyan_limits lim = {.playouts = 3000};
-        banyan_report r;
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+        banyan_report r = BANYAN_REPORT();
         int plies = 0, kept = 0;
         double ret[2];
         while (!banyan_game_gomoku.outcome(banyan_engine_state(e), ret) && plies < 81) {
@@ -910,14 +972,14 @@ static int expand_probe(const void *s, void *mem, banyan_move *win, banyan_move 
 
 void test_engine_deep_memory(void)
 {
-    banyan_config cfg = {.seed = 3, .memory = 16 << 20, .threads = 2};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 16 << 20, .threads = 2);
     banyan_game g = banyan_game_gomoku;
     g.prove_win_deep = deep_probe;
     g.expand = expand_probe;
     T_TRUE(g.deep_size > 0);
     banyan_engine *e = test_engine(&g, NULL, &cfg);
-    banyan_limits lim = {.playouts = 4000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 4000);
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_load(e, "h8 i9 h10 h9 g9 j9"), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
@@ -937,8 +999,8 @@ void test_engine_deep_memory(void)
 void test_engine_pv_cut(void)
 {
     banyan_engine *e;
-    banyan_report r;
-    banyan_limits lim = {.playouts = 60};
+    banyan_report r = BANYAN_REPORT();
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 60);
     int twice = 0;
     T_EQ(banyan_engine_new(&banyan_game_tictactoe, "m=5 n=5 k=4", NULL, &e), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -960,16 +1022,16 @@ void test_engine_pv_cut(void)
  * every move after its first from the kept tree alone. */
 void test_engine_stop_early_kept_tree(void)
 {
-    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 64 << 20);
     banyan_engine *e = test_engine(&banyan_game_gomoku, NULL, &cfg);
-    banyan_limits lim = {.playouts = 20000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_load(e, "h8 i9 h10 g9 j9"), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     T_EQ(banyan_engine_play(e, r.best), BANYAN_OK);
-    banyan_limits timed = {.time = 0.3, .stop_early = true};
+    banyan_limits timed = BANYAN_LIMITS(.time = 0.3, .stop_early = true);
     T_EQ(banyan_engine_search(e, &timed, &r), BANYAN_OK);
     T_TRUE(r.start_nodes > 1000); /* The kept tree. */
     /* It simulates, unless the root's provers alone took the time (a slow
@@ -985,10 +1047,10 @@ void test_engine_stop_early_kept_tree(void)
  * again); playing on keeps it. */
 void test_engine_transpositions(void)
 {
-    banyan_config cfg = {.seed = 5, .transpositions = true, .memory = 8u << 20};
-    banyan_config off = {.seed = 5, .memory = 8u << 20};
-    banyan_limits lim = {.playouts = 20000};
-    banyan_report r1, r2, r3;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 5, .transpositions = true, .memory = 8u << 20);
+    banyan_config off = BANYAN_CONFIG(.seed = 5, .memory = 8u << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
+    banyan_report r1 = BANYAN_REPORT(), r2 = BANYAN_REPORT(), r3 = BANYAN_REPORT();
     banyan_game nohash = banyan_game_connect4;
     nohash.hash = NULL;
     T_TRUE(banyan_config_check(&nohash, &cfg) != NULL);
@@ -1019,7 +1081,7 @@ void test_engine_transpositions(void)
     banyan_config fresh = cfg;
     fresh.fresh_tree = true;
     banyan_engine *d = test_engine(&banyan_game_connect4, C4_SEARCHED, &fresh);
-    banyan_limits few = {.playouts = 300};
+    banyan_limits few = BANYAN_LIMITS(.playouts = 300);
     T_EQ(banyan_engine_search(d, &lim, &r2), BANYAN_OK);
     T_EQ(banyan_engine_play(d, 3), BANYAN_OK);
     T_EQ(banyan_engine_search(d, &few, &r2), BANYAN_OK);
@@ -1073,10 +1135,10 @@ static banyan_game test_rave_game(void)
 void test_engine_rave(void)
 {
     banyan_game g = test_rave_game();
-    banyan_config on = {.seed = 3, .memory = 4u << 20},
-                  off = {.seed = 3, .memory = 4u << 20, .rave = -1};
-    banyan_limits lim = {.playouts = 3000};
-    banyan_report r1, r2, r3;
+    banyan_config on = BANYAN_CONFIG(.seed = 3, .memory = 4u << 20),
+                  off = BANYAN_CONFIG(.seed = 3, .memory = 4u << 20, .rave = -1);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+    banyan_report r1 = BANYAN_REPORT(), r2 = BANYAN_REPORT(), r3 = BANYAN_REPORT();
     /* 5x5, four in a row: X to move wins with d1 (a1 b1 c1 d1). */
     const char *pos = "a1 a2 b1 b2 c1 c2";
     banyan_engine *a = test_engine(&g, "m=5 n=5 k=4", &on);
@@ -1122,7 +1184,7 @@ void test_engine_rave(void)
     T_EQ(banyan_engine_search(d, &lim, &r2), BANYAN_OK);
     T_TRUE(r2.start_nodes > 1);
     T_TRUE(r2.best != BANYAN_MOVE_NONE);
-    banyan_config bad = {.rave = NAN};
+    banyan_config bad = BANYAN_CONFIG(.rave = NAN);
     T_TRUE(banyan_config_check(&g, &bad) != NULL);
     banyan_engine_free(a);
     banyan_engine_free(b);
@@ -1133,9 +1195,9 @@ void test_engine_rave(void)
 void test_engine_ownership(void)
 {
     banyan_game g = test_rave_game();
-    banyan_config cfg = {.seed = 3, .memory = 4u << 20, .ownership = true};
-    banyan_limits lim = {.playouts = 2000};
-    banyan_report r;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 4u << 20, .ownership = true);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
+    banyan_report r = BANYAN_REPORT();
     banyan_game plain = banyan_game_tictactoe;
     T_TRUE(banyan_config_check(&plain, &cfg) != NULL); /* No owner(). */
     banyan_engine *e = test_engine(&g, "m=4 n=3 k=3", &cfg);
@@ -1169,8 +1231,8 @@ void test_engine_ownership(void)
 void test_engine_analyse_proven_root(void)
 {
     banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
-    banyan_limits lim = {.playouts = 3000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+    banyan_report r = BANYAN_REPORT();
     banyan_move d;
     T_EQ(banyan_engine_parse_move(e, "d", &d), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -1203,8 +1265,8 @@ void test_engine_analyse_proven_root(void)
 void test_engine_reuse_lost_root_searched(void)
 {
     banyan_engine *e = test_engine(&banyan_game_connect4, NULL, NULL);
-    banyan_limits lim = {.playouts = 2000};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
+    banyan_report r = BANYAN_REPORT();
     banyan_move m;
     T_EQ(banyan_engine_load(e, "4"), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK); /* Second player's reply: searched. */

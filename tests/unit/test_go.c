@@ -804,9 +804,9 @@ void test_go_engine(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int heavy = 0; heavy < 1 + (int)i; heavy++) {
             banyan_engine *e;
-            banyan_config cfg = {.seed = 5, .select = BANYAN_SELECT_PUCT};
-            banyan_limits lim = {.playouts = 3000};
-            banyan_report rep;
+            banyan_config cfg = BANYAN_CONFIG(.seed = 5, .select = BANYAN_SELECT_PUCT);
+            banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+            banyan_report rep = BANYAN_REPORT();
             char buf[16];
             T_EQ(banyan_engine_new(G, heavy ? "size=9 playouts=heavy" : "size=9 playouts=light",
                                    &cfg, &e),
@@ -835,9 +835,9 @@ void test_go_final_lcb(void)
     for (int seed = 1; seed <= 3; seed++)
         for (uint64_t playouts = 100; playouts <= 800; playouts *= 2) {
             banyan_engine *e;
-            banyan_config cfg = {.seed = (uint64_t)seed};
-            banyan_limits lim = {.playouts = playouts};
-            banyan_report rep;
+            banyan_config cfg = BANYAN_CONFIG(.seed = (uint64_t)seed);
+            banyan_limits lim = BANYAN_LIMITS(.playouts = playouts);
+            banyan_report rep = BANYAN_REPORT();
             T_EQ(banyan_engine_new(G, "size=19", &cfg, &e), BANYAN_OK);
             T_EQ(banyan_engine_search(e, &lim, &rep), BANYAN_OK);
             bool solid = false;

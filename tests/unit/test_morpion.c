@@ -790,9 +790,9 @@ void test_morpion_explain(void)
 void test_morpion_engine(void)
 {
     banyan_engine *e;
-    banyan_config cfg = {.memory = 16 << 20, .seed = 3};
-    banyan_limits lim = {.playouts = 300};
-    banyan_report rep;
+    banyan_config cfg = BANYAN_CONFIG(.memory = 16 << 20, .seed = 3);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 300);
+    banyan_report rep = BANYAN_REPORT();
     banyan_move moves[BANYAN_MAX_MOVES];
     double r[1];
     int plies = 0;

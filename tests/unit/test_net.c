@@ -337,9 +337,9 @@ void test_engine_evaluator(void)
 {
     test_eval t = {0, 0, 0, 0};
     banyan_evaluator hook = {test_eval_fn, &t};
-    banyan_config cfg = {.seed = 3, .evaluator = &hook, .memory = 4u << 20};
-    banyan_limits lim = {.playouts = 2000};
-    banyan_report r;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .evaluator = &hook, .memory = 4u << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
+    banyan_report r = BANYAN_REPORT();
     const banyan_game *g = &banyan_game_connect4;
     banyan_engine *e = NULL;
     T_EQ(banyan_engine_new(g, "book=off,solver=off", &cfg, &e), BANYAN_OK);
@@ -356,16 +356,16 @@ void test_engine_evaluator(void)
 
     /* A hook without a function, and noise out of range, are refused. */
     banyan_evaluator empty = {NULL, NULL};
-    banyan_config bad = {.evaluator = &empty};
+    banyan_config bad = BANYAN_CONFIG(.evaluator = &empty);
     T_TRUE(banyan_config_check(g, &bad) != NULL);
-    bad = (banyan_config){.noise_alpha = -1};
+    bad = BANYAN_CONFIG(.noise_alpha = -1);
     T_TRUE(banyan_config_check(g, &bad) != NULL);
-    bad = (banyan_config){.noise_alpha = 0.3, .noise_share = 1.5};
+    bad = BANYAN_CONFIG(.noise_alpha = 0.3, .noise_share = 1.5);
     T_TRUE(banyan_config_check(g, &bad) != NULL);
-    bad = (banyan_config){.noise_alpha = NAN};
+    bad = BANYAN_CONFIG(.noise_alpha = NAN);
     T_TRUE(banyan_config_check(g, &bad) != NULL);
     /* leaf=eval needs an evaluation: the game's or the hook's. */
-    bad = (banyan_config){.leaf = BANYAN_LEAF_EVAL};
+    bad = BANYAN_CONFIG(.leaf = BANYAN_LEAF_EVAL);
     T_TRUE(banyan_config_check(g, &bad) != NULL);
     bad.evaluator = &hook;
     T_TRUE(banyan_config_check(g, &bad) == NULL);
@@ -376,9 +376,9 @@ static void test_noise_search(uint64_t seed, double alpha, uint32_t *visits)
 {
     test_eval t = {0, 0, 0, 0};
     banyan_evaluator hook = {test_eval_fn, &t};
-    banyan_config cfg = {.seed = seed, .evaluator = &hook, .memory = 4u << 20};
-    banyan_limits lim = {.playouts = 400};
-    banyan_report r;
+    banyan_config cfg = BANYAN_CONFIG(.seed = seed, .evaluator = &hook, .memory = 4u << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 400);
+    banyan_report r = BANYAN_REPORT();
     banyan_engine *e = NULL;
     cfg.noise_alpha = alpha;
     T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off,solver=off", &cfg, &e), BANYAN_OK);
@@ -408,13 +408,14 @@ void test_engine_root_noise(void)
  * call, every simulation still counts, and the search is reproducible. */
 void test_engine_batch(void)
 {
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     uint32_t v[2][7];
     for (int run = 0; run < 2; run++) {
         test_eval t = {0, 0, 0, 0};
         banyan_evaluator hook = {test_eval_fn, &t};
-        banyan_config cfg = {.seed = 3, .evaluator = &hook, .memory = 4u << 20, .batch = 8};
-        banyan_limits lim = {.playouts = 3000};
+        banyan_config cfg =
+            BANYAN_CONFIG(.seed = 3, .evaluator = &hook, .memory = 4u << 20, .batch = 8);
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
         banyan_engine *e = NULL;
         T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off,solver=off", &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -432,7 +433,7 @@ void test_engine_batch(void)
         banyan_engine_free(e);
     }
     T_TRUE(memcmp(v[0], v[1], sizeof v[0]) == 0);
-    banyan_config big = {.batch = BANYAN_MAX_BATCH + 1};
+    banyan_config big = BANYAN_CONFIG(.batch = BANYAN_MAX_BATCH + 1);
     T_TRUE(banyan_config_check(&banyan_game_connect4, &big) != NULL);
 }
 
@@ -453,13 +454,12 @@ void test_net_threads(void)
     T_EQ(nn_init(&net, &sh, 4), 0);
     for (int p = 0; p < 2; p++) {
         T_EQ(net_evaluator_new(&net, g, "", 3, 256, &ev, why, sizeof why), 0);
-        banyan_config cfg = {.threads = 3,
-                             .evaluator = net_evaluator_hook(ev),
-                             .batch = 4,
-                             .memory = 8u << 20,
-                             .parallel = p ? BANYAN_PARALLEL_ROOT : BANYAN_PARALLEL_TREE};
-        banyan_limits lim = {.playouts = 3000};
-        banyan_report r;
+        banyan_config cfg =
+            BANYAN_CONFIG(.threads = 3, .evaluator = net_evaluator_hook(ev), .batch = 4,
+                          .memory = 8u << 20,
+                          .parallel = p ? BANYAN_PARALLEL_ROOT : BANYAN_PARALLEL_TREE);
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+        banyan_report r = BANYAN_REPORT();
         banyan_engine *e = NULL;
         T_EQ(banyan_engine_new(g, "book=off,solver=off", &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);

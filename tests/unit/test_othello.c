@@ -656,9 +656,9 @@ void test_oth_solver_unknown(void)
 void test_oth_engine(void)
 {
     banyan_engine *e;
-    banyan_config cfg = {.seed = 3};
-    banyan_limits lim = {.playouts = 3000};
-    banyan_report rep;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+    banyan_report rep = BANYAN_REPORT();
     banyan_move moves[BANYAN_MAX_MOVES];
     T_EQ(banyan_engine_new(G, NULL, &cfg, &e), BANYAN_OK);
     T_EQ(banyan_engine_load(e, "f5 d6 c3"), BANYAN_OK);

@@ -989,7 +989,7 @@ void test_record_replay(void)
     record r;
     char err[256];
     banyan_engine *e = NULL, *other = NULL;
-    banyan_config cfg = {.memory = 1 << 20};
+    banyan_config cfg = BANYAN_CONFIG(.memory = 1 << 20);
     unsigned char *s = malloc(g->state_size);
     T_EQ(record_init(&r, g, "size=9 rule=renju", "e5", err, sizeof err), BANYAN_OK);
     T_EQ(record_test_push(&r, "d4 f6 c3 g7"), BANYAN_OK);
@@ -1157,7 +1157,7 @@ void test_record_superko(void)
     T_TRUE(!record_repeats(&r, 0));                /* O empties cell 0: - X, new. */
     /* The engine's choice: its best unless that repeats, then the next. */
     banyan_move_stats st[2] = {{.move = 1}, {.move = 0}};
-    banyan_report rep = {.best = 1, .n_moves = 2, .moves = st};
+    banyan_report rep = BANYAN_REPORT(.best = 1, .n_moves = 2, .moves = st);
     T_EQ(record_pick(&r, &rep), 0);
     rep.best = 0;
     T_EQ(record_pick(&r, &rep), 0);

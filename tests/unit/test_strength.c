@@ -86,8 +86,8 @@ typedef struct ttt_walk {
 /* The engine's move in the position reached by playing moves[0..n). */
 static banyan_move ttt_engine_move(ttt_walk *w, const banyan_move *moves, int n)
 {
-    banyan_limits lim = {.playouts = TTT_PLAYOUTS};
-    banyan_report r;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = TTT_PLAYOUTS);
+    banyan_report r = BANYAN_REPORT();
     banyan_engine_setup(w->e, NULL);
     for (int i = 0; i < n; i++)
         banyan_engine_play(w->e, moves[i]);
@@ -139,7 +139,7 @@ void test_strength_tictactoe_optimal(void)
     int b[9] = {0};
     banyan_move hist[9];
     unsigned char s[4096];
-    banyan_config cfg = {.seed = 1, .memory = 16 << 20};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 16 << 20);
     memset(&w, 0, sizeof w);
     w.g = &banyan_game_tictactoe;
     T_TRUE(w.g->state_size <= sizeof s);
@@ -190,7 +190,7 @@ static int ttt_against_perfect(ttt_walk *w, int *b, int who, int engine, banyan_
 void test_strength_tictactoe_never_loses(void)
 {
     static ttt_walk w;
-    banyan_config cfg = {.seed = 1, .memory = 16 << 20};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 16 << 20);
     unsigned char s[4096];
     banyan_move hist[9];
     memset(&w, 0, sizeof w);
@@ -275,8 +275,8 @@ void test_strength_connect4_sample(void)
     if (!f)
         return;
     banyan_engine *e;
-    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
-    banyan_limits lim = {.playouts = 20000};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 64 << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
     /* The search alone: the game's exact solver would answer every one. */
     T_EQ(banyan_engine_new(&banyan_game_connect4, "solver=off", &cfg, &e), BANYAN_OK);
     int tested = 0, wrong = 0, n = 0;
@@ -289,7 +289,7 @@ void test_strength_connect4_sample(void)
         for (const char *p = moves; *p; p++)
             cf_play(&c, *p - '1');
         T_EQ(cf_solve(&c, -1, 1), score > 0 ? 1 : score < 0 ? -1 : 0);
-        banyan_report r;
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         char buf[8];
@@ -332,8 +332,8 @@ void test_strength_connect4_exact(void)
     FILE *f = fopen(path, "r");
     void *mem = calloc(1, g->deep_size);
     banyan_engine *e = NULL;
-    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
-    banyan_limits lim = {.playouts = 200000};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 64 << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 200000);
     T_TRUE(f != NULL && mem != NULL);
     T_EQ(banyan_engine_new(g, NULL, &cfg, &e), BANYAN_OK);
     int tested = 0, wrong = 0, n = 0;
@@ -342,7 +342,7 @@ void test_strength_connect4_exact(void)
         int want;
         if (n++ % 10 != 0 || sscanf(line, "%127s %d", moves, &want) != 2)
             continue;
-        banyan_report r;
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         banyan_proof want_p = want > 0   ? BANYAN_PROVEN_WIN
@@ -397,8 +397,8 @@ void test_strength_connect4_exact_again(void)
         {"7422341735647741166133573473242566", 1},
     };
     banyan_engine *e = NULL;
-    banyan_config cfg = {.seed = 1, .memory = 1 << 20};
-    banyan_limits lim = {.playouts = 1000};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 1 << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 1000);
     T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
     for (size_t i = 0; e && i < sizeof cases / sizeof cases[0]; i++) {
         banyan_proof want = cases[i].score > 0   ? BANYAN_PROVEN_WIN
@@ -406,7 +406,7 @@ void test_strength_connect4_exact_again(void)
                                                  : BANYAN_PROVEN_DRAW;
         T_EQ(banyan_engine_load(e, cases[i].moves), BANYAN_OK);
         for (int k = 0; k < 2; k++) {
-            banyan_report r;
+            banyan_report r = BANYAN_REPORT();
             T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
             T_EQ(r.proof, want);
             T_TRUE(r.n_moves > 0 && r.moves[0].move == r.best);
@@ -431,11 +431,11 @@ void test_strength_connect4_tactics(void)
         {"4343434", ""},  /* X already won: no move. */
     };
     banyan_engine *e;
-    banyan_config cfg = {.seed = 1};
-    banyan_limits lim = {.playouts = 20000};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
     T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        banyan_report r;
+        banyan_report r = BANYAN_REPORT();
         cf c = {0, 0, 0};
         for (const char *p = cases[i].position; *p; p++)
             cf_play(&c, *p - '1');
@@ -476,9 +476,9 @@ void test_strength_gomoku_tactics(void)
         if (!params || params[0] == '#' || !moves || !answers)
             continue;
         banyan_engine *e;
-        banyan_config cfg = {.seed = 1, .memory = 64 << 20};
-        banyan_limits lim = {.playouts = 3000};
-        banyan_report r;
+        banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 64 << 20);
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_new(&banyan_game_gomoku, params, &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -517,9 +517,9 @@ static int strength_gomoku_file(const char *name, uint64_t playouts, int *total)
         if (!label || label[0] == '#' || !moves || !answers)
             continue;
         banyan_engine *e;
-        banyan_config cfg = {.seed = 1, .memory = 64 << 20};
-        banyan_limits lim = {.playouts = playouts};
-        banyan_report r;
+        banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 64 << 20);
+        banyan_limits lim = BANYAN_LIMITS(.playouts = playouts);
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_new(&banyan_game_gomoku, NULL, &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
@@ -564,9 +564,9 @@ void test_strength_gomoku_rapfi_positions(void)
 void test_strength_gomoku_verify_best(void)
 {
     banyan_engine *e;
-    banyan_config cfg = {.seed = 1, .memory = 64 << 20};
-    banyan_limits lim = {.playouts = 5000};
-    banyan_report r;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 64 << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 5000);
+    banyan_report r = BANYAN_REPORT();
     banyan_move f10;
     T_EQ(banyan_engine_new(&banyan_game_gomoku, NULL, &cfg, &e), BANYAN_OK);
     T_EQ(banyan_engine_load(e, "a14 e12 c11 e13 d12 c15 g10 e11 e10 d10 g11 h11 i10 h10 g8 g9 "

@@ -150,19 +150,19 @@ void test_timeman_plans(void)
 void test_timeman_search(void)
 {
     banyan_engine *e;
-    banyan_report r;
-    banyan_config cfg = {.seed = 3};
+    banyan_report r = BANYAN_REPORT();
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3);
     /* Without the opening book, which would answer the empty board at once. */
     T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &cfg, &e), BANYAN_OK);
 
-    banyan_limits soft_hard = {.time = 0.1, .time_max = 0.4};
+    banyan_limits soft_hard = BANYAN_LIMITS(.time = 0.1, .time_max = 0.4);
     T_EQ(banyan_engine_search(e, &soft_hard, &r), BANYAN_OK);
     T_TRUE(r.seconds >= 0.1 && r.seconds < 10); /* Stopped: not a bound on speed. */
 
     /* Stopping early: O must block at g (its only move that does not
      * lose); with a big budget the search stops long before it. */
     T_EQ(banyan_engine_load(e, "43516"), BANYAN_OK);
-    banyan_limits early = {.playouts = 2000000, .stop_early = true};
+    banyan_limits early = BANYAN_LIMITS(.playouts = 2000000, .stop_early = true);
     T_EQ(banyan_engine_search(e, &early, &r), BANYAN_OK);
     T_TRUE(r.playouts < 2000000);
     char buf[8];
@@ -175,10 +175,10 @@ void test_timeman_search(void)
     T_EQ(r.playouts, n);
     /* Without it, the whole budget is used (no proof ends this one). */
     T_EQ(banyan_engine_setup(e, "book=off"), BANYAN_OK);
-    banyan_limits full = {.playouts = 30000};
+    banyan_limits full = BANYAN_LIMITS(.playouts = 30000);
     T_EQ(banyan_engine_search(e, &full, &r), BANYAN_OK);
     T_EQ(r.playouts, 30000);
-    banyan_limits bad = {.time = 1, .time_max = NAN};
+    banyan_limits bad = BANYAN_LIMITS(.time = 1, .time_max = NAN);
     T_EQ(banyan_engine_search(e, &bad, &r), BANYAN_EINVAL);
     banyan_engine_free(e);
 }

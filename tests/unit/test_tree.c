@@ -191,10 +191,10 @@ void test_tree_compact(void)
 void test_tree_visits_cap(void)
 {
     for (int full = 0; full <= 1; full++) {
-        banyan_config cfg = {.seed = 3, .memory = 4 << 20};
+        banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 4 << 20);
         banyan_engine *e = NULL;
-        banyan_limits lim = {.playouts = 2000};
-        banyan_report r;
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
+        banyan_report r = BANYAN_REPORT();
         T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &cfg, &e), BANYAN_OK);
         if (!e)
             return;
@@ -291,10 +291,10 @@ static void tree_test_broken(tree *t, const node *saved, const char *rule, uint3
  * does recycling. */
 void test_tree_graph(void)
 {
-    banyan_config cfg = {.seed = 5, .graph = true, .memory = 8u << 20};
-    banyan_config off = {.seed = 5, .memory = 8u << 20};
-    banyan_limits lim = {.playouts = 20000};
-    banyan_report r1, r2, r3;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 5, .graph = true, .memory = 8u << 20);
+    banyan_config off = BANYAN_CONFIG(.seed = 5, .memory = 8u << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
+    banyan_report r1 = BANYAN_REPORT(), r2 = BANYAN_REPORT(), r3 = BANYAN_REPORT();
     banyan_engine *a = NULL, *b = NULL, *c = NULL;
     banyan_game nohash = banyan_game_connect4;
     nohash.hash = NULL;
@@ -400,9 +400,11 @@ void test_tree_check(void)
     };
     for (size_t i = 0; i < sizeof healthy / sizeof healthy[0]; i++) {
         banyan_engine *e = NULL;
-        banyan_report r;
-        banyan_limits lim = {.playouts = healthy[i].playouts};
-        T_EQ(banyan_engine_new(healthy[i].g, NULL, &healthy[i].cfg, &e), BANYAN_OK);
+        banyan_report r = BANYAN_REPORT();
+        banyan_limits lim = BANYAN_LIMITS(.playouts = healthy[i].playouts);
+        banyan_config cfg = healthy[i].cfg;
+        cfg.size = sizeof cfg; /* The table's configs give only their fields. */
+        T_EQ(banyan_engine_new(healthy[i].g, NULL, &cfg, &e), BANYAN_OK);
         if (!e)
             return;
         T_EQ(banyan_engine_load(e, healthy[i].position), BANYAN_OK);
@@ -422,14 +424,14 @@ void test_tree_check(void)
     /* Corruptions, each on a healthy Connect Four tree with proofs deep
      * down, then undone. */
     static node saved[1 << 18];
-    banyan_config cfg = {.seed = 2, .memory = sizeof saved};
+    banyan_config cfg = BANYAN_CONFIG(.seed = 2, .memory = sizeof saved);
     banyan_engine *e = NULL;
-    banyan_report r;
+    banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
     if (!e)
         return;
     T_EQ(banyan_engine_load(e, "4453"), BANYAN_OK);
-    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 20000}, &r), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 20000), &r), BANYAN_OK);
     tree *t = &e->trees[0];
     node *nodes = t->nodes;
     uint32_t used = atomic_load(&t->used), x, c;
@@ -508,7 +510,7 @@ void test_tree_check(void)
     if (!e)
         return;
     T_EQ(banyan_engine_load(e, "445566"), BANYAN_OK);
-    T_EQ(banyan_engine_search(e, &(banyan_limits){.playouts = 4000}, &r), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 4000), &r), BANYAN_OK);
     T_EQ(r.proof, BANYAN_PROVEN_WIN);
     t = &e->trees[0];
     memcpy(saved, t->nodes, atomic_load(&t->used) * sizeof(node));
