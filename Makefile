@@ -185,7 +185,7 @@ $(WEB_ASSETS_C:.c=.o): $(WEB_ASSETS_C)
 # The program with one more game, which lives in tests/extra/ only: its
 # registry stands in for the library's, so no front-end file knows the game
 # (tests/cli/extra.sh plays it through GTP, the referee and game records).
-EXTRA_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard tests/extra/*.c))
+EXTRA_OBJ = $(patsubst %.c,$(B)/%.o,$(filter-out tests/extra/abi_caller.c,$(wildcard tests/extra/*.c)))
 $(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a \

@@ -1,0 +1,63 @@
+/*
+ * abi_caller.c - a program that uses the library as a caller built against
+ * one banyan.h, for tests/cli/abi.sh, which links it against a library
+ * built from another (its structs with a field appended, or without it).
+ * It makes an engine with a config, searches Connect Four within limits
+ * into a report followed by a guard, and prints what it got. Not part of
+ * the program banyan-extra (the Makefile leaves it out).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "banyan.h"
+
+#define GUARD 0xa5 /* The guard's bytes, which the library must not touch. */
+
+int main(void)
+{
+    const banyan_game *g = &banyan_game_connect4;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 1 << 20);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
+    struct {
+        banyan_report rep;
+        unsigned char guard[256];
+    } out;
+    banyan_engine *e;
+    const char *why = banyan_config_check(g, &cfg);
+
+    printf("caller: config %zu, limits %zu, report %zu bytes\n", sizeof cfg, sizeof lim,
+           sizeof out.rep);
+    if (why) {
+        printf("config refused: %s\n", why);
+        return 3;
+    }
+    if (banyan_engine_new(g, "book=off", &cfg, &e) != BANYAN_OK) {
+        printf("no engine\n");
+        return 1;
+    }
+    memset(&out, GUARD, sizeof out);
+    out.rep = BANYAN_REPORT();
+    int rc = banyan_engine_search(e, &lim, &out.rep);
+    for (size_t i = 0; i < sizeof out.guard; i++)
+        if (out.guard[i] != GUARD) {
+            printf("the report's guard was overwritten at byte %zu\n", i);
+            return 1;
+        }
+    if (rc != BANYAN_OK) {
+        printf("search refused: %s\n", banyan_errmsg(e));
+        banyan_engine_free(e);
+        return 3;
+    }
+    /* A report alone on the stack, where AddressSanitizer sees an overrun. */
+    banyan_report again = BANYAN_REPORT();
+    if (banyan_engine_report(e, &again) != BANYAN_OK || again.best != out.rep.best) {
+        printf("the second report differs\n");
+        return 1;
+    }
+    char move[16];
+    banyan_game_format(g, banyan_engine_state(e), out.rep.best, 0, move, sizeof move);
+    printf("searched %llu playouts, best %s, report size %zu\n",
+           (unsigned long long)out.rep.playouts, move, out.rep.size);
+    banyan_engine_free(e);
+    return 0;
+}
