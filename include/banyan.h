@@ -391,6 +391,24 @@ int banyan_engine_new(const banyan_game *g, const char *params, const banyan_con
  * ("leaf=eval needs a game with an evaluation"). */
 const char *banyan_config_check(const banyan_game *g, const banyan_config *cfg);
 
+/* The configuration by name, for callers through a foreign-function
+ * interface and for front-ends: one table in the library maps each option
+ * of the program's command line that is a field of banyan_config ("seed",
+ * "threads", "memory", "c", "select", "fpu", "widening", "rave" ...) to
+ * its field, with the same syntax of values ("1.2", "puct", "64M", "off").
+ * Sets option name of cfg (made by BANYAN_CONFIG()) from value. Returns
+ * BANYAN_OK, or BANYAN_EINVAL for a NULL, an unknown name or a value out
+ * of its syntax or range, cfg then unchanged. name and value are
+ * borrowed. */
+int banyan_config_set(banyan_config *cfg, const char *name, const char *value);
+
+/* The name of option i (0 up) of that table; NULL past the last. */
+const char *banyan_config_option(int i);
+
+/* What a value of option name must be, a static sentence ("a whole number
+ * from 1 to 64", "one of tree|root"); NULL for an unknown name. */
+const char *banyan_config_expects(const char *name);
+
 /* Frees the engine and everything it holds. NULL is a no-op. No search may
  * be running. */
 void banyan_engine_free(banyan_engine *e);

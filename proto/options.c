@@ -3,9 +3,11 @@
  * option: its name, the syntax of its value, the front-ends where it applies
  * (which also says where it is taken), its default and its meaning, and the
  * kind of value, which one setter reads into the options struct; a refused
- * value gets a sentence saying what is expected (a number's range). Nothing
- * here knows a game: game parameters travel as a string the game's own
- * table checks.
+ * value gets a sentence saying what is expected (a number's range). The
+ * search settings that are fields of banyan_config are read by the
+ * library's own table (banyan_config_set, src/options.c), which says what
+ * their values must be. Nothing here knows a game: game parameters travel
+ * as a string the game's own table checks.
  */
 #include "options.h"
 
@@ -22,33 +24,13 @@ typedef enum options_kind {
     OPT_PLAYOUTS,
     OPT_TIME,
     OPT_NODES,
-    OPT_SEED,
-    OPT_THREADS,
-    OPT_PARALLEL,
-    OPT_MEMORY,
-    OPT_C,
-    OPT_SELECT,
-    OPT_FINAL,
-    OPT_EXPAND,
-    OPT_LEAF,
-    OPT_CUTOFF,
-    OPT_SOLVE,
-    OPT_REUSE,
-    OPT_RECYCLE,
-    OPT_TRANSPOSITIONS,
-    OPT_RAVE,
+    OPT_CONFIG, /* A field of banyan_config: the library's table reads it by name. */
     OPT_PONDER,
     OPT_NO_PONDER,
     OPT_POLICY,
     OPT_PARAMS,
     OPT_NET,
-    OPT_BATCH,
-    OPT_RESIGN,
-    OPT_MAX_MIX,
-    OPT_ADAPTIVE,
-    OPT_FPU,
-    OPT_WIDENING,
-    OPT_OPP_WIDENING
+    OPT_RESIGN
 } options_kind;
 
 /* Flags of a row. A search setting is listed by `banyan help options`,
@@ -78,10 +60,10 @@ static const struct options_row {
      "simulations per move"},
     {"time", "S", IN_ALL, OPT_LIVE, OPT_TIME, "none", "seconds per move"},
     {"nodes", "N", IN_NO_NODES, OPT_LIVE, OPT_NODES, "none", "stop when the tree holds N nodes"},
-    {"seed", "S", IN_ALL | OPTIONS_IN_TRAIN, OPT_LIVE | OPT_ENGINE, OPT_SEED, "a fixed seed",
+    {"seed", "S", IN_ALL | OPTIONS_IN_TRAIN, OPT_LIVE | OPT_ENGINE, OPT_CONFIG, "a fixed seed",
      "random seed (never the clock)"},
-    {"threads", "T", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_THREADS, "1", "search threads"},
-    {"memory", "B", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_MEMORY, "256M",
+    {"threads", "T", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_CONFIG, "1", "search threads"},
+    {"memory", "B", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_CONFIG, "256M",
      "node arena in bytes, with an optional K, M or G"},
     {"net", "FILE", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_NET, "none",
      "a network file (banyan train) that evaluates the leaves and gives the priors"},
@@ -96,53 +78,52 @@ static const struct options_row {
      "rollouts, no solvers, 2000 playouts unless told"},
     {"params", "k=v;k=v", OPTIONS_IN_MATCH, OPT_ENGINE, OPT_PARAMS, "none",
      "game parameters added to the match's"},
-    {"parallel", "tree|root", IN_ALL, OPT_SEARCH, OPT_PARALLEL, "tree",
+    {"parallel", "tree|root", IN_ALL, OPT_SEARCH, OPT_CONFIG, "tree",
      "threads share one tree, or own one each"},
-    {"c", "X", IN_ALL, OPT_SEARCH, OPT_C, "1.414 (uct), 1.5 (puct)", "exploration constant"},
-    {"select", "uct|puct", IN_ALL, OPT_SEARCH, OPT_SELECT,
+    {"c", "X", IN_ALL, OPT_SEARCH, OPT_CONFIG, "1.414 (uct), 1.5 (puct)", "exploration constant"},
+    {"select", "uct|puct", IN_ALL, OPT_SEARCH, OPT_CONFIG,
      "puct where leaves are evaluated, else uct", "selection formula"},
-    {"final", "visits|value|lcb", IN_ALL, OPT_SEARCH, OPT_FINAL, "lcb",
+    {"final", "visits|value|lcb", IN_ALL, OPT_SEARCH, OPT_CONFIG, "lcb",
      "rule for the move to play"},
-    {"fpu", "R|infinite", IN_ALL, OPT_SEARCH, OPT_FPU, "0.1 under puct, infinite under uct",
+    {"fpu", "R|infinite", IN_ALL, OPT_SEARCH, OPT_CONFIG, "0.1 under puct, infinite under uct",
      "first-play urgency: an unvisited child is valued at its parent's mean less R (0 to 1), "
      "or every child is tried once before any twice"},
-    {"widening", "W|off", IN_ALL, OPT_SEARCH, OPT_WIDENING, "2 for games with priors, else off",
+    {"widening", "W|off", IN_ALL, OPT_SEARCH, OPT_CONFIG, "2 for games with priors, else off",
      "progressive widening: a node with N visits considers its first max(2, W * sqrt(N)) "
      "children, by prior"},
-    {"opponent-widening", "W|off", IN_ALL, OPT_SEARCH, OPT_OPP_WIDENING, "as widening",
+    {"opponent-widening", "W|off", IN_ALL, OPT_SEARCH, OPT_CONFIG, "as widening",
      "progressive widening at the nodes where the opponent is to move"},
-    {"expand", "N", IN_ALL, OPT_SEARCH, OPT_EXPAND, "1", "visits a leaf needs to be expanded"},
-    {"leaf", "rollout|eval|cutoff", IN_ALL, OPT_SEARCH, OPT_LEAF,
+    {"expand", "N", IN_ALL, OPT_SEARCH, OPT_CONFIG, "1", "visits a leaf needs to be expanded"},
+    {"leaf", "rollout|eval|cutoff", IN_ALL, OPT_SEARCH, OPT_CONFIG,
      "eval for a game with an evaluation, else rollout",
      "at a leaf: a rollout to the end, the game's evaluation, or a short rollout then the "
      "evaluation"},
-    {"cutoff", "N", IN_ALL, OPT_SEARCH, OPT_CUTOFF, "8",
+    {"cutoff", "N", IN_ALL, OPT_SEARCH, OPT_CONFIG, "8",
      "plies of the short rollout of leaf=cutoff"},
-    {"solve", "N", IN_ALL, OPT_SEARCH, OPT_SOLVE, "4000000, or 2500000 a second of a timed move",
+    {"solve", "N", IN_ALL, OPT_SEARCH, OPT_CONFIG, "4000000, or 2500000 a second of a timed move",
      "positions the game's exact solver may visit on the root (games with one)"},
-    {"reuse", "on|off", IN_GAMES, OPT_SEARCH, OPT_REUSE, "on",
+    {"reuse", "on|off", IN_GAMES, OPT_SEARCH, OPT_CONFIG, "on",
      "keep the subtree of the move played for the next search"},
-    {"recycle", "on|off", IN_ALL, OPT_SEARCH, OPT_RECYCLE, "on",
+    {"recycle", "on|off", IN_ALL, OPT_SEARCH, OPT_CONFIG, "on",
      "drop the least visited subtrees when the arena fills"},
-    {"transpositions", "on|off|graph", IN_ALL, OPT_SEARCH, OPT_TRANSPOSITIONS, "off",
+    {"transpositions", "on|off|graph", IN_ALL, OPT_SEARCH, OPT_CONFIG, "off",
      "on: a new leaf reached before by another order of moves takes the mean found there; "
      "graph: it shares that position's children and subtree (two-player games)"},
-    {"rave", "K|off", IN_ALL, OPT_SEARCH, OPT_RAVE,
+    {"rave", "K|off", IN_ALL, OPT_SEARCH, OPT_CONFIG,
      "3000 for games whose rollouts tell their moves",
      "RAVE: each child's mean mixed with its all-moves-as-first mean, equal weights at K "
      "simulations"},
-    {"max-mix", "M", IN_ALL, OPT_SEARCH, OPT_MAX_MIX, "0",
+    {"max-mix", "M", IN_ALL, OPT_SEARCH, OPT_CONFIG, "0",
      "single-player games: each child's mean mixed with the best return seen through it, M "
      "(0 to 1) on the best"},
-    {"adaptive", "on|off", IN_ALL, OPT_SEARCH, OPT_ADAPTIVE, "off",
+    {"adaptive", "on|off", IN_ALL, OPT_SEARCH, OPT_CONFIG, "off",
      "single-player games: exploration scaled by the spread of the returns seen"},
-    {"batch", "N", IN_ALL, OPT_SEARCH, OPT_BATCH, "1",
+    {"batch", "N", IN_ALL, OPT_SEARCH, OPT_CONFIG, "1",
      "with net=: leaves a search thread gathers for one pass of the network"},
 };
 
-#define OPTIONS_SIZE_MAX 1e15 /* Bytes of the largest size options_parse_size reads. */
-#define OPTIONS_N        (sizeof options_rows / sizeof options_rows[0])
-#define OPTIONS_INDENT   "                           " /* Help text under a long syntax. */
+#define OPTIONS_N      (sizeof options_rows / sizeof options_rows[0])
+#define OPTIONS_INDENT "                           " /* Help text under a long syntax. */
 
 /* The front-ends of OPTIONS_IN_*, bit by bit, by their command's name. */
 static const char *const options_fronts[] = {"play", "gtp",   "gomocup",  "analyze", "bench",
@@ -222,30 +203,6 @@ static bool options_is_decimal(const char *text)
     return *text && strspn(text, "0123456789.eE+-") == strlen(text);
 }
 
-bool options_parse_size(const char *text, size_t *out)
-{
-    static const char units[] = "kmg";
-    char *end;
-    if (!isdigit((unsigned char)*text) && *text != '.')
-        return false;
-    errno = 0;
-    double v = strtod(text, &end), mult = 1;
-    if (end == text || errno || !(v >= 0) ||
-        (size_t)(end - text) != strspn(text, "0123456789.eE+-"))
-        return false; /* Decimal only: not "0x10M", which strtod reads. */
-    const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
-    if (u) {
-        mult = (double)(1ULL << (10 * (u - units + 1)));
-        end++;
-    }
-    if (!strcasecmp(end, "b") || (u && !strcasecmp(end, "ib")))
-        end += strlen(end);
-    if (*end || v * mult > OPTIONS_SIZE_MAX)
-        return false;
-    *out = (size_t)(v * mult);
-    return true;
-}
-
 /* A whole decimal count in [lo, hi]; on failure, what is expected into
  * want[len]. A number too large for any count is out of range like any
  * other, never taken as the largest one. */
@@ -308,23 +265,13 @@ static bool options_add_params(options *o, const char *v)
     return true;
 }
 
-/* A whole number in [lo, hi], which int holds, into *out. */
-static bool options_int(const char *v, uint64_t lo, uint64_t hi, int *out, char *want, size_t len)
-{
-    uint64_t u;
-    if (!options_count(v, lo, hi, &u, want, len))
-        return false;
-    *out = (int)u;
-    return true;
-}
-
 /* Reads v into o as r says. Returns false for a bad value, with what is
  * expected in want[len] (the row's syntax, unless a number's range says
  * more). */
 static bool options_apply(options *o, const struct options_row *r, const char *v, char *want,
                           size_t len)
 {
-    int w = r->arg ? options_word(r->arg, v) : -1, n;
+    int w = r->arg ? options_word(r->arg, v) : -1;
     snprintf(want, len, "%s%s", r->arg && strchr(r->arg, '|') ? "one of " : "",
              r->arg ? r->arg : "");
     switch (r->kind) {
@@ -334,69 +281,11 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         return options_real(v, 0.001, 1e7, &o->lim.time, NULL, want, len);
     case OPT_NODES:
         return options_count(v, 1, UINT64_MAX, &o->lim.nodes, want, len);
-    case OPT_SEED:
-        return options_count(v, 0, UINT64_MAX, &o->cfg.seed, want, len);
-    case OPT_THREADS:
-        return options_int(v, 1, BANYAN_MAX_THREADS, &o->cfg.threads, want, len);
-    case OPT_PARALLEL:
-        if (w < 0)
-            return false;
-        o->cfg.parallel = w == 0 ? BANYAN_PARALLEL_TREE : BANYAN_PARALLEL_ROOT;
-        return true;
-    case OPT_MEMORY:
-        if (options_parse_size(v, &o->cfg.memory) && o->cfg.memory > 0)
+    case OPT_CONFIG:
+        if (banyan_config_set(&o->cfg, r->name, v) == BANYAN_OK)
             return true;
-        snprintf(want, len, "a size in bytes from 1 to %g, with an optional K, M or G",
-                 OPTIONS_SIZE_MAX);
+        snprintf(want, len, "%s", banyan_config_expects(r->name));
         return false;
-    case OPT_C:
-        return options_real(v, 1e-6, 1e6, &o->cfg.c, NULL, want, len);
-    case OPT_SELECT:
-        if (w < 0)
-            return false;
-        o->cfg.select = w == 0 ? BANYAN_SELECT_UCT : BANYAN_SELECT_PUCT;
-        return true;
-    case OPT_FINAL:
-        if (w < 0)
-            return false;
-        o->cfg.final = w == 0   ? BANYAN_FINAL_VISITS
-                       : w == 1 ? BANYAN_FINAL_VALUE
-                                : BANYAN_FINAL_LCB;
-        return true;
-    case OPT_EXPAND:
-        if (!options_int(v, 1, 999999, &n, want, len))
-            return false;
-        o->cfg.expand_visits = (uint32_t)n;
-        return true;
-    case OPT_LEAF:
-        if (w < 0)
-            return false;
-        o->cfg.leaf = w == 0 ? BANYAN_LEAF_ROLLOUT : w == 1 ? BANYAN_LEAF_EVAL : BANYAN_LEAF_CUTOFF;
-        return true;
-    case OPT_CUTOFF:
-        return options_int(v, 1, 1000, &o->cfg.cutoff, want, len);
-    case OPT_SOLVE:
-        return options_count(v, 1, UINT64_MAX, &o->cfg.solve_budget, want, len);
-    case OPT_REUSE:
-    case OPT_RECYCLE:
-    case OPT_TRANSPOSITIONS:
-        if (w < 0)
-            return false;
-        if (r->kind == OPT_REUSE)
-            o->cfg.fresh_tree = w == 1;
-        else if (r->kind == OPT_RECYCLE)
-            o->cfg.no_recycle = w == 1;
-        else {
-            o->cfg.transpositions = w != 1;
-            o->cfg.graph = w == 2;
-        }
-        return true;
-    case OPT_RAVE:
-        if (!strcmp(v, "off")) {
-            o->cfg.rave = -1;
-            return true;
-        }
-        return options_real(v, 1, 1e9, &o->cfg.rave, "off", want, len);
     case OPT_PONDER:
     case OPT_NO_PONDER:
         o->ponder = r->kind == OPT_PONDER;
@@ -419,34 +308,6 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         return true;
     case OPT_PARAMS:
         return strchr(v, '=') && options_add_params(o, v);
-    case OPT_BATCH:
-        return options_int(v, 1, BANYAN_MAX_BATCH, &o->cfg.batch, want, len);
-    case OPT_MAX_MIX:
-        return options_real(v, 0, 1, &o->cfg.max_mix, NULL, want, len);
-    case OPT_ADAPTIVE:
-        if (w < 0)
-            return false;
-        o->cfg.adaptive = w == 0 ? 1 : -1;
-        return true;
-    case OPT_FPU:
-        if (w == 1) {
-            o->cfg.fpu = BANYAN_FPU_INFINITE;
-            return true;
-        }
-        o->cfg.fpu = BANYAN_FPU_PARENT;
-        return options_real(v, 0, 1, &o->cfg.fpu_value, "infinite", want, len);
-    case OPT_WIDENING:
-        if (w == 1) {
-            o->cfg.widening = -1;
-            return true;
-        }
-        return options_real(v, 0.01, 1000, &o->cfg.widening, "off", want, len);
-    case OPT_OPP_WIDENING:
-        if (w == 1) {
-            o->cfg.widening_opponent = -1;
-            return true;
-        }
-        return options_real(v, 0.01, 1000, &o->cfg.widening_opponent, "off", want, len);
     case OPT_RESIGN:
         if (!strcmp(v, "off")) {
             o->resign = -1;

@@ -120,8 +120,4 @@ void options_help_all(FILE *f);
 void options_explain_new(const banyan_game *g, const char *params, const banyan_config *cfg, int rc,
                          char *why, size_t len);
 
-/* Parses a byte count with an optional K, M or G suffix (binary) and an
- * optional trailing B or iB: "256M", "1.5G", "65536". */
-bool options_parse_size(const char *text, size_t *out);
-
 #endif /* BANYAN_OPTIONS_H */

@@ -32,24 +32,12 @@ static int engine_ok(banyan_engine *e)
     return BANYAN_OK;
 }
 
-/* The end of the last member of each struct's first layout, the one that
- * brought size: a caller's struct is never smaller (banyan.h, "Binary
- * compatibility"). */
-#define ENGINE_CONFIG_FIRST (offsetof(banyan_config, widening_opponent) + sizeof(double))
-#define ENGINE_LIMITS_FIRST (offsetof(banyan_limits, analyse) + sizeof(bool))
-#define ENGINE_REPORT_FIRST (offsetof(banyan_report, line_return) + sizeof(double))
-
-/* Whether a caller's struct of size bytes (its first member) is one this
- * library takes: from the first layout's end up to its own size, known. */
-static bool engine_size_ok(size_t size, size_t first, size_t known)
+bool engine_size_ok(size_t size, size_t first, size_t known)
 {
     return size >= first && size <= known;
 }
 
-/* Copies the caller's struct in (its size bytes, which engine_size_ok
- * took) to *out, of the library's size known, with the fields beyond the
- * caller's zero (their defaults), and size the library's own. */
-static void engine_copy_in(void *out, const void *in, size_t known)
+void engine_copy_in(void *out, const void *in, size_t known)
 {
     size_t size = *(const size_t *)in;
     memset(out, 0, known);

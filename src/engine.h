@@ -7,10 +7,27 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "banyan.h"
 #include "tree.h"
+
+/* The end of the last member of each public struct's first layout, the one
+ * that brought size: a caller's struct is never smaller (banyan.h, "Binary
+ * compatibility"). */
+#define ENGINE_CONFIG_FIRST (offsetof(banyan_config, widening_opponent) + sizeof(double))
+#define ENGINE_LIMITS_FIRST (offsetof(banyan_limits, analyse) + sizeof(bool))
+#define ENGINE_REPORT_FIRST (offsetof(banyan_report, line_return) + sizeof(double))
+
+/* Whether a caller's struct of size bytes (its first member) is one this
+ * library takes: from the first layout's end up to its own size, known. */
+BANYAN_INTERNAL bool engine_size_ok(size_t size, size_t first, size_t known);
+
+/* Copies the caller's struct in (its size bytes, which engine_size_ok
+ * took) to *out, of the library's size known, with the fields beyond the
+ * caller's zero (their defaults), and size the library's own. */
+BANYAN_INTERNAL void engine_copy_in(void *out, const void *in, size_t known);
 
 /* A root child's statistics summed over the trees (there is one but under
  * root parallelism), and where its PV starts: in the tree that visited it

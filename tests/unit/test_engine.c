@@ -176,6 +176,147 @@ void test_engine_struct_size(void)
     banyan_engine_free(e);
 }
 
+/* Options by name (banyan_config_set): each option of the library's table
+ * sets its field, and each refusal leaves the config unchanged. */
+void test_engine_config_set(void)
+{
+    static const struct {
+        const char *name, *value;
+        banyan_config want; /* The config it gives, from the defaults. */
+    } good[] = {
+        {"seed", "18446744073709551615", {.seed = UINT64_MAX}},
+        {"seed", "0", {.seed = 0}},
+        {"threads", "64", {.threads = 64}},
+        {"memory", "1.5K", {.memory = 1536}},
+        {"memory", "64MiB", {.memory = 64 << 20}},
+        {"memory", "1g", {.memory = 1 << 30}},
+        {"parallel", "tree", {.parallel = BANYAN_PARALLEL_TREE}},
+        {"parallel", "root", {.parallel = BANYAN_PARALLEL_ROOT}},
+        {"c", "1.2", {.c = 1.2}},
+        {"select", "uct", {.select = BANYAN_SELECT_UCT}},
+        {"select", "puct", {.select = BANYAN_SELECT_PUCT}},
+        {"final", "visits", {.final = BANYAN_FINAL_VISITS}},
+        {"final", "value", {.final = BANYAN_FINAL_VALUE}},
+        {"final", "lcb", {.final = BANYAN_FINAL_LCB}},
+        {"fpu", "0.25", {.fpu = BANYAN_FPU_PARENT, .fpu_value = 0.25}},
+        {"fpu", "infinite", {.fpu = BANYAN_FPU_INFINITE}},
+        {"widening", "3", {.widening = 3}},
+        {"widening", "off", {.widening = -1}},
+        {"opponent-widening", "0.5", {.widening_opponent = 0.5}},
+        {"opponent-widening", "off", {.widening_opponent = -1}},
+        {"expand", "999999", {.expand_visits = 999999}},
+        {"leaf", "rollout", {.leaf = BANYAN_LEAF_ROLLOUT}},
+        {"leaf", "eval", {.leaf = BANYAN_LEAF_EVAL}},
+        {"leaf", "cutoff", {.leaf = BANYAN_LEAF_CUTOFF}},
+        {"cutoff", "1000", {.cutoff = 1000}},
+        {"solve", "1", {.solve_budget = 1}},
+        {"reuse", "off", {.fresh_tree = true}},
+        {"reuse", "on", {.fresh_tree = false}},
+        {"recycle", "off", {.no_recycle = true}},
+        {"transpositions", "on", {.transpositions = true}},
+        {"transpositions", "graph", {.transpositions = true, .graph = true}},
+        {"transpositions", "off", {.transpositions = false}},
+        {"rave", "3000", {.rave = 3000}},
+        {"rave", "off", {.rave = -1}},
+        {"max-mix", "1", {.max_mix = 1}},
+        {"adaptive", "on", {.adaptive = 1}},
+        {"adaptive", "off", {.adaptive = -1}},
+        {"batch", "256", {.batch = 256}},
+    };
+    static const struct {
+        const char *name, *value;
+    } bad[] = {
+        {"seed", "-1"},
+        {"seed", "18446744073709551616"},
+        {"seed", "0x10"},
+        {"threads", "0"},
+        {"threads", "65"},
+        {"memory", "0"},
+        {"memory", "2e15"},
+        {"memory", "0x10M"},
+        {"memory", "5T"},
+        {"parallel", "both"},
+        {"c", "0"},
+        {"c", "nan"},
+        {"c", "1e7"},
+        {"c", " 1"},
+        {"select", "rave"},
+        {"final", ""},
+        {"fpu", "1.5"},
+        {"fpu", "R"},
+        {"widening", "0"},
+        {"widening", "W"},
+        {"opponent-widening", "1001"},
+        {"expand", "0"},
+        {"expand", "1000000"},
+        {"leaf", "Eval"},
+        {"cutoff", "1001"},
+        {"solve", "0"},
+        {"reuse", "yes"},
+        {"recycle", "1"},
+        {"transpositions", "gr"},
+        {"rave", "0.5"},
+        {"rave", "inf"},
+        {"max-mix", "-0.1"},
+        {"adaptive", "2"},
+        {"batch", "257"},
+        {"bogus", "1"},
+        {"", "1"},
+        {"C", "1"},
+    };
+    int names = 0;
+    while (banyan_config_option(names))
+        names++;
+    T_EQ(names, 21);
+    T_TRUE(banyan_config_option(-1) == NULL);
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        banyan_config cfg = BANYAN_CONFIG(), want = good[i].want;
+        want.size = sizeof want;
+        T_EQ(banyan_config_set(&cfg, good[i].name, good[i].value), BANYAN_OK);
+        if (memcmp(&cfg, &want, sizeof cfg) != 0)
+            T_FAIL_AT("%s=%s does not set its field", good[i].name, good[i].value);
+        T_TRUE(banyan_config_expects(good[i].name) != NULL);
+    }
+    /* Every option of the table is among those set above. */
+    for (int k = 0; k < names; k++) {
+        bool seen = false;
+        for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+            seen = seen || !strcmp(good[i].name, banyan_config_option(k));
+        if (!seen)
+            T_FAIL_AT("option %s is not tested", banyan_config_option(k));
+    }
+    /* A refusal leaves every byte as it was, and a value set before stays. */
+    banyan_config before = BANYAN_CONFIG(.seed = 9, .threads = 3, .c = 0.7, .fpu_value = 0.3,
+                                         .widening = 5, .rave = 10, .transpositions = true);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        banyan_config cfg = before;
+        T_EQ(banyan_config_set(&cfg, bad[i].name, bad[i].value), BANYAN_EINVAL);
+        if (memcmp(&cfg, &before, sizeof cfg) != 0)
+            T_FAIL_AT("%s=%s changed the config", bad[i].name, bad[i].value);
+    }
+    banyan_config cfg = before;
+    T_EQ(banyan_config_set(&cfg, NULL, "1"), BANYAN_EINVAL);
+    T_EQ(banyan_config_set(&cfg, "seed", NULL), BANYAN_EINVAL);
+    T_EQ(banyan_config_set(NULL, "seed", "1"), BANYAN_EINVAL);
+    cfg.size = 0; /* Not made by BANYAN_CONFIG(). */
+    T_EQ(banyan_config_set(&cfg, "seed", "1"), BANYAN_EINVAL);
+    cfg.size = sizeof cfg + 8; /* A newer header's. */
+    T_EQ(banyan_config_set(&cfg, "seed", "1"), BANYAN_EINVAL);
+    T_EQ(cfg.seed, 9);
+    /* What each value must be, as the command line says it. */
+    T_STR(banyan_config_expects("threads"), "a whole number from 1 to 64");
+    T_STR(banyan_config_expects("parallel"), "one of tree|root");
+    T_STR(banyan_config_expects("fpu"), "a number from 0 to 1, or infinite");
+    T_TRUE(banyan_config_expects("bogus") == NULL);
+    T_TRUE(banyan_config_expects(NULL) == NULL);
+    /* A config set by name makes an engine like one set by field. */
+    cfg = BANYAN_CONFIG();
+    T_EQ(banyan_config_set(&cfg, "leaf", "eval"), BANYAN_OK);
+    T_TRUE(banyan_config_check(&banyan_game_connect4, &cfg) != NULL); /* No evaluation. */
+    T_EQ(banyan_config_set(&cfg, "leaf", "rollout"), BANYAN_OK);
+    T_TRUE(banyan_config_check(&banyan_game_connect4, &cfg) == NULL);
+}
+
 void test_engine_bad_input(void)
 {
     banyan_engine *e = test_engine(&banyan_game_connect4, C4_SEARCHED, NULL);
