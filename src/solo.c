@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "banyan.h"
+#include "engine.h"
 #include "util.h"
 
 #define SOLO_SEED_STEP   7919  /* Between the seeds of successive runs. */
@@ -61,7 +62,7 @@ static bool solo_push(solo *S, solo_game *gm, banyan_move m)
  * playouts) over the moves the best line still has, plus one. */
 static banyan_limits solo_limits(const solo *S, double left, int line_len)
 {
-    banyan_limits lim = {0};
+    banyan_limits lim = BANYAN_LIMITS();
     /* Even: the same for this move and each one left. Front: shares that
      * fall in step with the moves left, this move's the largest. */
     double share =
@@ -88,7 +89,7 @@ static int solo_play(solo *S, banyan_engine *e, int k, double budget)
     int line_len = SOLO_FIRST_MOVES, rc = BANYAN_OK;
     S->run.n = 0;
     while (!S->g->outcome(banyan_engine_state(e), ret)) {
-        banyan_report rep;
+        banyan_report rep = BANYAN_REPORT();
         double left = budget - used;
         if (left > 0) {
             banyan_limits lim = solo_limits(S, left, line_len);
@@ -178,7 +179,6 @@ BANYAN_API int banyan_solo_run(const banyan_game *g, const char *params, const c
                                const banyan_config *cfg, const banyan_solo_options *opt,
                                banyan_solo_result *out)
 {
-    static const banyan_config no_config = {0};
     banyan_solo_result r;
     solo S;
     if (!out || !solo_take(&r, sizeof r, out, out->size, SOLO_RESULT_V1) ||
@@ -193,7 +193,12 @@ BANYAN_API int banyan_solo_run(const banyan_game *g, const char *params, const c
     S.g = g;
     S.params = params;
     S.position = position;
-    S.cfg = cfg ? *cfg : no_config;
+    if (cfg && !engine_size_ok(cfg->size, ENGINE_CONFIG_FIRST, sizeof S.cfg))
+        return BANYAN_EINVAL;
+    if (cfg)
+        engine_copy_in(&S.cfg, cfg, sizeof S.cfg); /* Its size's bytes, no more. */
+    else
+        S.cfg = BANYAN_CONFIG();
     if (!S.cfg.alloc)
         S.cfg.alloc = util_realloc;
     S.by_playouts = S.o.playouts || S.o.time == 0;

@@ -61,7 +61,7 @@ static void *solo_alloc(void *ud, void *p, size_t n)
 }
 
 static const banyan_config solo_cfg = {
-    .memory = 1 << 22, .threads = 1, .seed = 5, .alloc = solo_alloc};
+    .size = sizeof(banyan_config), .memory = 1 << 22, .threads = 1, .seed = 5, .alloc = solo_alloc};
 
 /* The return of the game g reaches by moves from its start (rule=5d). */
 static double solo_replay(const banyan_game *g, const banyan_move *moves, int n)
@@ -168,6 +168,12 @@ void test_solo_errors(void)
     banyan_config bad = solo_cfg;
     bad.threads = BANYAN_MAX_THREADS + 1;
     T_EQ(banyan_solo_run(g, NULL, NULL, &bad, &opt, &r), BANYAN_EINVAL);
+    bad = solo_cfg;
+    bad.size = 0; /* A config not made by BANYAN_CONFIG(). */
+    T_EQ(banyan_solo_run(g, NULL, NULL, &bad, &opt, &r), BANYAN_EINVAL);
+    /* No config: the defaults. */
+    T_EQ(banyan_solo_run(g, NULL, NULL, NULL, &opt, &r), BANYAN_OK);
+    T_TRUE(r.found);
     opt.runs = -1;
     T_EQ(banyan_solo_run(g, NULL, NULL, &solo_cfg, &opt, &r), BANYAN_EINVAL);
     opt = BANYAN_SOLO_OPTIONS(.time = -1);
