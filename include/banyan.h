@@ -544,8 +544,9 @@ typedef int banyan_solo_fn(void *ud, const banyan_solo_event *ev);
 
 /* What a call does. Set size with BANYAN_SOLO_OPTIONS(): fields are only
  * ever appended, and the library reads the ones the caller's size holds
- * (a larger size than the library knows is refused unless its extra bytes
- * are zero). Zero means the default for every field. */
+ * (a size of 0, or larger than the library's own, is refused, as for
+ * banyan_config: "Binary compatibility" above). Zero means the default for
+ * every field. */
 typedef struct banyan_solo_options {
     size_t size;              /* sizeof (banyan_solo_options) of the caller's header. */
     uint64_t playouts;        /* The budget of all runs, in simulations; or */

@@ -161,17 +161,15 @@ static int solo_one(solo *S, int k, double budget)
 }
 
 /* Copies a caller's structure of `size` bytes into *mine (sizeof mine_size),
- * zero beyond; false when the size is below the first version's or names
- * fields this library lacks that are not zero. */
+ * zero beyond; false when the size is outside what this library reads (the
+ * rule of banyan.h's "Binary compatibility": below the first version's, or
+ * larger than its own). */
 static bool solo_take(void *mine, size_t mine_size, const void *theirs, size_t size, size_t v1)
 {
-    if (size < v1)
+    if (!engine_size_ok(size, v1, mine_size))
         return false;
-    for (size_t i = mine_size; i < size; i++)
-        if (((const unsigned char *)theirs)[i])
-            return false;
     memset(mine, 0, mine_size);
-    memcpy(mine, theirs, size < mine_size ? size : mine_size);
+    memcpy(mine, theirs, size);
     return true;
 }
 
