@@ -258,8 +258,9 @@ float gmk_prior_value(int tm, int tt, float mine, float theirs);
 void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out);
 void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out);
 
-/* ---- prover.c: the game table's prove_win (VCF), prove_win_deep (VCT) and
- * candidates_deep, and the threat defence that candidates applies ---- */
+/* ---- vcf.c, vct.c, defence.c (their shared workspaces: prover.h): the game
+ * table's prove_win (VCF), prove_win_deep (VCT) and candidates_deep, and
+ * the threat defence that candidates applies ---- */
 
 bool gmk_prove_win(const void *s, banyan_move *out);
 bool gmk_prove_win_deep(const void *s, uint32_t effort, double seconds, void *mem,
@@ -279,7 +280,7 @@ int gmk_defend(const gmk *t, banyan_move *moves, int n, void *mem);
 
 /* Whether the deep memory mem (or NULL) shows that the player to move in
  * t has no VCF, his opponent's VCF on the null move having failed in full
- * before the last move (prover.c says why that holds). */
+ * before the last move (defence.c says why that holds). */
 bool gmk_quiet(const gmk *t, const void *mem);
 
 /* The game table's hash (rules.c): the parameters and the stones. */

@@ -4,7 +4,8 @@
  * 3-3, 4-4 or an overline, and wins only with exactly five). The state, its
  * setup, moves and play, the outcome, renju's forbidden points, the "a1"
  * notation, the hash, the invariants, and the table banyan_game_gomoku that
- * ties in the rollouts and priors (rollout.c) and the provers (prover.c).
+ * ties in the rollouts and priors (rollout.c) and the provers (vcf.c, vct.c,
+ * defence.c).
  */
 #include "gomoku.h"
 
@@ -323,7 +324,7 @@ static int gmk_moves(const void *s, banyan_move *out)
 }
 
 /* The moves the search considers: the near cells unless candidates=all,
- * narrowed by the threats (prover.c, gmk_defend) unless prover=off: a five
+ * narrowed by the threats (defence.c, gmk_defend) unless prover=off: a five
  * to make, else the blocks of the opponent's five, else, when the opponent
  * would win by continuous fours were the mover to pass, the moves that
  * stop it. prover=off (the textbook baseline) keeps the plain list. */
@@ -339,7 +340,7 @@ static int gmk_candidates(const void *s, banyan_move *out)
 
 /* prove_win and candidates for an expansion, with the quiet positions of
  * the thread's deep memory: no VCF to look for where the parent's
- * defence showed there is none (prover.c). */
+ * defence showed there is none (defence.c). */
 static int gmk_expand(const void *s, void *mem, banyan_move *win, banyan_move *out)
 {
     const gmk *t = s;
