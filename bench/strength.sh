@@ -27,19 +27,11 @@ run c4-select --game connect4 banyan:playouts=20000 banyan:playouts=20000,select
 run ttt-perfect --game tictactoe banyan:playouts=3000 banyan:playouts=3000,c=0.7 --games 100 -j 2
 run gomoku-textbook --game gomoku banyan:playouts=2000 banyan:policy=textbook \
     --openings tests/data/gomoku_openings15.txt --games 200 -j 2
-run gomoku-textbook-vcf --game gomoku banyan:playouts=2000 "banyan:policy=textbook,params=prover=vcf" \
-    --openings tests/data/gomoku_openings15.txt --games 200 -j 2
-run gomoku-prover-vcf --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=prover=vcf" \
-    --openings tests/data/gomoku_openings15.txt --games 200 -j 2
-run gomoku-rollout-near --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=rollout=near" \
-    --openings tests/data/gomoku_openings15.txt --games 60 -j 2
 run gomoku-rollout-uniform --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=rollout=uniform" \
     --openings tests/data/gomoku_openings15.txt --games 60 -j 2
 run gomoku-priors-off --game gomoku banyan:playouts=2000 "banyan:playouts=2000,params=priors=off" \
     --openings tests/data/gomoku_openings15.txt --games 60 -j 2
 run gomoku-textbook-1s --game gomoku banyan:time=1 banyan:time=1,policy=textbook \
-    --openings tests/data/gomoku_openings15.txt --games 200 -j 2
-run gomoku-textbook-vcf-1s --game gomoku banyan:time=1 "banyan:time=1,policy=textbook,params=prover=vcf" \
     --openings tests/data/gomoku_openings15.txt --games 200 -j 2
 # 2026-12-01: the evaluation at the leaves, PUCT, and the real engines.
 run gomoku-eval-vs-rollout-0.2s --game gomoku banyan:time=0.2 banyan:time=0.2,leaf=rollout,select=uct \

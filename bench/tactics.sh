@@ -7,7 +7,7 @@
 # gomoku_attack_wins.txt) names more winning moves, refereed by a unit test,
 # that the labels lack: they count, and the score by the labels alone is
 # printed beside. TIME (seconds a position, default 1) and EXTRA (more
-# options, e.g. "--param prover=vcf") change the search.
+# options, e.g. "--param prover=off") change the search.
 set -eu
 B=${BANYAN:-build/release/banyan}
 [ -x "$B" ] || make -s

@@ -7,7 +7,7 @@
  * taken as a probability of P / 1 - P, default 0.99, and weighted W in the
  * fit, default 1: the cross-entropies are reported on all positions and on
  * those without such a label, the undecided), and
- * the policy of priors=patterns to another engine's moves
+ * the policy of the learned priors to another engine's moves
  * (tools/gomoku_moves.py's lines "ID MOVES...", the last move the one to
  * predict).
  *
@@ -474,7 +474,7 @@ static void write_header(FILE *f, int argc, char **argv, const char *data, const
     }
     fprintf(f, "/* clang-format off */\n"
                "/*\n * weights.c - the weights of Gomoku's evaluation model and of the\n"
-               " * priors=patterns policy (see gomoku.h), written by tools/fit_patterns.c:\n"
+               " * learned priors' policy (see gomoku.h), written by tools/fit_patterns.c:\n"
                " * do not edit.\n *\n");
     snprintf(text, sizeof text,
              "Data: %s Fitted on %d positions of %s (lines \"ID EVAL MOVES\" of "

@@ -23,9 +23,7 @@
  * engine's evaluations of positions (bench/fit_patterns.c writes
  * weights.c; docs/STRENGTH.md has the data and the fit).
  *
- * The learned priors (priors=patterns) read the same codes: a softmax of
- * a weight per mover's code, per opponent's code and per distance from the
- * last move, fitted to the moves the other engine chose.
+ * The priors (priors.c) read the same line words and tables.
  */
 #include "gomoku.h"
 
@@ -52,44 +50,6 @@ static int gmk_eval_class(unsigned sum)
     if (threes >= 2)
         return GMK_C_33;
     return fours ? GMK_C_FOUR : threes ? GMK_C_THREE : GMK_C_N;
-}
-
-/* The board's line words (gomoku.h, gmk_lines) and, per colour, the half
- * of gmk_line_table its rule reads (overlines win or not). */
-typedef struct gmk_eval_lines {
-    gmk_lines L;
-    const uint32_t *table[2];
-} gmk_eval_lines;
-
-static void gmk_eval_build(const gmk *t, gmk_eval_lines *E)
-{
-    gmk_lines_load(&E->L, t);
-    for (int col = 0; col < 2; col++)
-        E->table[col] = gmk_line_table + (gmk_exact(t->rule, col) ? 59049 : 0);
-}
-
-/* The gmk_line_table entries of empty cell (r, c) in each direction, per
- * colour, indexed by the 11 cells c - 5 .. c + 5 of the line less the
- * centre, in base 3. */
-static inline void gmk_eval_at(gmk_eval_lines *E, int r, int c, unsigned v[2][4])
-{
-    int x = gmk_bidx(r, c);
-    for (int i = 0; i < 4; i++) {
-        int pos;
-        const uint32_t *w = gmk_lines_at(&E->L, x, i, &pos);
-        unsigned sh = (unsigned)pos - 5, emp = 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff];
-        v[0][i] = E->table[0][gmk_ls_base3[(w[0] >> sh) & 0x7ff] + emp];
-        v[1][i] = E->table[1][gmk_ls_base3[(w[1] >> sh) & 0x7ff] + emp];
-    }
-}
-
-/* The pattern code of a cell for one colour from its table entries v[4]
- * (gmk_eval_at's, for that colour). */
-static inline unsigned gmk_eval_code(const unsigned *v)
-{
-    return gmk_pc_table[((GMK_LINE_PT(v[0]) * 10 + GMK_LINE_PT(v[1])) * 10 + GMK_LINE_PT(v[2])) *
-                            10 +
-                        GMK_LINE_PT(v[3])];
 }
 
 /* The quieter shapes of a cell for one colour, below the classes: counted
@@ -148,61 +108,6 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
         }
 }
 
-/* One pass over moves[0 .. n - 1] of t for the priors: with tv, each
- * move's threat-tier value (gmk_prior_value, unnormalised); with codes,
- * its GMK_POLICY_CODES policy inputs (gmk_policy_codes). */
-static void gmk_priors_scan(const gmk *t, const banyan_move *moves, int n, float *tv,
-                            uint16_t *codes)
-{
-    gmk_eval_lines L;
-    int me = t->ply & 1, size = t->size;
-    gmk_eval_build(t, &L);
-    for (int i = 0; i < n; i++) {
-        unsigned e[2][4];
-        int r = (int)moves[i] / size, c = (int)moves[i] % size;
-        gmk_eval_at(&L, r, c, e);
-        if (tv) {
-            unsigned sh[2][4];
-            float score[2];
-            int tier[2];
-            for (int col = 0; col < 2; col++) {
-                for (int k = 0; k < 4; k++)
-                    sh[col][k] = GMK_LINE_SH(e[col][k]);
-                tier[col] = gmk_tier(sh[col], &score[col]);
-            }
-            tv[i] = gmk_prior_value(tier[me], tier[!me], score[me], score[!me]);
-        }
-        if (codes) {
-            uint16_t *code = codes + GMK_POLICY_CODES * i;
-            for (int k = 0; k < 2; k++)
-                code[k] = (uint16_t)(k * GMK_PC_N + gmk_eval_code(e[k ? !me : me]));
-            int dist = 4; /* The distance from the last move, 1 .. 3, else 4. */
-            if (t->last != GMK_NO_CELL) {
-                int dr = abs(r - t->last / size), dc = abs(c - t->last % size);
-                dist = dr > dc ? dr : dc;
-                dist = dist < 1 ? 1 : dist > 4 ? 4 : dist;
-            }
-            code[2] = (uint16_t)(2 * GMK_PC_N + dist - 1);
-        }
-    }
-}
-
-/* Scales out[0 .. n - 1] to sum to 1. */
-static void gmk_priors_normalise(float *out, int n)
-{
-    float total = 0;
-    for (int i = 0; i < n; i++)
-        total += out[i];
-    for (int i = 0; i < n; i++)
-        out[i] /= total;
-}
-
-void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out)
-{
-    gmk_priors_scan(t, moves, n, out, NULL);
-    gmk_priors_normalise(out, n);
-}
-
 /* Appends to the np pattern inputs of idx[] (gmk_eval_count's codes) the
  * threat mask for the player to move (me): which classes from WIN to THREE
  * each side has; returns their number. */
@@ -214,49 +119,6 @@ static int gmk_eval_mask(int n[2][GMK_C_N], int me, uint16_t *idx, int np)
             mask |= (n[r ? !me : me][k] > 0 ? 1u : 0u) << (r * 4 + k - GMK_C_WIN);
     idx[np++] = (uint16_t)(2 * GMK_PC_N + mask);
     return np;
-}
-
-void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *codes)
-{
-    gmk_priors_scan(t, moves, n, NULL, codes);
-}
-
-/* The policy's logits of n moves from their codes into out; returns the
- * largest. Fives first, as the threat priors have them: the fit never
- * sees them, since the candidates then hold nothing else to choose. */
-static float gmk_policy_logits(const uint16_t *codes, int n, float *out)
-{
-    float top = -1e30f;
-    for (int i = 0; i < n; i++) {
-        const uint16_t *c = codes + GMK_POLICY_CODES * i;
-        out[i] = gmk_policy_weights[c[0]] + gmk_policy_weights[c[1]] + gmk_policy_weights[c[2]];
-        out[i] += c[0] >= GMK_PC_FIVE ? 40.0f : c[1] >= GMK_PC_N + GMK_PC_FIVE ? 20.0f : 0.0f;
-        top = out[i] > top ? out[i] : top;
-    }
-    return top;
-}
-
-void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *out)
-{
-    uint16_t codes[GMK_POLICY_CODES * BANYAN_MAX_MOVES];
-    gmk_policy_codes(t, moves, n, codes);
-    float top = gmk_policy_logits(codes, n, out);
-    for (int i = 0; i < n; i++)
-        out[i] = expf(out[i] - top);
-    gmk_priors_normalise(out, n);
-}
-
-void gmk_priors_mixed(const gmk *t, const banyan_move *moves, int n, float *out)
-{
-    uint16_t codes[GMK_POLICY_CODES * BANYAN_MAX_MOVES];
-    float tv[BANYAN_MAX_MOVES];
-    gmk_priors_scan(t, moves, n, tv, codes);
-    float top = gmk_policy_logits(codes, n, out);
-    /* The geometric mean of the two (normalising either first would only
-     * scale every move alike). */
-    for (int i = 0; i < n; i++)
-        out[i] = sqrtf(tv[i]) * expf(0.5f * (out[i] - top));
-    gmk_priors_normalise(out, n);
 }
 
 /* The model's inputs for the player to move (me) from the class counts. */

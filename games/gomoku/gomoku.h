@@ -28,11 +28,13 @@
 #define GMK_NO_CELL 0xffff                             /* last before the first move. */
 #define GMK_EDGE    3                                  /* Byte board value off the board. */
 
-enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU };                                    /* rule */
-enum { GMK_CAND_NEAR, GMK_CAND_ALL };                                               /* cands */
-enum { GMK_RO_HEURISTIC, GMK_RO_NEAR, GMK_RO_UNIFORM };                             /* rollout */
-enum { GMK_PROVER_VCT, GMK_PROVER_VCF, GMK_PROVER_OFF };                            /* prover */
-enum { GMK_PRIORS_THREATS, GMK_PRIORS_OFF, GMK_PRIORS_PATTERNS, GMK_PRIORS_MIXED }; /* priors */
+/* The parameters. Each search aid has the engine's choice first, then the
+ * plain textbook one (banyan_param.plain: --plain and the bench). */
+enum { GMK_FREESTYLE, GMK_STANDARD, GMK_RENJU }; /* rule */
+enum { GMK_CAND_NEAR, GMK_CAND_ALL };            /* cands */
+enum { GMK_RO_HEURISTIC, GMK_RO_UNIFORM };       /* rollout */
+enum { GMK_PROVER_VCT, GMK_PROVER_OFF };         /* prover */
+enum { GMK_PRIORS_MIXED, GMK_PRIORS_OFF };       /* priors */
 
 /* The state. Only the stones, near, ply, last, winner and stuck change. */
 typedef struct gmk {
@@ -239,22 +241,17 @@ static inline bool gmk_forbidden_at(uint8_t *b, int p, int depth)
  * whose line masks are own and emp (see gmk_line). */
 bool gmk_renju_three(uint8_t *b, int p, int d, unsigned own, unsigned emp, int depth);
 
-/* ---- rollout.c: the game table's rollout and priors ---- */
+/* ---- rollout.c: the game table's rollout ---- */
 
 void gmk_rollout(void *s, banyan_rng *rng);
+
+/* ---- priors.c: the game table's priors ---- */
+
 void gmk_priors(const void *s, const banyan_move *moves, int n, float *out);
 
-/* The prior tier (GMK_T_*, or 0) of a point for one colour from the shapes
- * sh[4] it makes in the four lines, and the sum of their weights into *sum. */
-int gmk_tier(const unsigned *sh, float *sum);
-
-/* The unnormalised prior of a point from the mover's tier and sum and the
- * opponent's (a tier below 0: a point forbidden to him). */
-float gmk_prior_value(int tm, int tt, float mine, float theirs);
-
-/* gmk_priors' two ways, for the tests that check they agree: from the byte
- * board (any rule), and from eval.c's line words and gmk_line_table (not
- * renju). */
+/* The threat priors two ways, for the tests that check they agree: from
+ * the byte board (any rule: renju's priors), and from the line words and
+ * gmk_line_table (not renju: the threat half of the mixed priors). */
 void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out);
 void gmk_priors_lines(const gmk *t, const banyan_move *moves, int n, float *out);
 
@@ -326,20 +323,23 @@ int gmk_eval_features(const void *s, double *f);
 #define GMK_EVAL_PATTERNS (2 * GMK_PC_N + 256)
 int gmk_eval_patterns(const void *s, uint16_t *idx);
 
+/* ---- priors.c: the learned priors ---- */
+
 /* The policy's inputs of moves[0 .. n - 1] of t, GMK_POLICY_CODES a move:
  * codes[3i] the mover's pattern code of moves[i], codes[3i + 1] the
  * opponent's plus GMK_PC_N, codes[3i + 2] its distance from the last move
- * (1 .. 3, else 4) less 1 plus 2 * GMK_PC_N. */
+ * (1 .. 3, else 4) less 1 plus 2 * GMK_PC_N. For the priors and the fit,
+ * bench/fit_patterns.c. */
 #define GMK_POLICY_CODES   3
 #define GMK_POLICY_WEIGHTS (2 * GMK_PC_N + 4)
 void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *codes);
 
-/* The priors of priors=patterns: a softmax of the policy weights of each
- * move's two codes. */
+/* The learned priors alone, the pattern half of the mixed priors: a
+ * softmax of the policy weights of each move's codes. */
 void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *out);
 
-/* The priors of priors=mixed (the default but under renju): the geometric
- * mean of the threat priors and priors=patterns', normalised. */
+/* The mixed priors (priors=mixed, the default but under renju): the
+ * geometric mean of the threat priors and the learned priors, normalised. */
 void gmk_priors_mixed(const gmk *t, const banyan_move *moves, int n, float *out);
 
 /* ---- weights.c: the evaluation's weights, written by bench/fit_patterns.c ---- */
@@ -448,5 +448,45 @@ static inline uint32_t *gmk_lines_at(gmk_lines *L, int x, int i, int *pos)
 
 /* The line words of t's stones (rules.c). */
 void gmk_lines_load(gmk_lines *L, const gmk *t);
+
+/* ---- eval.c and priors.c: a cell's lines, read through gmk_line_table ---- */
+
+/* The board's line words (gmk_lines, above) and, per colour, the half
+ * of gmk_line_table its rule reads (overlines win or not). */
+typedef struct gmk_eval_lines {
+    gmk_lines L;
+    const uint32_t *table[2];
+} gmk_eval_lines;
+
+static inline void gmk_eval_build(const gmk *t, gmk_eval_lines *E)
+{
+    gmk_lines_load(&E->L, t);
+    for (int col = 0; col < 2; col++)
+        E->table[col] = gmk_line_table + (gmk_exact(t->rule, col) ? 59049 : 0);
+}
+
+/* The gmk_line_table entries of empty cell (r, c) in each direction, per
+ * colour, indexed by the 11 cells c - 5 .. c + 5 of the line less the
+ * centre, in base 3. */
+static inline void gmk_eval_at(gmk_eval_lines *E, int r, int c, unsigned v[2][4])
+{
+    int x = gmk_bidx(r, c);
+    for (int i = 0; i < 4; i++) {
+        int pos;
+        const uint32_t *w = gmk_lines_at(&E->L, x, i, &pos);
+        unsigned sh = (unsigned)pos - 5, emp = 2u * gmk_ls_base3[(w[2] >> sh) & 0x7ff];
+        v[0][i] = E->table[0][gmk_ls_base3[(w[0] >> sh) & 0x7ff] + emp];
+        v[1][i] = E->table[1][gmk_ls_base3[(w[1] >> sh) & 0x7ff] + emp];
+    }
+}
+
+/* The pattern code of a cell for one colour from its table entries v[4]
+ * (gmk_eval_at's, for that colour). */
+static inline unsigned gmk_eval_code(const unsigned *v)
+{
+    return gmk_pc_table[((GMK_LINE_PT(v[0]) * 10 + GMK_LINE_PT(v[1])) * 10 + GMK_LINE_PT(v[2])) *
+                            10 +
+                        GMK_LINE_PT(v[3])];
+}
 
 #endif /* BANYAN_GOMOKU_H */

@@ -2,9 +2,9 @@
  * rollout.c - Gomoku's playouts and priors.
  *
  * Rollouts copy the stones onto a local byte board and keep a list of the
- * cells they may draw from: every empty cell (uniform), the cells near the
- * stones (near), or those after the threats (heuristic: win, block, make or
- * stop a straight four, then play near the last moves). The state gets the
+ * cells they may draw from: every empty cell (uniform), or the cells near
+ * the stones after the threats (heuristic: win, block, make or stop a
+ * straight four, then play near the last moves). The state gets the
  * stones, ply, last move and result back; near is left stale, since the game
  * is over. Priors score each candidate for both players from the shape it
  * makes in each of the four lines through it.
@@ -162,12 +162,11 @@ static int gmk_ro_find(gmk_ro *w, int who, int kind)
     return found;
 }
 
-/* Plays t to the end. GMK_RO_UNIFORM draws from every empty cell,
- * GMK_RO_NEAR from the near candidates, and GMK_RO_HEURISTIC from the near
- * candidates after threats: win with a five, block the opponent's five, make
- * a straight four, stop the opponent's straight four (answer an open three),
- * and otherwise, half the time, play within distance 2 of one of the last two
- * moves. Each drawn cell leaves the list (the last one takes its place). */
+/* Plays t to the end. GMK_RO_UNIFORM draws from every empty cell, and
+ * GMK_RO_HEURISTIC from the near candidates after threats: win with a five, block the opponent's
+ * five, make a straight four, stop the opponent's straight four (answer an open three), and
+ * otherwise, half the time, play within distance 2 of one of the last two moves. Each drawn cell
+ * leaves the list (the last one takes its place). */
 static void gmk_rollout_run(gmk *t, gmk_ro *w, banyan_rng *rng, int mode)
 {
     uint8_t *b = w->g.b;
@@ -219,10 +218,6 @@ static void gmk_rollout_run(gmk *t, gmk_ro *w, banyan_rng *rng, int mode)
             uint32_t i = banyan_rng_below(rng, (uint32_t)w->n);
             p = w->list[i];
             w->list[i] = w->list[--w->n];
-        } else if (mode == GMK_RO_NEAR) {
-            uint32_t i = banyan_rng_below(rng, (uint32_t)w->n);
-            p = w->list[i];
-            w->list[i] = w->list[--w->n];
         } else {
             if ((p = gmk_ro_find(w, who, 0)) < 0 && (p = gmk_ro_find(w, !who, 0)) < 0 &&
                 (p = gmk_ro_find(w, who, 1)) < 0 && (p = gmk_ro_find(w, !who, 1)) < 0) {
@@ -246,10 +241,10 @@ static void gmk_rollout_run(gmk *t, gmk_ro *w, banyan_rng *rng, int mode)
             winner = who;
             break;
         }
-        if (mode != GMK_RO_UNIFORM)
+        if (mode == GMK_RO_HEURISTIC) {
             gmk_ro_grow(w, p);
-        if (mode == GMK_RO_HEURISTIC)
             gmk_ro_threats(w, p, who);
+        }
     }
     t->ply = (uint16_t)ply;
     if (last >= 0)
@@ -268,137 +263,4 @@ void gmk_rollout(void *s, banyan_rng *rng)
         return;
     gmk_board_load(t, &w.g);
     gmk_rollout_run(t, &w, rng, t->rollout);
-}
-
-/* ---- Priors ---- */
-
-/* The shape colour col makes by playing at empty p along d. b is restored. */
-static int gmk_shape(uint8_t *b, int p, int d, int col, bool exact, bool renju_black)
-{
-    unsigned own, emp, fp;
-    int run = gmk_run(b, p, d, col), best = 0;
-    if (run == 5 || (run > 5 && !exact))
-        return GMK_SH_FIVE;
-    if (run > 5)
-        return GMK_SH_OVER;
-    gmk_line(b, p, d, col, &own, &emp);
-    fp = gmk_fp(own, emp, exact);
-    if (fp)
-        return gmk_fours(fp) >= 2 || gmk_straight(fp) ? GMK_SH_FOUR2 : GMK_SH_FOUR;
-    for (int s = 1; s <= 5; s++) {
-        unsigned win = 0x1fu << s;
-        int k = gmk_pop5[(own >> s) & 31];
-        if (!(win & ~(own | emp)) && k > best)
-            best = k;
-    }
-    if (best >= 3) {
-        if (renju_black) {
-            b[p] = (uint8_t)col;
-            bool three = gmk_renju_three(b, p, d, own, emp, 1);
-            b[p] = 0;
-            if (three)
-                return GMK_SH_OPEN3;
-        } else {
-            for (int i = 1; i <= 9; i++) {
-                unsigned bit = 1u << i;
-                if ((emp & bit) && gmk_straight(gmk_fp(own | bit, emp & ~bit, exact)))
-                    return GMK_SH_OPEN3;
-            }
-        }
-        return GMK_SH_THREE;
-    }
-    return best;
-}
-
-int gmk_tier(const unsigned *sh, float *sum)
-{
-    static const float weight[] = {0, 1, 6, 30, 120, 150, 600, 0, 0};
-    int fours = 0, open3 = 0;
-    *sum = 0;
-    for (int i = 0; i < 4; i++) {
-        if (sh[i] == GMK_SH_FIVE)
-            return GMK_T_FIVE;
-        fours += sh[i] == GMK_SH_FOUR ? 1 : sh[i] == GMK_SH_FOUR2 ? 2 : 0;
-        open3 += sh[i] == GMK_SH_OPEN3;
-        *sum += weight[sh[i]];
-    }
-    if (fours >= 2 || (fours && open3))
-        return GMK_T_WIN;
-    if (open3 >= 2)
-        return GMK_T_33;
-    return 0;
-}
-
-float gmk_prior_value(int tm, int tt, float mine, float theirs)
-{
-    if (tm == GMK_T_FIVE)
-        return 1e7f;
-    if (tt == GMK_T_FIVE)
-        return 1e6f;
-    if (tm == GMK_T_WIN)
-        return 1e5f + mine;
-    if (tt == GMK_T_WIN)
-        return 2e3f + theirs;
-    if (tm == GMK_T_33)
-        return 5e3f + mine;
-    return 1.0f + mine + 0.8f * (tt < 0 ? 0 : theirs) + (tt == GMK_T_33 ? 1000.0f : 0);
-}
-
-/* Scores p for colour col: a tier (-1 for a point forbidden to renju's
- * Black) and a sum of per-line weights. */
-static int gmk_point(uint8_t *b, int p, int col, bool exact, bool renju_black, float *sum)
-{
-    unsigned sh[4];
-    for (int i = 0; i < 4; i++)
-        sh[i] = (unsigned)gmk_shape(b, p, gmk_dirs[i], col, exact, renju_black);
-    int tier = gmk_tier(sh, sum);
-    if (tier != GMK_T_FIVE && renju_black && gmk_forbidden_at(b, p, 0))
-        return -1;
-    return tier;
-}
-
-/* Priors in tiers: make five, block five, make a winning shape (straight or
- * double four, four-three), make a double three, stop the opponent's
- * winning shape, then the sum of line weights for the mover plus most of
- * the opponent's. The stop's tier is low enough (2e3, about ten times an
- * ordinary point) that the other defences of an open three, which take no
- * such point, keep a share: at 2e4 the search rarely looked at them (0.2 s
- * a move, 53.0% in 320 games against 2e4; docs/STRENGTH.md). */
-void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out)
-{
-    gmk_board g;
-    int me = t->ply & 1, size = t->size;
-    float total = 0;
-    gmk_board_load(t, &g);
-    for (int i = 0; i < n; i++) {
-        int p = gmk_bidx((int)moves[i] / size, (int)moves[i] % size);
-        float mine, theirs, v;
-        int tm = gmk_point(g.b, p, me + 1, g.exact[me], g.renju && me == 0, &mine);
-        int tt = gmk_point(g.b, p, 2 - me, g.exact[!me], g.renju && me == 1, &theirs);
-        v = gmk_prior_value(tm, tt, mine, theirs);
-        out[i] = v;
-        total += v;
-    }
-    for (int i = 0; i < n; i++)
-        out[i] /= total;
-}
-
-/* Uniform for the textbook player; under renju from the board (Black's
- * threes and forbidden points need it); otherwise from the line tables,
- * which give the same shapes several times faster. */
-void gmk_priors(const void *s, const banyan_move *moves, int n, float *out)
-{
-    const gmk *t = s;
-    if (t->priors == GMK_PRIORS_OFF) {
-        for (int i = 0; i < n; i++)
-            out[i] = 1.0f / (float)n;
-    } else if (t->rule == GMK_RENJU) {
-        gmk_priors_board(t, moves, n, out);
-    } else if (t->priors == GMK_PRIORS_PATTERNS) {
-        gmk_priors_patterns(t, moves, n, out);
-    } else if (t->priors == GMK_PRIORS_MIXED) {
-        gmk_priors_mixed(t, moves, n, out);
-    } else {
-        gmk_priors_lines(t, moves, n, out);
-    }
 }

@@ -1,7 +1,7 @@
 /* clang-format off */
 /*
  * weights.c - the weights of Gomoku's evaluation model and of the
- * priors=patterns policy (see gomoku.h), written by tools/fit_patterns.c:
+ * learned priors' policy (see gomoku.h), written by tools/fit_patterns.c:
  * do not edit.
  *
  * Data: positions of 15x15 freestyle games of Banyan against Rapfi at 40 ms a

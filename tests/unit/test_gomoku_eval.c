@@ -277,9 +277,10 @@ void test_gmk_priors_lines(void)
         }
 }
 
-/* priors=patterns: a distribution over the candidates, the same for a
- * move and its image under the eight symmetries, and the fitted weights
- * put a five to make first, then a five to stop. */
+/* The learned priors (the pattern half of the mixed priors): a
+ * distribution over the candidates, the same for a move and its image
+ * under the eight symmetries, and the fitted weights put a five to make
+ * first, then a five to stop. */
 void test_gmk_priors_patterns(void)
 {
     banyan_rng rng;
@@ -287,7 +288,7 @@ void test_gmk_priors_patterns(void)
     for (int game = 0; game < 30; game++) {
         eval_state s;
         int xs[64], ys[64], n = 0, plies = 3 + (int)banyan_rng_below(&rng, 30);
-        T_EQ(G->setup(&s, "priors=patterns"), BANYAN_OK);
+        T_EQ(G->setup(&s, ""), BANYAN_OK);
         for (; n < plies; n++) {
             banyan_move moves[BANYAN_MAX_MOVES];
             int k = G->candidates(&s, moves);
@@ -313,10 +314,10 @@ void test_gmk_priors_patterns(void)
             eval_state t;
             banyan_move m[BANYAN_MAX_MOVES];
             float p[BANYAN_MAX_MOVES], sum = 0;
-            eval_load(&t, "priors=patterns", text);
+            eval_load(&t, "", text);
             int nm = G->moves(&t, m); /* Not candidates: their threat defence
                                        * may differ in order and budget. */
-            G->priors(&t, m, nm, p);
+            gmk_priors_patterns((const gmk *)&t, m, nm, p);
             for (int i = 0; i < nm; i++)
                 sum += p[i];
             T_NEAR(sum, 1, 1e-5);
@@ -351,9 +352,9 @@ void test_gmk_priors_patterns(void)
         banyan_move m[BANYAN_MAX_MOVES];
         float p[BANYAN_MAX_MOVES];
         char buf[16];
-        eval_load(&t, "priors=patterns candidates=all", tests[i][0]);
+        eval_load(&t, "candidates=all", tests[i][0]);
         int nm = G->moves(&t, m), best = 0;
-        G->priors(&t, m, nm, p);
+        gmk_priors_patterns((const gmk *)&t, m, nm, p);
         for (int j = 1; j < nm; j++)
             best = p[j] > p[best] ? j : best;
         T_TRUE(G->format_move(&t, m[best], buf, sizeof buf) > 0);
@@ -364,8 +365,8 @@ void test_gmk_priors_patterns(void)
 }
 
 /* priors=mixed, the default: the normalised geometric mean of the threat
- * priors and priors=patterns' on random positions of freestyle and
- * standard, and the threat priors under renju. */
+ * priors and the learned priors on random positions of freestyle and
+ * standard, and the threat priors from the board under renju. */
 void test_gmk_priors_mixed(void)
 {
     static const char *const rules[] = {"", "rule=standard", "rule=renju"};
@@ -373,23 +374,23 @@ void test_gmk_priors_mixed(void)
     banyan_rng_seed(&rng, 11, 0);
     for (size_t ri = 0; ri < sizeof rules / sizeof rules[0]; ri++)
         for (int game = 0; game < 20; game++) {
-            eval_state s[3];
-            char params[3][64];
-            static const char *const modes[] = {"", "priors=threats", "priors=patterns"};
-            for (int k = 0; k < 3; k++) {
-                snprintf(params[k], sizeof params[k], "%s %s", rules[ri], modes[k]);
-                T_EQ(G->setup(&s[k], params[k]), BANYAN_OK);
-            }
+            eval_state s;
+            T_EQ(G->setup(&s, rules[ri]), BANYAN_OK);
             int plies = 1 + (int)banyan_rng_below(&rng, 40);
             for (int n = 0; n < plies; n++) {
                 banyan_move moves[BANYAN_MAX_MOVES];
                 float p[3][BANYAN_MAX_MOVES], sum = 0;
                 double ret[2];
-                int k = G->candidates(&s[0], moves);
+                const gmk *t = (const gmk *)&s;
+                int k = G->candidates(&s, moves);
                 if (k == 0)
                     break;
-                for (int j = 0; j < 3; j++)
-                    G->priors(&s[j], moves, k, p[j]);
+                G->priors(&s, moves, k, p[0]);
+                if (ri == 2)
+                    gmk_priors_board(t, moves, k, p[1]);
+                else
+                    gmk_priors_lines(t, moves, k, p[1]);
+                gmk_priors_patterns(t, moves, k, p[2]);
                 for (int i = 0; i < k; i++)
                     sum += p[0][i];
                 T_NEAR(sum, 1, 1e-5);
@@ -402,10 +403,8 @@ void test_gmk_priors_mixed(void)
                         T_FAIL_AT("%s, ply %d, move %u: prior %g, want %g", rules[ri], n,
                                   (unsigned)moves[i], p[0][i], want);
                 }
-                banyan_move m = moves[banyan_rng_below(&rng, (uint32_t)k)];
-                for (int j = 0; j < 3; j++)
-                    G->play(&s[j], m);
-                if (G->outcome(&s[0], ret))
+                G->play(&s, moves[banyan_rng_below(&rng, (uint32_t)k)]);
+                if (G->outcome(&s, ret))
                     break;
             }
         }

@@ -222,7 +222,7 @@ void test_net_check_game(void)
     strcpy(m.params, rules);
     T_TRUE(net_check_game(&m, &banyan_game_gomoku, "size=9", why, sizeof why) == NULL);
     /* Search aids are not rules. */
-    T_TRUE(net_check_game(&m, &banyan_game_gomoku, "size=9,prover=vcf", why, sizeof why) == NULL);
+    T_TRUE(net_check_game(&m, &banyan_game_gomoku, "size=9,prover=off", why, sizeof why) == NULL);
     T_TRUE(net_check_game(&m, &banyan_game_gomoku, "", why, sizeof why) != NULL);
     T_TRUE(strstr(why, "size=9") != NULL);
     T_TRUE(net_check_game(&m, &banyan_game_gomoku, "size=9,rule=renju", why, sizeof why) != NULL);
