@@ -28,7 +28,7 @@ static int gmk_gen_run(unsigned o)
 
 /* The GMK_LS_ bits of a line for one colour: own stones o (the centre,
  * bit 5, included) and empty cells emp of the 11 cells x - 5d .. x + 5d.
- * They agree with gmk_five_at, gmk_vcf_makes_four, gmk_vcf_fives and
+ * They agree with gmk_ro_lines_five, gmk_vcf_makes_four, gmk_vcf_fives and
  * gmk_shape's open three for that line. (A run through x that reaches 5
  * cells out is longer than 5 whatever lies beyond, so the window decides
  * fives and overlines alike.) */

@@ -13,43 +13,6 @@
 
 #include <string.h>
 
-/* The stones of one colour as lines: bit c of row r, bit r of column c, bit
- * c of diagonal r - c + 22 and of anti-diagonal r + c. A five through a
- * stone is a few shifts of one word per direction. */
-typedef struct gmk_ro_lines {
-    uint32_t row[GMK_MAX];    /* Bit c. */
-    uint32_t col[GMK_MAX];    /* Bit r. */
-    uint32_t dg[2 * GMK_MAX]; /* Bit c, index r - c + 22. */
-    uint32_t ad[2 * GMK_MAX]; /* Bit c, index r + c. */
-} gmk_ro_lines;
-
-static inline void gmk_ro_lines_set(gmk_ro_lines *l, int r, int c)
-{
-    l->row[r] |= 1u << c;
-    l->col[c] |= 1u << r;
-    l->dg[r - c + GMK_MAX] |= 1u << c;
-    l->ad[r + c] |= 1u << c;
-}
-
-/* Whether line word w has a winning five through bit i. After the shift by
- * 5, x marks the starts of runs of five and y those of runs of six; the runs
- * that hold bit i + 5 start at i + 1 .. i + 5 (five) or i .. i + 5 (six). */
-static inline bool gmk_word_five(uint32_t w32, int i, bool exact)
-{
-    uint64_t w = (uint64_t)w32 << 5;
-    uint64_t x = w & (w >> 1) & (w >> 2) & (w >> 3) & (w >> 4);
-    bool five = ((x >> (i + 1)) & 0x1f) != 0;
-    if (!exact || !five)
-        return five;
-    return ((x & (w >> 5)) >> i & 0x3f) == 0;
-}
-
-static inline bool gmk_ro_lines_five(const gmk_ro_lines *l, int r, int c, bool exact)
-{
-    return gmk_word_five(l->row[r], c, exact) || gmk_word_five(l->col[c], r, exact) ||
-           gmk_word_five(l->dg[r - c + GMK_MAX], c, exact) || gmk_word_five(l->ad[r + c], c, exact);
-}
-
 /* Workspace of a rollout. */
 typedef struct gmk_ro {
     gmk_board g;                      /* The stones. */
@@ -151,7 +114,8 @@ static int gmk_ro_find(gmk_ro *w, int who, int kind)
     bool exact = w->g.exact[who];
     while (n > 0) {
         int p = list[n - 1];
-        if (w->g.b[p] == 0 && (kind == 0 ? gmk_five_at(w->g.b, p, who + 1, exact)
+        if (w->g.b[p] == 0 && (kind == 0 ? gmk_ro_lines_five(&w->lines[who], (p >> 5) - GMK_PAD,
+                                                             (p & 31) - GMK_PAD, exact)
                                          : gmk_ro_straight_at(w->g.b, p, who + 1, exact))) {
             found = p;
             break;

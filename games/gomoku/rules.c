@@ -141,7 +141,10 @@ static int gmk_count(const gmk *t, int who, int r, int c, int dr, int dc)
     return n;
 }
 
-/* Whether player who's stone at (r, c) makes a winning five. */
+/* Whether player who's stone at (r, c) makes a winning five. A walk on the
+ * bitboards, the state's only layout: play checks every move it makes, and
+ * building a byte board or line words for that would cost more than the
+ * walk. */
 static bool gmk_won_at(const gmk *t, int who, int r, int c)
 {
     static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
