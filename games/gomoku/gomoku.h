@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "banyan_game.h"
+#include "bits.h"
 
 #define GMK_MIN     5                                  /* Smallest side. */
 #define GMK_MAX     22                                 /* Largest side: columns a .. v. */
@@ -121,14 +122,6 @@ static inline bool gmk_bit(const uint64_t *b, int i)
 static inline void gmk_set(uint64_t *b, int i)
 {
     b[i >> 6] |= (uint64_t)1 << (i & 63);
-}
-
-static inline int gmk_popcount(uint64_t x)
-{
-    int n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
 }
 
 /* Index of the lowest set bit of x (nonzero), by a de Bruijn multiply. */
@@ -254,7 +247,7 @@ static inline int gmk_fours(unsigned fp)
         return 0;
     if (fp & (fp >> 5))
         return 1;
-    return gmk_popcount(fp);
+    return bits_count(fp);
 }
 
 static inline bool gmk_straight(unsigned fp)

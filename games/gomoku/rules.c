@@ -459,8 +459,8 @@ static bool gmk_is_valid(const void *s)
     for (int i = 0; i < GMK_WORDS; i++) {
         if (t->stones[0][i] & t->stones[1][i])
             return false;
-        count[0] += gmk_popcount(t->stones[0][i]);
-        count[1] += gmk_popcount(t->stones[1][i]);
+        count[0] += bits_count(t->stones[0][i]);
+        count[1] += bits_count(t->stones[1][i]);
     }
     int on_board[2] = {0, 0};
     for (int r = 0; r < n; r++)
