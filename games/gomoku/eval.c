@@ -20,8 +20,9 @@
  * pattern code of each near cell (the mover's and the opponent's apart),
  * and per threat mask (which classes each side has), plus a hidden layer
  * of 16 units over the same inputs (gomoku.h), fitted to another
- * engine's evaluations of positions (bench/fit_patterns.c writes
- * weights.c; docs/STRENGTH.md has the data and the fit).
+ * engine's evaluations of positions (tools/fit_patterns.c writes
+ * weights.c; docs/journal/2026-12-05-deviated-positions.md has the data
+ * and the fit).
  *
  * The priors (priors.c) read the same line words and tables.
  */

@@ -358,7 +358,7 @@ bool gmk_evaluate(const void *s, double *returns, const banyan_move *moves, int 
 /* The inputs of the evaluation's model for the player to move in s, into
  * f[GMK_EVAL_FEATURES] (f[0] is 1); returns 1 when the mover has a five
  * to make, -1 when it must stop one five, -2 for two or more, else 0. For
- * the fit, bench/fit_patterns.c. */
+ * the fit, tools/fit_patterns.c. */
 #define GMK_EVAL_FEATURES 17
 int gmk_eval_features(const void *s, double *f);
 
@@ -375,7 +375,7 @@ int gmk_eval_patterns(const void *s, uint16_t *idx);
  * codes[3i] the mover's pattern code of moves[i], codes[3i + 1] the
  * opponent's plus GMK_PC_N, codes[3i + 2] its distance from the last move
  * (1 .. 3, else 4) less 1 plus 2 * GMK_PC_N. For the priors and the fit,
- * bench/fit_patterns.c. */
+ * tools/fit_patterns.c. */
 #define GMK_POLICY_CODES   3
 #define GMK_POLICY_WEIGHTS (2 * GMK_PC_N + 4)
 void gmk_policy_codes(const gmk *t, const banyan_move *moves, int n, uint16_t *codes);
@@ -388,7 +388,7 @@ void gmk_priors_patterns(const gmk *t, const banyan_move *moves, int n, float *o
  * geometric mean of the threat priors and the learned priors, normalised. */
 void gmk_priors_mixed(const gmk *t, const banyan_move *moves, int n, float *out);
 
-/* ---- weights.c: the evaluation's weights, written by bench/fit_patterns.c ---- */
+/* ---- weights.c: the evaluation's weights, written by tools/fit_patterns.c ---- */
 
 /* The value of a position the model decides is 1 / (1 + exp(-z)), z the
  * sum of a linear part and a hidden layer. The linear part: the weights of

@@ -122,7 +122,8 @@ static void gmk_priors_normalise(float *out, int n)
  * the opponent's. The stop's tier is low enough (2e3, about ten times an
  * ordinary point) that the other defences of an open three, which take no
  * such point, keep a share: at 2e4 the search rarely looked at them (0.2 s
- * a move, 53.0% in 320 games against 2e4; docs/STRENGTH.md). */
+ * a move, 53.0% in 320 games against 2e4;
+ * docs/journal/2026-12-03-final-check-stop-prior.md). */
 void gmk_priors_board(const gmk *t, const banyan_move *moves, int n, float *out)
 {
     gmk_board g;
