@@ -46,6 +46,16 @@ enum { GMK_CAND_NEAR, GMK_CAND_ALL };            /* cands */
 enum { GMK_RO_HEURISTIC, GMK_RO_UNIFORM };       /* rollout */
 enum { GMK_PROVER_VCT, GMK_PROVER_OFF };         /* prover */
 enum { GMK_PRIORS_MIXED, GMK_PRIORS_OFF };       /* priors */
+/* The entries of the parameter table (rules.c, gmk_params), in order. */
+enum {
+    GMK_P_SIZE,
+    GMK_P_RULE,
+    GMK_P_CANDIDATES,
+    GMK_P_ROLLOUT,
+    GMK_P_PRIORS,
+    GMK_P_PROVER,
+    GMK_N_PARAMS
+};
 
 /* The state. Only the stones, near, ply, last, winner and stuck change.
  * Bitboards keep it small (200 bytes), since the search copies a state for

@@ -215,56 +215,26 @@ static void gmk_reset(gmk *t)
     t->stuck = 0;
 }
 
-/* The index of val in the NULL-terminated names, or -1. */
-static int gmk_choice(const char *val, const char *const *names)
-{
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(val, names[i]))
-            return i;
-    return -1;
-}
-
-/* Parameters size, rule, candidates, rollout, priors and prover, in any
- * order; the last of a repeated key counts. The search aids' choices are
+/* Parameters size, rule, candidates, rollout, priors and prover (the
+ * table gmk_params, read by banyan_params_read), in any order; the last of
+ * a repeated key counts. The search aids' choices are
  * the engine's and the plain baseline's (the others once offered,
  * rollouts near the stones, a VCF without the VCT, the threat or the
  * learned priors alone, were measured and not kept). */
 static int gmk_setup(void *s, const char *params)
 {
     gmk *t = s;
-    long size = 15;
-    int rule = GMK_FREESTYLE, cands = GMK_CAND_NEAR, rollout = GMK_RO_HEURISTIC, rc;
-    int priors = GMK_PRIORS_MIXED;
-    int prover = GMK_PROVER_VCT;
-    const char *cursor = params;
-    char key[16], val[16];
-
-    while ((rc = banyan_params_next(&cursor, key, sizeof key, val, sizeof val)) == 1) {
-        /* Each keyword parameter's values, in the order of its enum. */
-        static const char *const rules[] = {"freestyle", "standard", "renju", NULL};
-        static const char *const candidates[] = {"near", "all", NULL};
-        static const char *const rollouts[] = {"heuristic", "uniform", NULL};
-        static const char *const prior_modes[] = {"mixed", "off", NULL};
-        static const char *const provers[] = {"vct", "off", NULL};
-        int ok = !strcmp(key, "size") ? banyan_parse_int(val, GMK_MIN, GMK_MAX, &size) == BANYAN_OK
-                 : !strcmp(key, "rule")       ? (rule = gmk_choice(val, rules)) >= 0
-                 : !strcmp(key, "candidates") ? (cands = gmk_choice(val, candidates)) >= 0
-                 : !strcmp(key, "rollout")    ? (rollout = gmk_choice(val, rollouts)) >= 0
-                 : !strcmp(key, "priors")     ? (priors = gmk_choice(val, prior_modes)) >= 0
-                 : !strcmp(key, "prover")     ? (prover = gmk_choice(val, provers)) >= 0
-                                              : 0;
-        if (!ok)
-            return BANYAN_EINVAL;
-    }
-    if (rc != 0)
+    banyan_value v[GMK_N_PARAMS];
+    if (banyan_params_read(banyan_game_gomoku.params, params, v) != BANYAN_OK)
         return BANYAN_EINVAL;
     memset(t, 0, sizeof *t); /* Also the padding, so equal positions have equal bytes. */
-    t->size = (uint8_t)size;
-    t->rule = (uint8_t)rule;
-    t->cands = (uint8_t)cands;
-    t->rollout = (uint8_t)rollout;
-    t->priors = (uint8_t)priors;
-    t->prover = (uint8_t)prover;
+    /* Each choice's words are in the order of its enum (gomoku.h). */
+    t->size = (uint8_t)v[GMK_P_SIZE].i;
+    t->rule = (uint8_t)v[GMK_P_RULE].choice;
+    t->cands = (uint8_t)v[GMK_P_CANDIDATES].choice;
+    t->rollout = (uint8_t)v[GMK_P_ROLLOUT].choice;
+    t->priors = (uint8_t)v[GMK_P_PRIORS].choice;
+    t->prover = (uint8_t)v[GMK_P_PROVER].choice;
     gmk_reset(t);
     return BANYAN_OK;
 }
@@ -521,6 +491,8 @@ static const banyan_param gmk_params[] = {
      "solvers the search calls: fours and threats with open threes, or none", "off"},
     {NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL},
 };
+_Static_assert(sizeof gmk_params / sizeof gmk_params[0] == GMK_N_PARAMS + 1,
+               "one value a parameter");
 
 /* Append only: any change to a search (a position with playouts) changes
  * the bench signature; rollout-only entries (no playouts) do not count

@@ -165,6 +165,10 @@ void test_params_setup(void)
         {&banyan_game_go, "komi=150.5"},
         {&banyan_game_morpion, "rule=5d"},
         {&banyan_game_morpion, "rule=5D"},
+        {&banyan_game_gomoku, "size=0000000000000000019 rule=renju,prover=off"},
+        {&banyan_game_gomoku, "priors=threats"},
+        {&banyan_game_gomoku, "rollout=near"},
+        {&banyan_game_gomoku, "size=4"},
     };
     static unsigned char s[1 << 16];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
