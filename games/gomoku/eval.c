@@ -89,7 +89,7 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
     five[0] = five[1] = BANYAN_MOVE_NONE;
     for (int wi = 0; wi < GMK_WORDS; wi++)
         for (uint64_t bits = t->near[wi]; bits; bits &= bits - 1) {
-            int cell = wi * 64 + gmk_low_bit(bits), r = cell / GMK_STRIDE, c = cell % GMK_STRIDE;
+            int cell = wi * 64 + bits_low(bits), r = cell / GMK_STRIDE, c = cell % GMK_STRIDE;
             unsigned v[2][4];
             gmk_eval_at(&L, r, c, v);
             for (int col = 0; pc && col < 2; col++)

@@ -134,16 +134,6 @@ static inline void gmk_set(uint64_t *b, int i)
     b[i >> 6] |= (uint64_t)1 << (i & 63);
 }
 
-/* Index of the lowest set bit of x (nonzero), by a de Bruijn multiply. */
-static inline int gmk_low_bit(uint64_t x)
-{
-    static const uint8_t index[64] = {
-        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
-        43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
-        44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-    return index[((x & (~x + 1)) * 0x03f79d71b4cb0a89ULL) >> 58];
-}
-
 static inline int gmk_bidx(int r, int c)
 {
     return (r + GMK_PAD) * GMK_BW + c + GMK_PAD;

@@ -51,7 +51,7 @@ static inline void gmk_ro_grow(gmk_ro *w, int p)
         uint64_t box = (uint64_t)0x1f << shift, fresh = box & ~w->seen[i];
         w->seen[i] |= box;
         for (; fresh; fresh &= fresh - 1) {
-            int q = i * 64 + gmk_low_bit(fresh);
+            int q = i * 64 + bits_low(fresh);
             w->pos[q] = (uint16_t)w->n;
             w->list[w->n++] = (uint16_t)q;
         }

@@ -31,7 +31,7 @@ void gmk_board_load(const gmk *t, gmk_board *g)
     for (int col = 0; col < 2; col++)
         for (int wi = 0; wi < GMK_WORDS; wi++)
             for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
-                int cell = wi * 64 + gmk_low_bit(bits);
+                int cell = wi * 64 + bits_low(bits);
                 g->b[gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE)] = (uint8_t)(col + 1);
             }
     g->exact[0] = gmk_exact(t->rule, 0);
@@ -63,7 +63,7 @@ void gmk_lines_load(gmk_lines *L, const gmk *t)
     for (int col = 0; col < 2; col++)
         for (int wi = 0; wi < GMK_WORDS; wi++)
             for (uint64_t bits = t->stones[col][wi]; bits; bits &= bits - 1) {
-                int cell = wi * 64 + gmk_low_bit(bits);
+                int cell = wi * 64 + bits_low(bits);
                 int x = gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE);
                 for (int i = 0; i < 4; i++) {
                     int pos;

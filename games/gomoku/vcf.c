@@ -240,8 +240,7 @@ int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp, int *d
     *n_afp = *n_dfp = 0;
     for (int wi = 0; wi < GMK_WORDS; wi++)
         for (uint64_t bits = t->near[wi]; bits; bits &= bits - 1) {
-            int cell = wi * 64 + gmk_low_bit(bits),
-                p = gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE);
+            int cell = wi * 64 + bits_low(bits), p = gmk_bidx(cell / GMK_STRIDE, cell % GMK_STRIDE);
             unsigned all = 0, four = 0;
             for (int i = 0; i < 4; i++) {
                 int pos;

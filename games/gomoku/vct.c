@@ -476,7 +476,7 @@ static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f)
             fp = gmk_fp(own, emp, v->g.exact[col - 1]);
             if (!fp || (fp & (fp - 1)))
                 continue; /* (Two five points would make c a double.) */
-            int q = c + (gmk_low_bit(fp) - 5) * gmk_dirs[a];
+            int q = c + (bits_low(fp) - 5) * gmk_dirs[a];
             if ((v->in_region[q] ? v->st[q] : gmk_vct_rate_cell(v, q)) & counter)
                 continue;
             *d1 = a;
