@@ -90,7 +90,7 @@ BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
 EXAMPLE   = $(B)/example-planner
 
-.PHONY: all debug test check check-build bench-programs unit tsan bench format format-check install uninstall clean help \
+.PHONY: all debug test check check-all check-build bench-programs unit tsan bench format format-check install uninstall clean help \
         headers fuzz
 
 all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
@@ -255,9 +255,19 @@ $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
-# The test command of the README: every suite in a release build, then all
-# of them again under AddressSanitizer and UndefinedBehaviorSanitizer when
-# the compiler can build with them (and a line saying why when it cannot).
+# The test command of the README, in two tiers (tests/run.sh runs both):
+#   make check  the fast tier, after every edit (under a minute on two
+#               cores): the fast unit tests (list.h's T entries), the saved
+#               fuzz inputs, the bench signature, the program's checks in
+#               tests/run.sh and the tests/cli/*.sh files but the slow ones,
+#               with a smoke test of each front-end those leave out.
+#   make test   everything (at most 12 minutes on two cores): the full tier
+#               (make check-all: every unit test and every tests/cli/*.sh
+#               file) in a release build, then again under AddressSanitizer
+#               and UndefinedBehaviorSanitizer when the compiler can build
+#               with them (and a line saying why when it cannot), then the
+#               threaded code under ThreadSanitizer (make tsan).
+# Each runs its work in two lanes at once, one per core.
 SAN_PROBE = echo 'int main(void){return 0;}' | $(CC) -fsanitize=address,undefined -x c - \
             -o /tmp/banyan-san-probe.$$$$ >/dev/null 2>&1 && rm -f /tmp/banyan-san-probe.$$$$
 TSAN_PROBE = echo 'int main(void){return 0;}' | $(CC) -fsanitize=thread -x c - \
@@ -267,11 +277,11 @@ JOBS := $(shell nproc 2>/dev/null || echo 2)
 ifeq ($(sanitize),)
 test:
 	@$(MAKE) --no-print-directory -j$(JOBS) check-build
-	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory check-all
 	@if $(SAN_PROBE); then \
 	  echo "== again under AddressSanitizer and UndefinedBehaviorSanitizer"; \
 	  $(MAKE) --no-print-directory -j$(JOBS) sanitize=address,undefined check-build && \
-	  $(MAKE) --no-print-directory sanitize=address,undefined check; \
+	  $(MAKE) --no-print-directory sanitize=address,undefined check-all; \
 	else echo "SKIPPED: the ASan/UBSan pass: $(CC) cannot link -fsanitize=address,undefined"; fi
 	@if $(TSAN_PROBE); then \
 	  echo "== threads under ThreadSanitizer"; \
@@ -280,7 +290,7 @@ test:
 	  $(MAKE) --no-print-directory sanitize=thread tsan; \
 	else echo "SKIPPED: the TSan pass: $(CC) cannot link -fsanitize=thread"; fi
 else
-test: check
+test: check-all
 endif
 
 # What the tests need built (make -jN check-build builds it in parallel).
@@ -293,9 +303,12 @@ bench-programs: $(BENCH_BIN)
 
 check-build: all $(UNIT) $(FUZZ_REPLAY) $(B)/banyan-extra $(BENCH_BIN)
 
+TEST_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 check: check-build headers
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ./tests/run.sh $(B)
+	$(TEST_ENV) ./tests/run.sh $(B) fast
+
+check-all: check-build headers
+	$(TEST_ENV) ./tests/run.sh $(B) all
 
 unit: $(UNIT)
 	$(UNIT)
@@ -427,15 +440,19 @@ clean:
 
 help:
 	@echo "make                 build build/release/{banyan,libbanyan.a,libbanyan.so}"
-	@echo "make test            build and run every test suite (the README's test command)"
-	@echo "make unit            unit tests only"
+	@echo "make test            build and run every test, also under ASan+UBSan and TSan (the"
+	@echo "                     README's test command; at most 12 minutes on 2 cores)"
+	@echo "make check           the fast tier, after every edit (under a minute on 2 cores)"
+	@echo "make check-all       every test of one build (make test runs it for each)"
+	@echo "make unit            unit tests only (build/release/unit --fast: the fast ones;"
+	@echo "                     --times: each test's time; NAME...: those named)"
 	@echo "make bench           run 'banyan bench' (signature and playouts per second)"
 	@echo "make bench-programs  the programs of bench/ (solvers, the VCT's power) and tools/"
 	@echo "                     (the generators of games/connect4_book.h and the fitted weights;"
 	@echo "                     each generated file says at its top the command that rebuilds it)"
 	@echo "make debug           -O0 -g -DBANYAN_DEBUG build in build/debug"
-	@echo "make sanitize=address,undefined check   all tests under ASan and UBSan"
-	@echo "make sanitize=thread check              all tests under TSan"
+	@echo "make sanitize=address,undefined check-all   every test under ASan and UBSan"
+	@echo "make sanitize=thread tsan                   the threaded code under TSan"
 	@echo "make fuzz            libFuzzer binaries in build/fuzz (clang)"
 	@echo "make format          clang-format the sources (format-check to verify)"
 	@echo "make install PREFIX=/usr/local          library, headers, banyan.pc, banyan"
