@@ -31,12 +31,11 @@ has "pbrain-banyan: speaks Gomocup" '^name="Banyan", version="[0-9.]+"'
 # answer has come. gomocup_ms prints the milliseconds since gomocup_t0.
 gomocup_t0=0
 gomocup_ms() { echo $(( ($(date +%s%N) - gomocup_t0) / 1000000 )); }
-# gomocup_wait N MS: waits until the output holds N answers (moves or
-# ERROR), or MS ms.
+# gomocup_wait N: waits until the output holds N answers (moves or ERROR),
+# however long they take; returns 1 if the brain exits first.
 gomocup_wait() {
-    local end=$(( $(date +%s%N) / 1000000 + $2 ))
     while [ "$(grep -Ec '^([0-9]+,[0-9]+|ERROR)' "$tmp/gomocup.live")" -lt "$1" ]; do
-        [ $(( $(date +%s%N) / 1000000 )) -gt $end ] && return 1
+        kill -0 "$gomocup_pid" 2> /dev/null || return 1
         sleep 0.01
     done
 }
@@ -58,7 +57,7 @@ for mv in 0,0 14,14 0,14 RESTART 14,0 7,0 0,7; do
     n=$((n + 1))
     gomocup_t0=$(date +%s%N)
     printf 'TURN %s\r\n' "$mv" >&7
-    gomocup_wait $n 60000 || slow=1
+    gomocup_wait $n || slow=1
     t=$(gomocup_ms); [ "$t" -gt "$worst" ] && worst=$t
 done
 # An answer whose command waited so long that under 5 ms were left plays a
@@ -79,9 +78,10 @@ for i in $(seq 3000); do kill -0 $gomocup_pid 2>/dev/null || break; sleep 0.01; 
 t=$(gomocup_ms)
 exec 7>&-
 wait $gomocup_pid; rc=$?
-# The stop takes a few ms; the bound only tells a stop from a search that
-# ran on (30 s), whatever the machine's load.
-[ "$t" -lt 20000 ] && [ $rc -eq 0 ] && ok "gomocup: END while thinking exits in ${t} ms" \
+# The stop takes a few ms (shown, not checked: it depends on the machine);
+# a search that ran on would answer its move after END, which the next
+# check counts.
+[ $rc -eq 0 ] && ok "gomocup: END while thinking exits in ${t} ms" \
     || { cp "$tmp/gomocup.live" "$tmp/out"; bad "gomocup: END while thinking exits in ${t} ms, status $rc"; }
 [ "$(grep -c '^[0-9]*,[0-9]*' "$tmp/gomocup.live")" -eq "$answers" ] && ok "gomocup: nothing printed after END" \
     || { cp "$tmp/gomocup.live" "$tmp/out"; bad "gomocup: nothing printed after END"; }
