@@ -290,9 +290,11 @@ lane_b() {
     pass=0 fail=0
     lane_a
     echo "$pass $fail" > "$tmp/counts"
+    echo "(lane A: $SECONDS s)"
 ) > "$tmp/lane-a.log" 2>&1 &
 lane_pid=$!
 lane_b
+echo "(lane B: $SECONDS s)"
 wait "$lane_pid"
 echo "== lane A (run alongside)"
 cat "$tmp/lane-a.log"
