@@ -1,13 +1,17 @@
 /*
- * list.h - the table of unit tests, one line each, included with T and SLOW
- * defined (main.c, t.h). T(name): a test of the fast tier, which `make
- * check` runs after every edit (unit --fast); SLOW(name): one of the full
- * tier only (`make test`), over about half a second of CPU in a release
- * build (unit --times shows each test's time). A file that defines only T
- * gets the SLOW entries as T.
+ * list.h - the table of unit tests, one line each. T(name): a test of the
+ * fast tier, which `make check` runs after every edit (unit --fast);
+ * SLOW(name): one of the full tier only (`make test`), over about half a
+ * second of CPU in a release build (unit --times shows each test's time);
+ * ONCE(name): one of the full tier run in the release build only, not again
+ * under AddressSanitizer or ThreadSanitizer: a strength-style test, several
+ * times slower there, that runs no code the other tests leave out (the
+ * search and Connect Four's solver, on more positions); its results are the
+ * same at -O1 and -O2. A file that defines only T gets the others as T.
  */
 #ifndef SLOW
 #define SLOW(name) T(name)
+#define ONCE(name) T(name)
 #define LIST_SLOW_DEFAULT
 #endif
 T(test_mnk_perft)
@@ -35,7 +39,7 @@ T(test_c4_setup)
 T(test_c4_rollout_distribution)
 T(test_c4_hash)
 T(test_c4_reference_positions)
-SLOW(test_c4_solve_reference)
+ONCE(test_c4_solve_reference)
 T(test_c4_solve_budget)
 SLOW(test_c4_book)
 SLOW(test_c4_solve_result_only)
@@ -108,7 +112,7 @@ T(test_domain_three_players)
 T(test_strength_tictactoe_optimal)
 T(test_strength_tictactoe_never_loses)
 T(test_strength_connect4_sample)
-SLOW(test_strength_connect4_exact)
+ONCE(test_strength_connect4_exact)
 T(test_strength_connect4_exact_again)
 T(test_strength_connect4_tactics)
 T(test_stats_elo)
@@ -240,5 +244,6 @@ T(test_solo_errors)
 T(test_morpion_engine)
 #ifdef LIST_SLOW_DEFAULT
 #undef SLOW
+#undef ONCE
 #undef LIST_SLOW_DEFAULT
 #endif

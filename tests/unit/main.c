@@ -6,7 +6,8 @@
  *   unit [--fast] [--shard K/N] [--times] [NAME...]
  *
  * --fast runs the fast tier only (the T entries of list.h, not the SLOW
- * ones): what `make check` runs. --shard K/N runs the K-th of N shares of
+ * and ONCE ones): what `make check` runs. A build under AddressSanitizer or
+ * ThreadSanitizer leaves out the ONCE entries and names them. --shard K/N runs the K-th of N shares of
  * the tests chosen (every N-th from the K-th, in the list's order), so
  * that N processes run them all once between them. --times prints each
  * test's wall-clock and CPU seconds, to see where the suite's time goes.
@@ -18,6 +19,16 @@
 
 #include "banyan_game.h"
 #include "t.h"
+
+/* Built under a sanitizer that slows the tests several times (gcc says so
+ * with __SANITIZE_*__, clang with __has_feature). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MAIN_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MAIN_SANITIZED 1
+#endif
+#endif
 
 int t_failed;
 const char *t_data_dir = "tests/data";
@@ -33,11 +44,13 @@ unsigned long long t_perft(const void *g, const void *s, int depth)
 static const struct {
     const char *name;
     void (*run)(void);
-    int slow; /* Of the full tier only (SLOW in list.h). */
+    int slow; /* Of the full tier only: 1 (SLOW in list.h), 2 (ONCE). */
 } main_tests[] = {
 #define T(name)    {#name, name, 0},
 #define SLOW(name) {#name, name, 1},
+#define ONCE(name) {#name, name, 2},
 #include "list.h"
+#undef ONCE
 #undef SLOW
 #undef T
 };
@@ -110,6 +123,13 @@ int main(int argc, char **argv)
             continue;
         if (chosen++ % a.of != a.shard - 1)
             continue;
+#ifdef MAIN_SANITIZED
+        if (main_tests[i].slow == 2) {
+            printf("SKIPPED: %s: once, in the release build (list.h's ONCE)\n",
+                   main_tests[i].name);
+            continue;
+        }
+#endif
         t_failed = 0;
         double wall = main_clock(CLOCK_MONOTONIC), cpu = main_clock(CLOCK_PROCESS_CPUTIME_ID);
         main_tests[i].run();
