@@ -42,12 +42,6 @@ run_unit() {
     else
         bad "unit tests did not finish"
     fi
-    # The networks' products: through OpenBLAS where the build found it, and then
-    # also against the plain C ones (test_nn_gemm_blas, test_nn_forward_blas).
-    if ! "$BANYAN" --version | grep -q '^networks: OpenBLAS'; then
-        echo "SKIPPED: OpenBLAS against the plain C products: the build found no OpenBLAS" \
-            "(Debian libopenblas-dev and pkg-config); the plain C products are tested alone"
-    fi
 }
 
 # Saved fuzz inputs, replayed: every crash ever found stays a test.
@@ -260,12 +254,13 @@ run_example() {
 }
 
 # Lane A: in the background, in its own scratch folder, with its own counts.
+# In the full tier each lane runs half of the unit tests (unit --shard).
 lane_a() {
     if [ "$tier" = fast ]; then
         run_unit --fast
         run_fuzz
     else
-        run_unit
+        run_unit --shard 1/2
         run_fuzz
         run_cli tests/cli/match.sh
     fi
@@ -273,6 +268,7 @@ lane_a() {
 # Lane B: here. python.sh stays here: a background job ignores SIGINT,
 # and the package's tests of Ctrl-C need it.
 lane_b() {
+    [ "$tier" = all ] && run_unit --shard 2/2
     run_bench
     run_program
     run_cli $(cli_files quick)
@@ -283,6 +279,13 @@ lane_b() {
     fi
     run_example
 }
+
+# The networks' products: through OpenBLAS where the build found it, and then
+# also against the plain C ones (test_nn_gemm_blas, test_nn_forward_blas).
+if ! "$BANYAN" --version | grep -q '^networks: OpenBLAS'; then
+    echo "SKIPPED: OpenBLAS against the plain C products: the build found no OpenBLAS" \
+        "(Debian libopenblas-dev and pkg-config); the plain C products are tested alone"
+fi
 
 (
     tmp=$tmp/lane-a
