@@ -7,10 +7,11 @@
  *
  * --fast runs the fast tier only (the T entries of list.h, not the SLOW
  * and ONCE ones): what `make check` runs. A build under AddressSanitizer or
- * ThreadSanitizer leaves out the ONCE entries and names them. --shard K/N runs the K-th of N shares of
- * the tests chosen (every N-th from the K-th, in the list's order), so
- * that N processes run them all once between them. --times prints each
- * test's wall-clock and CPU seconds, to see where the suite's time goes.
+ * ThreadSanitizer leaves out the ONCE entries and names them. --shard K/N
+ * runs the K-th of N shares of the tests chosen (every N-th from the K-th,
+ * in the list's order), so that N processes run them all once between
+ * them. --times prints each test's wall-clock and CPU seconds, to see where
+ * the suite's time goes.
  */
 #include <stdio.h>
 #include <stdlib.h>
