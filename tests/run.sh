@@ -24,8 +24,11 @@ esac
 # The tests/cli/*.sh files of the full tier only: the slowest (match.sh,
 # python.sh, web.sh, learn.sh: 10 to 60 s of CPU each in a release build),
 # and those that spend their time waiting (ponder.sh) or need node
-# (sabaki.sh). The fast tier runs run_smoke for them instead.
-CLI_SLOW="learn.sh match.sh ponder.sh python.sh sabaki.sh web.sh"
+# (sabaki.sh), and abi.sh, which builds two libraries of its own (15 to 25 s).
+# The fast tier runs run_smoke for them instead (abi.sh has no smoke: it
+# checks the library's binary interface, which a change to include/ alone
+# moves).
+CLI_SLOW="abi.sh learn.sh match.sh ponder.sh python.sh sabaki.sh web.sh"
 
 # Unit tests, with the given options: their own counts join ours.
 run_unit() {
