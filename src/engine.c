@@ -269,6 +269,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         c.widening_opponent = c.widening;
     e->game = g;
     e->cfg = c;
+    e->budgets = (search_budgets)SEARCH_BUDGETS_DEFAULT;
     e->n_trees = c.parallel == BANYAN_PARALLEL_ROOT ? c.threads : 1;
     e->shared = c.threads > 1 && e->n_trees == 1;
     atomic_init(&e->stop, 0);

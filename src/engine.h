@@ -1,6 +1,6 @@
 /*
  * engine.h - the engine object shared by engine.c (the public API glue),
- * search.c (the simulation loop) and dump.c (tree output).
+ * the search (search.c and the files of search.h) and dump.c (tree output).
  */
 #ifndef BANYAN_ENGINE_H
 #define BANYAN_ENGINE_H
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "banyan.h"
+#include "budgets.h"
 #include "tree.h"
 
 /* The end of the last member of each public struct's first layout, the one
@@ -43,7 +44,7 @@ typedef struct root_child {
     uint32_t pv_visits;
 } root_child;
 
-/* A simulation on its way (search.c). */
+/* A simulation on its way (simulate.c). */
 typedef struct search_sim search_sim;
 
 /* One search thread's private state. */
@@ -108,9 +109,18 @@ typedef struct worker {
 /* The most cells config.ownership counts: boards up to 64 x 64. */
 #define BANYAN_OWNER_CELLS 4096
 
+struct banyan_engine;
+
+/* A selection policy (select.c): the child of node x of tree t, where
+ * player is to move, that a simulation descends into. */
+typedef uint32_t (*search_policy)(const struct banyan_engine *e, const tree *t, const node *x,
+                                  int player);
+
 struct banyan_engine {
     const banyan_game *game;        /* Borrowed; outlives the engine. */
     banyan_config cfg;              /* With every default resolved. */
+    search_budgets budgets;         /* The provers' and solver's efforts (budgets.h). */
+    search_policy policy;           /* The current search's selection (search_policy_of). */
     double reward_lo;               /* Bounds used to map returns onto [0, 1]. */
     double reward_scale;            /* 1 / (reward_max - reward_min). */
     tree trees[BANYAN_MAX_THREADS]; /* trees[0], and under root parallelism one per thread. */
@@ -162,7 +172,7 @@ struct banyan_engine {
 /* Runs one search with limits already checked; fills *out. */
 BANYAN_INTERNAL void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out);
 
-/* Bytes of one simulation on its way (search_sim, search.c's), and the
+/* Bytes of one simulation on its way (search_sim, simulate.c's), and the
  * link of worker w's n simulations to their positions in w->states, the
  * first of them also w->state. */
 BANYAN_INTERNAL size_t search_sim_size(void);

@@ -46,7 +46,7 @@ enum {
                                 than the legal moves. */
     NODE_LAST = 64u,         /* The last child of its block. */
     NODE_MARK = 128u,        /* On a root child: the game's deep prover has seen it
-                                (search.c). During tree_compact(): the first node of a
+                                (simulate.c). During tree_compact(): the first node of a
                                 live block. */
 };
 
