@@ -193,26 +193,12 @@ static void engine_release(banyan_engine *e)
         }
         a(ud, e->workers, 0);
     }
-    if (e->line)
-        a(ud, e->line, 0);
-    if (e->stats)
-        a(ud, e->stats, 0);
-    if (e->children)
-        a(ud, e->children, 0);
-    if (e->spare)
-        a(ud, e->spare, 0);
-    if (e->root_state)
-        a(ud, e->root_state, 0);
-    if (e->block)
-        a(ud, e->block, 0);
-    if (e->tt_block)
-        a(ud, e->tt_block, 0);
-    if (e->amaf_block)
-        a(ud, e->amaf_block, 0);
-    if (e->best_block)
-        a(ud, e->best_block, 0);
-    if (e->ownership)
-        a(ud, e->ownership, 0);
+    void *owned[] = {e->solo.line,  e->report.stats, e->report.children, e->spare,
+                     e->root_state, e->mem.nodes,    e->mem.tt,          e->mem.amaf,
+                     e->mem.best,   e->owner.cells};
+    for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
+        if (owned[i])
+            a(ud, owned[i], 0);
     a(ud, e, 0);
 }
 
@@ -220,11 +206,11 @@ static void engine_release(banyan_engine *e)
  * recycling starts afresh, and the root's priors take their noise again. */
 static void engine_clear_tree(banyan_engine *e)
 {
-    e->line_len = 0;
-    atomic_store_explicit(&e->seen_lo, UINT32_MAX, memory_order_relaxed);
-    atomic_store_explicit(&e->seen_hi, 0, memory_order_relaxed);
+    e->solo.line_len = 0;
+    atomic_store_explicit(&e->solo.seen_lo, UINT32_MAX, memory_order_relaxed);
+    atomic_store_explicit(&e->solo.seen_hi, 0, memory_order_relaxed);
     e->root_noised = false;
-    e->owner_width = e->owner_height = 0;
+    e->owner.width = e->owner.height = 0;
     for (int i = 0; i < e->n_trees; i++) {
         tree_reset(&e->trees[i]);
         if (e->trees[i].tt)
@@ -283,10 +269,10 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         while (tt_entries * 2 * sizeof(tree_tt_entry) * (size_t)e->n_trees <= c.memory / 8)
             tt_entries *= 2;
         memory -= tt_entries * sizeof(tree_tt_entry) * (size_t)e->n_trees;
-        e->tt_block =
+        e->mem.tt =
             c.alloc(c.alloc_ud, NULL, tt_entries * sizeof(tree_tt_entry) * (size_t)e->n_trees);
-        for (int i = 0; e->tt_block && i < e->n_trees; i++) {
-            e->trees[i].tt = (tree_tt_entry *)e->tt_block + (size_t)i * tt_entries;
+        for (int i = 0; e->mem.tt && i < e->n_trees; i++) {
+            e->trees[i].tt = (tree_tt_entry *)e->mem.tt + (size_t)i * tt_entries;
             e->trees[i].tt_mask = tt_entries - 1;
             e->trees[i].graph = c.graph;
         }
@@ -301,8 +287,8 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     size_t n_nodes = (memory - 64) / per_node / (size_t)e->n_trees & ~(size_t)1;
     if (n_nodes > NODE_BORROWED - 1)
         n_nodes = NODE_BORROWED - 1;
-    e->block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(node) + 64);
-    node *nodes = e->block ? (node *)(((uintptr_t)e->block + 63) & ~(uintptr_t)63) : NULL;
+    e->mem.nodes = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(node) + 64);
+    node *nodes = e->mem.nodes ? (node *)(((uintptr_t)e->mem.nodes + 63) & ~(uintptr_t)63) : NULL;
     for (int i = 0; nodes && i < e->n_trees; i++) {
         e->trees[i].nodes = nodes + (size_t)i * n_nodes;
         e->trees[i].capacity = (uint32_t)n_nodes;
@@ -310,32 +296,32 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         memset(&e->trees[i].nodes[0], 0, sizeof(node));
     }
     if (c.max_mix > 0) {
-        e->best_block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(uint32_t));
-        for (int i = 0; e->best_block && i < e->n_trees; i++)
-            e->trees[i].best = (_Atomic uint32_t *)e->best_block + (size_t)i * n_nodes;
+        e->mem.best = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(uint32_t));
+        for (int i = 0; e->mem.best && i < e->n_trees; i++)
+            e->trees[i].best = (_Atomic uint32_t *)e->mem.best + (size_t)i * n_nodes;
     }
     if (c.rave > 0) {
-        e->amaf_block = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(uint64_t));
-        for (int i = 0; e->amaf_block && i < e->n_trees; i++)
-            e->trees[i].amaf = (_Atomic uint64_t *)e->amaf_block + (size_t)i * n_nodes;
+        e->mem.amaf = c.alloc(c.alloc_ud, NULL, n_nodes * (size_t)e->n_trees * sizeof(uint64_t));
+        for (int i = 0; e->mem.amaf && i < e->n_trees; i++)
+            e->trees[i].amaf = (_Atomic uint64_t *)e->mem.amaf + (size_t)i * n_nodes;
     }
     if (c.ownership)
-        e->ownership = c.alloc(c.alloc_ud, NULL, BANYAN_OWNER_CELLS * sizeof(float));
+        e->owner.cells = c.alloc(c.alloc_ud, NULL, BANYAN_OWNER_CELLS * sizeof(float));
     e->root_state = c.alloc(c.alloc_ud, NULL, g->state_size);
     e->spare = c.alloc(c.alloc_ud, NULL, g->state_size);
-    e->stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->stats);
-    e->children = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->children);
+    e->report.stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->report.stats);
+    e->report.children = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->report.children);
     e->workers = c.alloc(c.alloc_ud, NULL, (size_t)c.threads * sizeof *e->workers);
     /* A single-player game keeps its best line where the search can
      * record the rollouts' moves: the game tells them (playout), or its
      * rollouts are the uniform ones the engine records itself. */
     bool keep_line = g->n_players == 1 && (g->playout || !g->rollout);
     if (keep_line)
-        e->line = c.alloc(c.alloc_ud, NULL, ENGINE_LINE_MAX * sizeof(banyan_move));
-    if (!e->block || !e->root_state || !e->spare || !e->stats || !e->children || !e->workers ||
-        (c.transpositions && !e->tt_block) || (c.rave > 0 && !e->amaf_block) ||
-        (c.ownership && !e->ownership) || (keep_line && !e->line) ||
-        (c.max_mix > 0 && !e->best_block)) {
+        e->solo.line = c.alloc(c.alloc_ud, NULL, ENGINE_LINE_MAX * sizeof(banyan_move));
+    if (!e->mem.nodes || !e->root_state || !e->spare || !e->report.stats || !e->report.children ||
+        !e->workers || (c.transpositions && !e->mem.tt) || (c.rave > 0 && !e->mem.amaf) ||
+        (c.ownership && !e->owner.cells) || (keep_line && !e->solo.line) ||
+        (c.max_mix > 0 && !e->mem.best)) {
         if (e->workers)
             memset(e->workers, 0, (size_t)c.threads * sizeof *e->workers);
         engine_release(e);
@@ -511,16 +497,16 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
             tree_reset(t);
     }
     /* The best line goes on from m, or is dropped. */
-    if (e->line_len > 0 && e->line[0] == m)
-        memmove(e->line, e->line + 1, (size_t)--e->line_len * sizeof *e->line);
+    if (e->solo.line_len > 0 && e->solo.line[0] == m)
+        memmove(e->solo.line, e->solo.line + 1, (size_t)--e->solo.line_len * sizeof *e->solo.line);
     else
-        e->line_len = 0;
+        e->solo.line_len = 0;
     e->game->play(e->root_state, m);
     GAME_CHECK(e->game, e->root_state);
     DEBUG_CHECK(search_check(e));
     e->root_player = e->game->to_move(e->root_state);
     e->root_noised = false;
-    e->owner_width = e->owner_height = 0; /* The ownership was the old root's. */
+    e->owner.width = e->owner.height = 0; /* The ownership was the old root's. */
     return engine_ok(e);
 }
 

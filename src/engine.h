@@ -77,7 +77,7 @@ typedef struct worker {
     uint32_t *rave_stamp; /* BANYAN_MOVE_LIMIT each. */
     uint8_t *rave_who;
     uint32_t rave_sim;
-    /* Single-player games (engine.line): the best whole game this worker
+    /* Single-player games (engine.solo.line): the best whole game this worker
      * found in the current search, as moves from the root. */
     banyan_move *line; /* ENGINE_LINE_MAX of them, or NULL where no line is kept. */
     int line_len;      /* 0: none yet. */
@@ -117,56 +117,77 @@ typedef uint32_t (*search_policy)(const struct banyan_engine *e, const tree *t, 
                                   int player);
 
 struct banyan_engine {
-    const banyan_game *game;        /* Borrowed; outlives the engine. */
-    banyan_config cfg;              /* With every default resolved. */
-    search_budgets budgets;         /* The provers' and solver's efforts (budgets.h). */
-    search_policy policy;           /* The current search's selection (search_policy_of). */
-    double reward_lo;               /* Bounds used to map returns onto [0, 1]. */
-    double reward_scale;            /* 1 / (reward_max - reward_min). */
+    /* The game, the configuration and the position searched. */
+    const banyan_game *game;   /* Borrowed; outlives the engine. */
+    banyan_config cfg;         /* With every default resolved. */
+    search_budgets budgets;    /* The provers' and solver's efforts (budgets.h). */
+    double reward_lo;          /* Bounds used to map returns onto [0, 1]. */
+    double reward_scale;       /* 1 / (reward_max - reward_min). */
+    char params[256];          /* Parameters of the current game. */
+    unsigned char *root_state; /* The root position. */
+    unsigned char *spare;      /* A second state, for changes that may fail. */
+    int root_player;           /* Player to move at the root. */
+    char errmsg[256];          /* banyan_errmsg() text. */
+
+    /* The trees (tree.h) and the allocations they live in. */
     tree trees[BANYAN_MAX_THREADS]; /* trees[0], and under root parallelism one per thread. */
     int n_trees;                    /* Trees in use: 1, or threads under root parallelism. */
-    void *block;                    /* The allocation holding every tree's nodes. */
-    void *tt_block;                 /* The one holding their transposition tables, or NULL. */
-    unsigned char *root_state;      /* The root position. */
-    unsigned char *spare;           /* A second state, for changes that may fail. */
-    char params[256];               /* Parameters of the current game. */
-    worker *workers;                /* cfg.threads workers. */
-    banyan_move_stats *stats;       /* BANYAN_MAX_MOVES entries for reports. */
-    root_child *children;           /* BANYAN_MAX_MOVES entries: the root merged over the trees. */
-    _Atomic int stop;               /* Set by banyan_engine_stop(). */
-    _Atomic uint32_t bad_move;      /* 1 + a move code of the game at or over
-                                       BANYAN_MOVE_LIMIT that a search met; 0: none. */
-    _Atomic uint64_t started;       /* Simulations started in the current search. */
-    uint64_t budget;                /* Simulations allowed in the current search. */
-    int root_player;                /* Player to move at the root. */
-    /* The root as the game's exact solver found it before the last search
-     * (search_solve_root): for the position whose hash is exact_hash, the
-     * result for the player to move (BANYAN_SOLVE_*, UNKNOWN when not
-     * solved), and the exact scores of exact_n root moves for the player
-     * making each, the solver's best move first. */
-    int exact_result;
-    uint64_t exact_hash;
-    int exact_n;
-    banyan_move exact_move[BANYAN_MAX_MOVES];
-    int exact_score[BANYAN_MAX_MOVES];
-    void *amaf_block; /* The trees' AMAF statistics (config.rave), or NULL. */
-    void *best_block; /* The trees' best returns (config.max_mix), or NULL. */
-    /* Single-player games (config.adaptive): the lowest and highest return
-     * a simulation of this game has backed up, in VALUE_ONE units. */
-    _Atomic uint32_t seen_lo, seen_hi;
-    float *ownership; /* BANYAN_OWNER_CELLS, for reports (config.ownership), or NULL; */
-    int owner_width;  /* owner_width x owner_height of them hold the last search's, */
-    int owner_height; /* both 0 when none. */
-    /* Single-player games whose rollouts can be recorded: the best whole
-     * game found from the root (banyan_report.line). */
-    banyan_move *line; /* ENGINE_LINE_MAX moves, or NULL where none is kept. */
-    int line_len;      /* 0: none. */
-    double line_return;
-    bool analysing;   /* This search values every root move (banyan_limits.analyse): a
-                         child proven to win is not selected at the root. */
+    struct {
+        void *nodes; /* Every tree's nodes. */
+        void *tt;    /* Their transposition tables, or NULL. */
+        void *amaf;  /* Their AMAF statistics (config.rave), or NULL. */
+        void *best;  /* Their best returns (config.max_mix), or NULL. */
+    } mem;
+
+    /* The threads and the current search (search.c, threads.c). */
+    worker *workers;           /* cfg.threads workers. */
+    bool shared;               /* More than one thread: statistics need atomic RMW. */
+    search_policy policy;      /* The selection (select.c), chosen by search_run(). */
+    _Atomic int stop;          /* Set by banyan_engine_stop(). */
+    _Atomic uint32_t bad_move; /* 1 + a move code of the game at or over
+                                  BANYAN_MOVE_LIMIT that a search met; 0: none. */
+    _Atomic uint64_t started;  /* Simulations started in the current search. */
+    uint64_t budget;           /* Simulations allowed in the current search. */
+    bool analysing;            /* This search values every root move (banyan_limits.analyse): a
+                                  child proven to win is not selected at the root. */
+
+    /* The root's work (root.c). The root as the game's exact solver found
+     * it before the last search (search_solve_root): for the position
+     * whose hash is exact.hash, the result for the player to move
+     * (BANYAN_SOLVE_*, UNKNOWN when not solved), and the exact scores of
+     * exact.n root moves for the player making each, the solver's best
+     * move first. */
+    struct {
+        int result;
+        uint64_t hash;
+        int n;
+        banyan_move move[BANYAN_MAX_MOVES];
+        int score[BANYAN_MAX_MOVES];
+    } exact;
     bool root_noised; /* The root's priors took their Dirichlet noise (config.noise_alpha). */
-    bool shared;      /* More than one thread: statistics need atomic RMW. */
-    char errmsg[256]; /* banyan_errmsg() text. */
+
+    /* Single-player games (select.c, simulate.c). */
+    struct {
+        /* config.adaptive: the lowest and highest return a simulation of
+         * this game has backed up, in VALUE_ONE units. */
+        _Atomic uint32_t seen_lo, seen_hi;
+        /* Games whose rollouts can be recorded: the best whole game found
+         * from the root (banyan_report.line). */
+        banyan_move *line; /* ENGINE_LINE_MAX moves, or NULL where none is kept. */
+        int line_len;      /* 0: none. */
+        double line_return;
+    } solo;
+
+    /* The report (report.c). */
+    struct {
+        banyan_move_stats *stats; /* BANYAN_MAX_MOVES entries. */
+        root_child *children;     /* BANYAN_MAX_MOVES entries: the root merged over the trees. */
+    } report;
+    struct {
+        float *cells; /* BANYAN_OWNER_CELLS (config.ownership), or NULL; */
+        int width;    /* width x height of them hold the last search's, */
+        int height;   /* both 0 when none. */
+    } owner;
 };
 
 /* Runs one search with limits already checked; fills *out. */

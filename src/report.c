@@ -59,12 +59,12 @@ uint64_t search_nodes(const banyan_engine *e)
     return n;
 }
 
-/* Whether the game's exact solver solved the current root: e->exact_* hold
+/* Whether the game's exact solver solved the current root: e->exact holds
  * its answer for this position. */
 static bool search_exact(const banyan_engine *e)
 {
-    return e->exact_result != BANYAN_SOLVE_UNKNOWN &&
-           e->exact_hash == banyan_game_hash(e->game, e->root_state);
+    return e->exact.result != BANYAN_SOLVE_UNKNOWN &&
+           e->exact.hash == banyan_game_hash(e->game, e->root_state);
 }
 
 /* Final-move order: proven wins first, then unproven moves by the
@@ -198,9 +198,9 @@ static int search_plies(const node *nodes, uint32_t xi)
 
 void search_report(banyan_engine *e, banyan_report *out)
 {
-    root_child *c = e->children;
+    root_child *c = e->report.children;
     int n = search_root_children(e, c);
-    banyan_move_stats *st = e->stats;
+    banyan_move_stats *st = e->report.stats;
     banyan_move moves[BANYAN_MAX_MOVES];
     float priors[BANYAN_MAX_MOVES];
     bool exact = search_exact(e);
@@ -213,15 +213,15 @@ void search_report(banyan_engine *e, banyan_report *out)
     if (n > 0)
         search_priors(e, 0, e->root_state, moves, n, priors);
     memset(out, 0, sizeof *out);
-    if (e->line_len > 0) {
-        out->line = e->line;
-        out->line_len = e->line_len;
-        out->line_return = e->line_return;
+    if (e->solo.line_len > 0) {
+        out->line = e->solo.line;
+        out->line_len = e->solo.line_len;
+        out->line_return = e->solo.line_return;
     }
-    if (e->owner_width > 0) {
-        out->ownership = e->ownership;
-        out->owner_width = e->owner_width;
-        out->owner_height = e->owner_height;
+    if (e->owner.width > 0) {
+        out->ownership = e->owner.cells;
+        out->owner_width = e->owner.width;
+        out->owner_height = e->owner.height;
     }
     for (int i = 0; i < n; i++) {
         st[i].move = c[i].move;
@@ -236,10 +236,10 @@ void search_report(banyan_engine *e, banyan_report *out)
         st[i].proof_plies = plies < 0 ? 0 : plies + 1;
         st[i].exact = false;
         st[i].score = 0;
-        for (int j = 0; exact && j < e->exact_n; j++)
-            if (e->exact_move[j] == st[i].move && e->exact_score[j] != BANYAN_SOLVE_NO_SCORE) {
+        for (int j = 0; exact && j < e->exact.n; j++)
+            if (e->exact.move[j] == st[i].move && e->exact.score[j] != BANYAN_SOLVE_NO_SCORE) {
                 st[i].exact = true;
-                st[i].score = e->exact_score[j];
+                st[i].score = e->exact.score[j];
             }
     }
     /* Insertion sort by the final-move rule: stable, so the game's move order
@@ -258,7 +258,7 @@ void search_report(banyan_engine *e, banyan_report *out)
         st[j] = s;
     }
     for (int i = 1; exact && i < n; i++)
-        if (st[i].move == e->exact_move[0]) {
+        if (st[i].move == e->exact.move[0]) {
             banyan_move_stats s = st[i];
             memmove(&st[1], &st[0], (size_t)i * sizeof *st);
             st[0] = s;
@@ -284,7 +284,7 @@ void search_report(banyan_engine *e, banyan_report *out)
         if (st[0].proof == BANYAN_PROVEN_WIN || all)
             out->proof = st[0].proof;
         if (exact)
-            out->proof = (banyan_proof)e->exact_result;
+            out->proof = (banyan_proof)e->exact.result;
     } else {
         if (e->game->moves(e->root_state, moves) > 0) {
             out->best = moves[0]; /* Never searched: any legal move. */

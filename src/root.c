@@ -220,8 +220,8 @@ static void search_solve_root_children(banyan_engine *e, banyan_move best, uint6
                 continue;
             proof = tree_proof_flip((banyan_proof)cr); /* For the player making m. */
             if (m != best && child_score != BANYAN_SOLVE_NO_SCORE) {
-                e->exact_move[e->exact_n] = m;
-                e->exact_score[e->exact_n++] = -child_score;
+                e->exact.move[e->exact.n] = m;
+                e->exact.score[e->exact.n++] = -child_score;
             }
         }
         search_prove_root_move(e, m, proof);
@@ -247,16 +247,16 @@ static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline
      * same position: search_exact() checks that it is the same). */
     if (!g->solve || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
-    e->exact_result = BANYAN_SOLVE_UNKNOWN;
-    e->exact_n = 0;
+    e->exact.result = BANYAN_SOLVE_UNKNOWN;
+    e->exact.n = 0;
     int r = search_solve_sliced(e, e->root_state, budget, deadline, &best, &score);
     if (r == BANYAN_SOLVE_UNKNOWN || !banyan_game_is_legal(g, e->root_state, best) ||
         (r == BANYAN_SOLVE_LOSS && score == BANYAN_SOLVE_NO_SCORE))
         return;
-    e->exact_result = r;
-    e->exact_hash = banyan_game_hash(g, e->root_state);
-    e->exact_move[e->exact_n] = best;
-    e->exact_score[e->exact_n++] = score;
+    e->exact.result = r;
+    e->exact.hash = banyan_game_hash(g, e->root_state);
+    e->exact.move[e->exact.n] = best;
+    e->exact.score[e->exact.n++] = score;
 
     /* A result without its score proves the best move only: the others
      * would cost as much again, for nothing the move played needs. */
@@ -354,13 +354,13 @@ static void search_defend_root(banyan_engine *e, uint32_t effort, double seconds
 }
 
 /* The ownership of the root's cells over this search's finished
- * simulations (config.ownership), into e->ownership. */
+ * simulations (config.ownership), into e->owner.cells. */
 void search_ownership(banyan_engine *e)
 {
     int width = 0, height = 0;
     uint64_t n = 0;
     e->game->board_size(e->root_state, &width, &height);
-    e->owner_width = e->owner_height = 0;
+    e->owner.width = e->owner.height = 0;
     if (width * height > BANYAN_OWNER_CELLS)
         return;
     for (int i = 0; i < e->cfg.threads; i++)
@@ -369,10 +369,10 @@ void search_ownership(banyan_engine *e)
         int64_t d = 0;
         for (int i = 0; i < e->cfg.threads; i++)
             d += (int64_t)e->workers[i].owned[2 * c] - e->workers[i].owned[2 * c + 1];
-        e->ownership[c] = n ? (float)((double)d / (double)n) : 0.0f;
+        e->owner.cells[c] = n ? (float)((double)d / (double)n) : 0.0f;
     }
-    e->owner_width = width;
-    e->owner_height = height;
+    e->owner.width = width;
+    e->owner.height = height;
 }
 
 /* For an analysis (banyan_limits.analyse): where a root provers proved at

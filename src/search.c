@@ -84,10 +84,10 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     e->analysing = false;
     if (playing)
         search_verify_best(e, u, &L);
-    for (int i = 0; e->line && i < e->cfg.threads; i++)
+    for (int i = 0; e->solo.line && i < e->cfg.threads; i++)
         search_merge_line(e, &e->workers[i]);
     atomic_store_explicit(&e->stop, 0, memory_order_relaxed);
-    if (e->ownership)
+    if (e->owner.cells)
         search_ownership(e);
 
     search_report(e, out);

@@ -145,8 +145,8 @@ static uint32_t search_select_solo(const banyan_engine *e, const tree *t, const 
     const float unit = 1.0f / VALUE_ONE, mix = (float)e->cfg.max_mix;
     float c = (float)e->cfg.c;
     if (e->cfg.adaptive > 0) {
-        uint32_t lo = atomic_load_explicit(&e->seen_lo, memory_order_relaxed);
-        uint32_t hi = atomic_load_explicit(&e->seen_hi, memory_order_relaxed);
+        uint32_t lo = atomic_load_explicit(&e->solo.seen_lo, memory_order_relaxed);
+        uint32_t hi = atomic_load_explicit(&e->solo.seen_hi, memory_order_relaxed);
         if (hi > lo)
             c *= (float)(hi - lo) * unit;
     }

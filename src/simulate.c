@@ -580,8 +580,8 @@ static void search_ascend(worker *w, search_sim *S)
     if (t->amaf)
         search_ascend_rave(w, S, units);
     if (e->cfg.adaptive > 0) {
-        search_bound(&e->seen_lo, units[0], true);
-        search_bound(&e->seen_hi, units[0], false);
+        search_bound(&e->solo.seen_lo, units[0], true);
+        search_bound(&e->solo.seen_hi, units[0], false);
     }
     for (int i = depth; t->best && i > 0; i--)
         search_bound(&t->best[path[i].node], units[0], false);
@@ -595,7 +595,7 @@ static void search_norm_returns(const banyan_engine *e, double *ret)
         ret[i] = search_norm(e, ret[i]);
 }
 
-/* Single-player games (engine.line): the simulation S, just played, becomes
+/* Single-player games (engine.solo.line): the simulation S, just played, becomes
  * the worker's best line when it reached the game's end (a recorded
  * rollout's whole game, or a finished position in the tree) with a return
  * above the best so far. */
@@ -617,10 +617,10 @@ static void search_keep_line(worker *w, const search_sim *S)
 /* Makes worker w's best line the engine's where it is better. */
 void search_merge_line(banyan_engine *e, const worker *w)
 {
-    if (w->line_len > 0 && (e->line_len == 0 || w->line_return > e->line_return)) {
-        memcpy(e->line, w->line, (size_t)w->line_len * sizeof *e->line);
-        e->line_len = w->line_len;
-        e->line_return = w->line_return;
+    if (w->line_len > 0 && (e->solo.line_len == 0 || w->line_return > e->solo.line_return)) {
+        memcpy(e->solo.line, w->line, (size_t)w->line_len * sizeof *e->solo.line);
+        e->solo.line_len = w->line_len;
+        e->solo.line_return = w->line_return;
     }
 }
 

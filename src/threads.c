@@ -19,7 +19,7 @@
  * visits) is another one. */
 static void search_leaders(const banyan_engine *e, uint32_t *v1, uint32_t *v2, bool *split)
 {
-    root_child *c = e->children;
+    root_child *c = e->report.children;
     int n = search_root_children(e, c), best = -1;
     *v1 = *v2 = 0;
     *split = false;
