@@ -3,9 +3,9 @@
  * byte, visits and value in one word, children blocks ending at NODE_LAST,
  * and compaction (promotion and recycling) checked against a description
  * of the tree taken before it, on random trees with garbage between the
- * blocks; the root's visit cap seen through the engine; and tree_check(),
- * which passes on the trees searches leave and names each rule broken on
- * purpose.
+ * blocks; the root's visit cap and the solver's budgets seen through the
+ * engine; and tree_check(), which passes on the trees searches leave and
+ * names each rule broken on purpose.
  */
 #include <math.h>
 #include <stdio.h>
@@ -517,4 +517,30 @@ void test_tree_check(void)
     atomic_fetch_and(&t->nodes[1].flags, (uint8_t)~NODE_PROOF_MASK);
     tree_test_broken(t, saved, "unproven node whose children prove it", 1, "lost proof");
     banyan_engine_free(e);
+}
+
+/* The root's solver takes its effort from the engine's budgets (budgets.h):
+ * with the defaults it solves a lost Connect Four ending before any
+ * simulation; with one position a call it cannot, and the simulations
+ * find the loss. */
+void test_engine_budgets(void)
+{
+    for (int small = 0; small <= 1; small++) {
+        banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 4 << 20);
+        banyan_engine *e = NULL;
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 1000);
+        banyan_report r = BANYAN_REPORT();
+        T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off", &cfg, &e), BANYAN_OK);
+        if (!e)
+            return;
+        T_EQ(banyan_engine_load(e, "2252576253462244111563365343671351441"), BANYAN_OK);
+        if (small) {
+            search_budgets *b = &e->budgets;
+            b->solve_root = b->solve_root_min = b->solve_root_max = b->solve_slice = 1;
+        }
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        T_EQ(r.proof, BANYAN_PROVEN_LOSS); /* Every move loses, found either way. */
+        T_TRUE(small ? r.playouts > 0 : r.playouts == 0);
+        banyan_engine_free(e);
+    }
 }
