@@ -4,7 +4,7 @@
  * time left that a move of average difficulty deserves, and a hard cap,
  * what an unclear position may take. The search stops at the soft target
  * unless the best move is unclear (then it may go on to the hard cap), and
- * may stop before it once the best move cannot be overtaken (search.c).
+ * may stop before it once the best move cannot be overtaken (threads.c).
  *
  * Never losing on time comes first: every figure leaves the margin for
  * process and I/O lag, in main time never more than a fraction of what is
