@@ -34,7 +34,7 @@ static int bench_class(const banyan_game *g, const void *s, void *mem)
 {
     banyan_move best;
     int score;
-    int r = g->solve(s, UINT64_MAX, NULL, mem, &best, &score);
+    int r = g->tactics->solve(s, UINT64_MAX, NULL, mem, &best, &score);
     return r == BANYAN_SOLVE_WIN ? 1 : r == BANYAN_SOLVE_LOSS ? -1 : r == BANYAN_SOLVE_DRAW ? 0 : 9;
 }
 
@@ -49,7 +49,7 @@ int main(int argc, char **argv)
             continue;
         }
         FILE *f = fopen(argv[i], "r");
-        void *mem = calloc(1, g->deep_size);
+        void *mem = calloc(1, (g->tactics ? g->tactics->mem_size : 0));
         static double times[100000];
         unsigned char s[64], t[64];
         char line[256], moves[128];
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
                 continue;
             }
             double t0 = bench_now();
-            int r = g->solve(s, UINT64_MAX, NULL, mem, &best, &score);
+            int r = g->tactics->solve(s, UINT64_MAX, NULL, mem, &best, &score);
             times[n++] = bench_now() - t0;
             bool ok = r != BANYAN_SOLVE_UNKNOWN && score == want;
             if (ok) {

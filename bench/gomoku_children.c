@@ -57,7 +57,7 @@ static bool play_rest(unsigned char *s, char **save, char *text, size_t cap)
     g->setup(s, "");
     while ((tok = strtok_r(NULL, " \t\r\n", save))) {
         banyan_move m;
-        if (g->outcome(s, r) || g->parse_move(s, tok, &m) != BANYAN_OK ||
+        if (g->outcome(s, r) || g->notation->parse_move(s, tok, &m) != BANYAN_OK ||
             !banyan_game_is_legal(g, s, m))
             return false;
         g->play(s, m);
@@ -81,7 +81,7 @@ static int list(int k, double lo, double hi)
         if (!id || !ev || ev[1] == 'M' || label_p(ev) < lo || label_p(ev) > hi ||
             !play_rest(s, &save, moves, sizeof moves) || g->outcome(s, r))
             continue;
-        int n = g->candidates(s, mv);
+        int n = g->tactics->candidates(s, mv);
         if (n < 2)
             continue;
         g->priors(s, mv, n, pr);
@@ -91,7 +91,7 @@ static int list(int k, double lo, double hi)
                 if (pr[i] >= 0 && (b < 0 || pr[i] > pr[b]))
                     b = i;
             char text[16];
-            g->format_move(s, mv[b], text, sizeof text);
+            g->notation->format_move(s, mv[b], text, sizeof text);
             pr[b] = -1;
             printf("%sc%d%s %s\n", id, j, moves, text);
         }

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     static char line[1 << 16];
     unsigned char s[4096];
     double r[2];
-    void *mem = calloc(1, g->deep_size);
+    void *mem = calloc(1, (g->tactics ? g->tactics->mem_size : 0));
     if (g->state_size > sizeof s || !mem || effort <= 0 || effort > 4000000000L)
         return 1;
     long positions = 0, wins = 0;
@@ -44,19 +44,19 @@ int main(int argc, char **argv)
                 banyan_move m;
                 char text[16] = "-";
                 double t0 = now();
-                bool won = g->prove_win_deep(s, (uint32_t)effort, 0, mem, &m);
+                bool won = g->tactics->prove_win_deep(s, (uint32_t)effort, 0, mem, &m);
                 double t = now() - t0;
                 spent += t;
                 positions++;
                 if (won) {
                     wins++;
-                    g->format_move(s, m, text, sizeof text);
+                    g->notation->format_move(s, m, text, sizeof text);
                 }
                 if (verbose)
                     printf("%d %d %s %.1f\n", game, ply, text, 1e3 * t);
             }
             banyan_move m;
-            if (g->parse_move(s, tok, &m) != BANYAN_OK || !banyan_game_is_legal(g, s, m))
+            if (g->notation->parse_move(s, tok, &m) != BANYAN_OK || !banyan_game_is_legal(g, s, m))
                 break;
             g->play(s, m);
         }

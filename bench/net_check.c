@@ -39,7 +39,7 @@ static int check_key(const banyan_game *g, const void *s)
     int k = 0;
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 3; x++)
-            k = k * 3 + g->piece(s, x, y) + 1;
+            k = k * 3 + g->board->piece(s, x, y) + 1;
     return k;
 }
 
@@ -145,7 +145,7 @@ static void check_walk(check_ctx *c, const void *s)
 static int check_class(const banyan_game *g, const void *s, void *mem)
 {
     banyan_move best;
-    int score, r = g->solve(s, UINT64_MAX, NULL, mem, &best, &score);
+    int score, r = g->tactics->solve(s, UINT64_MAX, NULL, mem, &best, &score);
     return r == BANYAN_SOLVE_WIN ? 1 : r == BANYAN_SOLVE_LOSS ? -1 : 0;
 }
 
@@ -316,7 +316,7 @@ int main(int argc, char **argv)
         printf("tictactoe: %d mistakes in %d positions at %llu playouts\n", c.mistakes, c.positions,
                (unsigned long long)c.playouts);
     } else {
-        void *mem = calloc(1, c.g->deep_size);
+        void *mem = calloc(1, (c.g->tactics ? c.g->tactics->mem_size : 0));
         for (int i = 4; i < argc && mem; i++)
             if (check_connect4(&c, argv[i], mem) != 0)
                 return 2;

@@ -70,14 +70,9 @@ static int nim_to_move(const void *s)
 }
 
 static const banyan_game nim_game = {
-    .name = "nim",
-    .state_size = sizeof(nim),
-    .n_players = 2,
-    .setup = nim_setup,
-    .moves = nim_moves,
-    .play = nim_play,
-    .outcome = nim_outcome,
-    .to_move = nim_to_move,
+    BANYAN_GAME_INIT, .name = "nim",          .state_size = sizeof(nim),
+    .n_players = 2,   .setup = nim_setup,     .moves = nim_moves,
+    .play = nim_play, .outcome = nim_outcome, .to_move = nim_to_move,
 };
 
 int main(int argc, char **argv)

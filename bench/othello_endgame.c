@@ -54,7 +54,7 @@ static int endgame_best(const char *answers)
 int main(int argc, char **argv)
 {
     unsigned char state[256];
-    void *mem = malloc(G->deep_size);
+    void *mem = malloc((G->tactics ? G->tactics->mem_size : 0));
     int failed = 0, total = 0;
     double all_time = 0;
     uint64_t all_nodes = 0;
@@ -77,18 +77,18 @@ int main(int argc, char **argv)
             int score = 0, empties = 0;
             uint64_t nodes = 0;
             char move[16] = "-", name[64];
-            if (G->setup(state, "") != BANYAN_OK || G->load(state, line) != BANYAN_OK) {
+            if (G->setup(state, "") != BANYAN_OK || G->notation->load(state, line) != BANYAN_OK) {
                 fprintf(stderr, "%s:%d: the position does not load\n", argv[f], n);
                 return 2;
             }
             for (int i = 0; i < 64; i++)
                 empties += line[i] == '-';
-            memset(mem, 0, G->deep_size);
+            memset(mem, 0, (G->tactics ? G->tactics->mem_size : 0));
             double t0 = endgame_now();
             int rc = oth_solve_count(state, UINT64_MAX, NULL, mem, &best, &score, &nodes);
             double dt = endgame_now() - t0;
             if (rc != BANYAN_SOLVE_UNKNOWN)
-                G->format_move(state, best, move, sizeof move);
+                G->notation->format_move(state, best, move, sizeof move);
             int want = endgame_best(line), listed = endgame_listed(line, move);
             bool ok = rc != BANYAN_SOLVE_UNKNOWN && score == want && listed == want;
             snprintf(name, sizeof name, "%s:%d", base, n);

@@ -3,9 +3,10 @@
  * single-player packing problem. Twelve items with weights and values; a
  * move packs one item that still fits, or stops; the return is the value
  * packed. Banyan plans move by move, and the program compares its plan with
- * the exact optimum found by trying every subset. The game table holds only
- * what the search needs: a domain without notation or a board leaves the
- * rest out, and the program names the moves itself.
+ * the exact optimum found by trying every subset. The game table holds what
+ * the search needs and one optional part, the notation (how a move is
+ * written); a domain without a board, tactics or learning planes leaves
+ * those parts out (NULL).
  *
  * Build: cc planner.c $(pkg-config --cflags --libs banyan)  (or `make`).
  */
@@ -83,7 +84,22 @@ static int pack_to_move(const void *s)
     return 0;
 }
 
+/* A move as people read it: "item3", or "stop". */
+static int pack_format(const void *s, banyan_move m, char *buf, size_t len)
+{
+    (void)s;
+    return m == STOP ? snprintf(buf, len, "stop") : snprintf(buf, len, "item%u", (unsigned)m);
+}
+
+/* Each table and part starts with its size, set by its macro, so that a
+ * library newer than this header reads it as it was written. */
+static const banyan_notation pack_notation = {
+    BANYAN_NOTATION_INIT,
+    .format_move = pack_format,
+};
+
 static const banyan_game pack_game = {
+    BANYAN_GAME_INIT,
     .name = "pack",
     .state_size = sizeof(pack),
     .n_players = 1,
@@ -94,6 +110,7 @@ static const banyan_game pack_game = {
     .play = pack_play,
     .outcome = pack_outcome,
     .to_move = pack_to_move,
+    .notation = &pack_notation,
 };
 
 /* The exact optimum, by trying all 2^12 subsets. */
@@ -124,11 +141,10 @@ int main(void)
         return 1;
     printf("plan:");
     do {
+        char move[16];
         banyan_engine_search(e, &lim, &rep);
-        if (rep.best == STOP)
-            printf(" stop");
-        else
-            printf(" item%u", (unsigned)rep.best);
+        banyan_game_format(&pack_game, banyan_engine_state(e), rep.best, 0, move, sizeof move);
+        printf(" %s", move);
         banyan_engine_play(e, rep.best);
     } while (rep.best != STOP);
     const pack *p = banyan_engine_state(e);

@@ -642,7 +642,7 @@ _Static_assert(sizeof c4_params / sizeof c4_params[0] == C4_N_PARAMS + 1, "one v
 
 /* Append only: any change to this list changes the bench signature. The
  * empty board is searched without the book, which would answer at once. */
-static const banyan_bench c4_bench[] = {
+const banyan_bench games_bench_connect4[] = {
     {"book=off", "", 50000, 2000000},
     {"", "4453", 50000, 0},
     {"", "2252576253462244111563365343671351441", 20000, 0},
@@ -705,7 +705,37 @@ static int c4_explain(const void *s, banyan_move m, char *buf, size_t len)
     return m < C4_WIDTH ? snprintf(buf, len, "is full") : 0;
 }
 
+static const banyan_tactics connect4_tactics = {
+    BANYAN_TACTICS_INIT,
+    .solve = c4_solve,
+    .mem_size = C4_TT_SIZE * sizeof(uint64_t),
+    /* The solver's budgets, measured on this solver (src/budgets.h): 300
+     * positions on a node reach about 9 empty squares; on the root, the
+     * solver visits about 10 million positions a second, so a quarter of a
+     * timed search's time, in slices of 250,000. */
+    .solve_node = 300,
+    .solve_root = 4000000,
+    .solve_root_min = 100000,
+    .solve_root_max = 40000000,
+    .solve_per_second = 2500000.0,
+    .solve_slice = 250000,
+    .solve_time_share = 0.5,
+};
+
+static const banyan_notation connect4_notation = {
+    BANYAN_NOTATION_INIT,        .format_move = c4_format_move,
+    .parse_move = c4_parse_move, .load = c4_load,
+    .print = c4_print,
+};
+
+static const banyan_board connect4_board = {
+    BANYAN_BOARD_INIT,       .coords = BANYAN_COORDS_COLUMN, .board_size = c4_board_size,
+    .place = c4_place,       .place_move = c4_place_move,    .piece = c4_piece,
+    .win_line = c4_win_line,
+};
+
 const banyan_game banyan_game_connect4 = {
+    BANYAN_GAME_INIT,
     .name = "connect4",
     .state_size = sizeof(c4),
     .n_players = 2,
@@ -714,24 +744,14 @@ const banyan_game banyan_game_connect4 = {
     .play = c4_play,
     .outcome = c4_outcome,
     .to_move = c4_to_move,
-    .format_move = c4_format_move,
-    .parse_move = c4_parse_move,
-    .load = c4_load,
-    .print = c4_print,
     .rollout = c4_rollout,
     .hash = c4_hash,
     .is_valid = c4_is_valid,
     .title = "Connect Four",
-    .player_names = (const char *const[]){"Red", "Yellow"},
     .params = c4_params,
-    .bench = c4_bench,
-    .coords = BANYAN_COORDS_COLUMN,
-    .board_size = c4_board_size,
-    .place = c4_place,
-    .place_move = c4_place_move,
-    .piece = c4_piece,
+    .tactics = &connect4_tactics,
+    .notation = &connect4_notation,
+    .player_names = (const char *const[]){"Red", "Yellow"},
     .explain = c4_explain,
-    .win_line = c4_win_line,
-    .solve = c4_solve,
-    .deep_size = C4_TT_SIZE * sizeof(uint64_t),
+    .board = &connect4_board,
 };

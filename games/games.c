@@ -1,5 +1,7 @@
 /*
- * games.c - the registry of built-in games: names and aliases to tables.
+ * games.c - the registry of built-in games: names and aliases to tables, and
+ * the positions `banyan bench` searches in each (the library's own test
+ * data, which each game's file keeps beside its table).
  */
 #include <ctype.h>
 #include <stddef.h>
@@ -9,6 +11,15 @@
 static const banyan_game *const games_all[] = {
     &banyan_game_tictactoe, &banyan_game_connect4, &banyan_game_gomoku,
     &banyan_game_othello,   &banyan_game_go,       &banyan_game_morpion,
+};
+
+/* Each game's bench list, in its file. */
+extern const banyan_bench games_bench_tictactoe[], games_bench_connect4[], games_bench_gomoku[],
+    games_bench_othello[], games_bench_go[], games_bench_morpion[];
+
+static const banyan_bench *const games_bench[] = {
+    games_bench_tictactoe, games_bench_connect4, games_bench_gomoku,
+    games_bench_othello,   games_bench_go,       games_bench_morpion,
 };
 
 static const struct {
@@ -54,4 +65,12 @@ const banyan_game *const *banyan_game_list(int *n_out)
     if (n_out)
         *n_out = (int)(sizeof games_all / sizeof games_all[0]);
     return games_all;
+}
+
+const banyan_bench *banyan_game_bench(const banyan_game *g)
+{
+    for (size_t i = 0; g && i < sizeof games_all / sizeof games_all[0]; i++)
+        if (g == games_all[i])
+            return games_bench[i];
+    return NULL;
 }

@@ -363,7 +363,7 @@ _Static_assert(sizeof mnk_params / sizeof mnk_params[0] == MNK_N_PARAMS + 1,
                "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
-static const banyan_bench mnk_bench[] = {
+const banyan_bench games_bench_tictactoe[] = {
     {"", "", 20000, 4000000},           {"", "b2 a1", 20000, 0}, {"m=4 n=4 k=3", "", 20000, 0},
     {"m=7 n=6 k=4", "d1 d2", 20000, 0}, {NULL, NULL, 0, 0},
 };
@@ -415,7 +415,26 @@ static int mnk_explain(const void *s, banyan_move m, char *buf, size_t len)
     return m < (banyan_move)(t->m * t->n) ? snprintf(buf, len, "is occupied") : 0;
 }
 
+static const banyan_notation tictactoe_notation = {
+    BANYAN_NOTATION_INIT,
+    .format_move = mnk_format_move,
+    .parse_move = mnk_parse_move,
+    .load = mnk_load,
+    .print = NULL, /* The library draws the board from piece(). */
+};
+
+static const banyan_board tictactoe_board = {
+    BANYAN_BOARD_INIT,
+    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
+    .board_size = mnk_board_size,
+    .place = mnk_move_place,
+    .place_move = mnk_place_to_move,
+    .piece = mnk_piece,
+    .win_line = mnk_win_line,
+};
+
 const banyan_game banyan_game_tictactoe = {
+    BANYAN_GAME_INIT,
     .name = "tictactoe",
     .state_size = sizeof(mnk),
     .n_players = 2,
@@ -424,21 +443,12 @@ const banyan_game banyan_game_tictactoe = {
     .play = mnk_play,
     .outcome = mnk_outcome,
     .to_move = mnk_to_move,
-    .format_move = mnk_format_move,
-    .parse_move = mnk_parse_move,
-    .load = mnk_load,
-    .print = NULL, /* The library draws the board from piece(). */
     .rollout = mnk_rollout,
     .hash = mnk_hash,
     .is_valid = mnk_is_valid,
     .title = "Tic-tac-toe (m,n,k-games)",
     .params = mnk_params,
-    .bench = mnk_bench,
-    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
-    .board_size = mnk_board_size,
-    .place = mnk_move_place,
-    .place_move = mnk_place_to_move,
-    .piece = mnk_piece,
+    .notation = &tictactoe_notation,
     .explain = mnk_explain,
-    .win_line = mnk_win_line,
+    .board = &tictactoe_board,
 };

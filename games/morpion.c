@@ -776,13 +776,20 @@ _Static_assert(sizeof mor_params / sizeof mor_params[0] == MOR_N_PARAMS + 1,
                "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
-static const banyan_bench mor_bench[] = {
+const banyan_bench games_bench_morpion[] = {
     {"", "", 20000, 200000},
     {"rule=5d", "", 0, 200000},
     {NULL, NULL, 0, 0},
 };
 
+static const banyan_notation morpion_notation = {
+    BANYAN_NOTATION_INIT,         .format_move = mor_format_move,
+    .parse_move = mor_parse_move, .load = mor_load,
+    .print = mor_print,
+};
+
 const banyan_game banyan_game_morpion = {
+    BANYAN_GAME_INIT,
     .name = "morpion",
     .state_size = sizeof(mor),
     .n_players = 1,
@@ -793,18 +800,14 @@ const banyan_game banyan_game_morpion = {
     .play = mor_play,
     .outcome = mor_outcome,
     .to_move = mor_to_move,
-    .format_move = mor_format_move,
-    .parse_move = mor_parse_move,
-    .load = mor_load,
-    .print = mor_print,
     .rollout = mor_rollout,
     .hash = mor_hash,
     .is_valid = mor_is_valid,
     .score = mor_score,
     .title = "Morpion Solitaire",
-    .score_unit = "moves",
     .params = mor_params,
-    .bench = mor_bench,
-    .explain = mor_explain,
     .playout = mor_playout,
+    .notation = &morpion_notation,
+    .score_unit = "moves",
+    .explain = mor_explain,
 };

@@ -178,7 +178,7 @@ typedef struct banyan_config {
     banyan_leaf leaf;         /* Rollouts, evaluations or both at the leaves. EVAL and CUTOFF
                                  need a game with evaluate(), or an evaluator. */
     int cutoff;               /* CUTOFF: plies of the rollout before the evaluation; 0 = 8. */
-    uint64_t solve_budget;    /* Positions the game's exact solver (banyan_game.solve) may
+    uint64_t solve_budget;    /* Positions the game's exact solver (banyan_tactics.solve) may
                                  visit on the root before a search, and on each root child;
                                  0 = 4 million, or 2.5 million a second of a timed search
                                  (at least 100,000). A large budget makes a perfect player
@@ -297,7 +297,7 @@ typedef struct banyan_move_stats {
                                       move included, with the winner hurrying and the loser
                                       holding out, as far as the tree holds the proof; 0 when
                                       it rests on a prover's word or on no proof. */
-    bool exact;                    /* The game's exact solver scored the move (banyan_game.solve,
+    bool exact;                    /* The game's exact solver scored the move (banyan_tactics.solve,
                                       on a root it solved): */
     int score;                     /* its exact score for the player making it, on the
                                       solver's scale (a disc difference, or quicker wins

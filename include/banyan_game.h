@@ -33,9 +33,9 @@
 
 typedef uint32_t banyan_move; /* Game-defined encoding, below BANYAN_MOVE_LIMIT. */
 #define BANYAN_MOVE_LIMIT                                                                          \
-    65535u                            /* Move codes are below it: the tree keeps 16 bits. A        \
-                                         search that meets a larger code fails with                \
-                                         BANYAN_EINVAL and says which. */
+    65535u /* The interface's bound on move codes: every move a game's moves() lists is            \
+              below it. A search that meets a larger code fails with BANYAN_EINVAL and says        \
+              which. */
 #define BANYAN_MOVE_NONE   UINT32_MAX /* Never a legal move in any game. */
 #define BANYAN_MAX_MOVES   512        /* Bound on the number of legal moves in every game. */
 #define BANYAN_MAX_PLAYERS 4          /* Bound on n_players. */
@@ -90,14 +90,14 @@ void banyan_rng_seed(banyan_rng *r, uint64_t seed, uint64_t stream);
              refuse such a move; the search sees only what moves() allows, which                   \
              is simple ko at most, since a state holds no history. */
 
-/* Results of banyan_game.solve for the player to move; the values of the
+/* Results of banyan_tactics.solve for the player to move; the values of the
  * matching banyan_proof (banyan.h). */
 #define BANYAN_SOLVE_UNKNOWN 0 /* Not solved: out of reach, or the budget ran out. */
 #define BANYAN_SOLVE_WIN     1
 #define BANYAN_SOLVE_LOSS    2
 #define BANYAN_SOLVE_DRAW    3
 
-/* *score of banyan_game.solve when the solver proved the result (win or
+/* *score of banyan_tactics.solve when the solver proved the result (win or
  * loss) but not its score. */
 #define BANYAN_SOLVE_NO_SCORE (-0x7fffffff - 1)
 
@@ -110,14 +110,14 @@ static inline bool banyan_solve_halted(uint64_t visited, uint64_t budget, const 
            (!(visited & 4095) && stop && atomic_load_explicit(stop, memory_order_relaxed));
 }
 
-/* Kinds of place a move has on a board (banyan_game.place). */
+/* Kinds of place a move has on a board (banyan_board.place). */
 #define BANYAN_PLACE_NONE   0 /* Not a move of this board. */
 #define BANYAN_PLACE_CELL   1 /* A cell: a stone, a disc or a mark is put there. */
 #define BANYAN_PLACE_COLUMN 2 /* A column of a dropping game (Connect Four). */
 #define BANYAN_PLACE_PASS   3 /* No piece: the turn passes. */
 
 /* Coordinate systems, beside the game's own notation, that front-ends may
- * write a game's moves in (banyan_game.coords, a bit set). Each is worked
+ * write a game's moves in (banyan_board.coords, a bit set). Each is worked
  * out from place() and place_move(), so a game only says which apply. */
 #define BANYAN_COORDS_POINT                                                                        \
     0x01u /* "c3": column letter a.. from the left (i included), row                               \
@@ -183,9 +183,11 @@ typedef union banyan_value {
  * table has none and refuses every key). Thread-safe. */
 int banyan_params_read(const banyan_param *table, const char *params, banyan_value *out);
 
-/* One entry of the fixed list `banyan bench` runs for a game: a search of
- * a position (one thread, the default seed), whose node count adds to the
- * bench signature, and raw rollouts from it for the speed lines. */
+/* One entry of the fixed list `banyan bench` runs for a built-in game
+ * (banyan_game_bench()): a search of a position (one thread, the default
+ * seed), whose node count adds to the bench signature, and raw rollouts
+ * from it for the speed lines. The list is the library's own test data,
+ * not part of a game's description. */
 typedef struct banyan_bench {
     const char *params;   /* Parameters ("" for the defaults). */
     const char *position; /* In the game's position notation ("" for the start). */
@@ -195,28 +197,301 @@ typedef struct banyan_bench {
 } banyan_bench;
 
 /*
- * The table that describes a game. It has three parts:
- * - what the search needs: setup, moves, play, outcome and to_move are
- *   required; rollout, priors, hash, is_valid, candidates and the provers
- *   are optional;
- * - the notation people and files use (format_move, parse_move, load,
- *   print), optional, each with a generic default;
- * - the description front-ends read instead of knowing games by name (a
- *   title, the parameters, the board and how moves sit on it, the
- *   coordinate systems and the SGF game number), optional: a domain without
- *   a board leaves it out.
+ * A game table and each of its parts begin with their size, which the
+ * initialiser macros set inside a designated initialiser:
+ *
+ *     static const banyan_board my_board = {BANYAN_BOARD_INIT, .board_size = ...};
+ *     const banyan_game my_game = {BANYAN_GAME_INIT, .name = "mine", ...,
+ *                                  .board = &my_board};
+ *
+ * Members are only ever appended. The library reads a table (or part) of a
+ * smaller size, made against an older header, as if the members it lacks
+ * were NULL or 0; banyan_game_check() refuses a size of 0 (a table not made
+ * with the macro) and one larger than the library's own (a game built
+ * against a newer header), each with a sentence.
+ */
+#define BANYAN_GAME_INIT     .size = sizeof(banyan_game)
+#define BANYAN_TACTICS_INIT  .size = sizeof(banyan_tactics)
+#define BANYAN_NOTATION_INIT .size = sizeof(banyan_notation)
+#define BANYAN_BOARD_INIT    .size = sizeof(banyan_board)
+#define BANYAN_LEARNING_INIT .size = sizeof(banyan_learning)
+
+/*
+ * The tactics part: what a game knows beyond its rules that makes the
+ * search sharper: the moves worth considering, exact provers and an exact
+ * solver, and the budgets the search gives them. Optional, each member:
+ * NULL or 0 means none (a budget of 0: the engine's default, given beside
+ * it, which was measured on the game named there).
+ */
+typedef struct banyan_tactics {
+    size_t size; /* sizeof(banyan_tactics), by BANYAN_TACTICS_INIT. */
+
+    /* Writes to out the moves the search should consider in s and
+     * returns their number: a subset of moves(), in the same fixed order,
+     * never empty while the game goes on (Gomoku: empty cells near stones).
+     * Legality is always moves(); NULL means the search considers every
+     * legal move. When the candidates are fewer than the legal moves, the
+     * solver never concludes that every move loses. */
+    int (*candidates)(const void *s, banyan_move *out);
+
+    /* A fast exact prover for the player to move (in Gomoku, a
+     * victory-by-continuous-fours search), bounded by its own budget: returns
+     * true with *out set to a winning move only when the win is certain, and
+     * false when it proves nothing. The engine calls it on the root and on
+     * every node it expands, and turns each proof into an MCTS-Solver win.
+     * Two-player games only. NULL means none. */
+    bool (*prove_win)(const void *s, banyan_move *out);
+
+    /* A slower, deeper prover with the contract of prove_win (in
+     * Gomoku, victory by continuous threats: fours and open threes), which
+     * the engine calls only where prove_win found nothing on the root and on
+     * the root's children: where a proof changes the move played, or shows
+     * the opponent's win after it. effort bounds the work (in Gomoku, the
+     * positions visited): the engine gives the root more than a child
+     * (root_effort, deep_effort below).
+     * seconds, when positive, bounds it in wall time as well: a search
+     * limited in time passes what its clock allows, and a call past it
+     * stops with what it proved by then (the engine knows the game's rate
+     * only by position counts, which vary several times from one position
+     * to another); 0 means no time bound, so that a search without one is
+     * reproducible.
+     * mem is mem_size bytes of working memory that belong to the calling
+     * thread: zeroed before its first call and left as the last call left
+     * it, so the game may keep a table there across calls (NULL when
+     * mem_size is 0). NULL means none. */
+    bool (*prove_win_deep)(const void *s, uint32_t effort, double seconds, void *mem,
+                           banyan_move *out);
+
+    /* The candidates of s less the moves that a deeper analysis
+     * proves lost (in Gomoku: moves after which the opponent still wins by
+     * continuous fours or threats), in the order of candidates(). The
+     * engine calls it on the root only, before the search, and marks the
+     * moves it drops proven lost. It must drop only moves it proves lost,
+     * and returns all the candidates when it would drop every one. effort
+     * and seconds bound the work as for prove_win_deep (the engine gives
+     * both the same effort), and mem is as there. NULL means none. */
+    int (*candidates_deep)(const void *s, uint32_t effort, double seconds, void *mem,
+                           banyan_move *out);
+
+    /* An exact solver (in Connect Four and Othello, alpha-beta
+     * to the end of the game) for s, a game that goes on, from the point of
+     * view of the player to move. budget bounds the work (positions
+     * visited); the game returns BANYAN_SOLVE_UNKNOWN at once for a
+     * position it judges beyond the budget's reach (in Othello, too many
+     * empty squares), and when the budget runs out or, stop not being
+     * NULL, *stop becomes non-zero (the engine passes its stop flag on the
+     * root, where budgets are large; banyan_solve_halted() tells both).
+     * Otherwise it returns
+     * BANYAN_SOLVE_WIN, _DRAW or _LOSS, with *score the exact score for the
+     * player to move (a game with a score: Othello's final disc difference;
+     * a game without one: positive for a win, larger for a quicker win, and
+     * negative for a loss, larger for a longer one; 0 for a draw) and *best
+     * a legal move that reaches it (among equal scores, the first in the
+     * order of moves()). A solver that proved a win or a loss without its
+     * score (an opening book, or a search that told a win from a loss but
+     * ran out of budget before the margin) sets *score to
+     * BANYAN_SOLVE_NO_SCORE; then *best keeps the result (any move, in a
+     * loss). mem as for prove_win_deep. The engine calls it on the root
+     * before the search, then on each root child, so that the move played
+     * is the exact best (the largest margin among wins), and on the nodes
+     * it expands with a smaller budget (solve_node below), turning each
+     * answer into an MCTS-Solver proof. Two-player zero-sum games only.
+     * NULL means none. */
+    int (*solve)(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
+                 banyan_move *best, int *score);
+
+    /* An optional fast path of prove_win and candidates, with both: the two
+     * in one call, for the nodes the engine expands below the root, so that
+     * a game may share their work and carry what one expansion learned to
+     * the next. Returns -1 with *win set where prove_win would return true
+     * with it, and otherwise writes candidates()'s moves to out and returns
+     * their number: the same answers as the two calls, only sooner. mem is
+     * the calling thread's mem_size bytes, as for prove_win_deep (NULL when
+     * mem_size is 0). NULL: the engine calls prove_win, then candidates. */
+    int (*expand)(const void *s, void *mem, banyan_move *win, banyan_move *out);
+
+    /* Bytes of working memory prove_win_deep, candidates_deep, solve and
+     * expand need (see prove_win_deep); the engine gives each search thread
+     * its own block, outside the node arena. 0: none. */
+    size_t mem_size;
+
+    /* ---- The budgets of these hooks (0: the default given) ---- */
+
+    /* A root child gets prove_win_deep once it has deep_visits visits (64)
+     * and either at least 1 / deep_share (32) of the root's or more than
+     * any other root child had, so that only the few children the search
+     * keeps choosing pay for it. It gets deep_effort (10,000; in Gomoku's
+     * VCT about 1.7 ms) there, and the root before the search root_effort
+     * (200,000; about 40 ms); a search limited in time gives the root
+     * root_per_second (400,000) of its limit, within root_min (50,000) ..
+     * root_max (500,000). */
+    uint32_t deep_visits;
+    uint32_t deep_share;
+    uint32_t deep_effort;
+    uint32_t root_effort;
+    double root_per_second;
+    uint32_t root_min;
+    uint32_t root_max;
+
+    /* The shares of a timed search's time that bound the root's deep
+     * prover (root_time_share, 0.6) and then candidates_deep
+     * (defend_time_share, 0.35) in seconds as well. */
+    double root_time_share;
+    double defend_time_share;
+
+    /* solve's budgets: the positions it may visit on a node being expanded
+     * (solve_node, 300: about 9 empty squares in Connect Four and Othello),
+     * and on the root before the search: solve_per_second (2,500,000) of a
+     * timed search's limit, within solve_root_min (100,000) ..
+     * solve_root_max (40,000,000); one limited otherwise, solve_root
+     * (4,000,000), the engine's config.solve_budget overriding it. The
+     * root's budget is spent in calls of growing size from solve_slice
+     * positions (250,000), none starting once solve_time_share (0.5) of
+     * a timed search's time has gone. */
+    uint64_t solve_node;
+    uint64_t solve_root;
+    uint64_t solve_root_min;
+    uint64_t solve_root_max;
+    double solve_per_second;
+    uint64_t solve_slice;
+    double solve_time_share;
+
+    /* The final check of the move played by prove_win_deep: the moves it
+     * may refute before the search plays one anyway (verify_tries, 3), the
+     * share of a timed search kept for it (verify_share, 0.07), and the
+     * rate (positions a second) that sizes its effort (verify_per_second,
+     * 2,500,000). */
+    int verify_tries;
+    double verify_share;
+    double verify_per_second;
+} banyan_tactics;
+
+/*
+ * The notation part: how people and files write moves and positions
+ * (front-ends use it; the search never calls it). Optional, each member
+ * with a generic default.
+ */
+typedef struct banyan_notation {
+    size_t size; /* sizeof(banyan_notation), by BANYAN_NOTATION_INIT. */
+
+    /* Writes the standard notation of m (legal or not, but on the board) to
+     * buf as a NUL-terminated string, snprintf-style: returns the length
+     * the full text needs, and truncates to len-1 bytes. NULL: moves are
+     * written as their decimal codes. */
+    int (*format_move)(const void *s, banyan_move m, char *buf, size_t len);
+
+    /* Parses one move in the game's notation (case and surrounding
+     * spaces are ignored). Returns BANYAN_OK with *out set when the text
+     * names a point on this board, whether or not it is legal now;
+     * BANYAN_ERANGE when it is well-formed but off the board; BANYAN_EINVAL
+     * when it is not a move at all. str is borrowed; *out is written only on
+     * success. NULL: decimal move codes, as format_move writes them. */
+    int (*parse_move)(const void *s, const char *str, banyan_move *out);
+
+    /* Replaces *s by the position described by text, in the
+     * game's position notation, played from the start position of the
+     * parameters *s was set up with. Returns BANYAN_OK, or BANYAN_EINVAL
+     * (malformed), BANYAN_ERANGE (off the board) or BANYAN_EILLEGAL (an
+     * illegal move, or moves after the end of the game); *s is unchanged on
+     * any error. NULL: a position is a list of moves from the start,
+     * separated by spaces or commas, each read by parse_move. */
+    int (*load)(void *s, const char *text);
+
+    /* Draws s as a human-readable diagram with coordinates
+     * (ending in a newline), snprintf-style like format_move. last, when not
+     * BANYAN_MOVE_NONE, is the last move played and is marked. NULL: games
+     * with a board (board part) are drawn from piece(); others print the
+     * player to move. */
+    int (*print)(const void *s, banyan_move last, char *buf, size_t len);
+} banyan_notation;
+
+/*
+ * The board part: the description front-ends read instead of knowing
+ * games by name: the board and how moves sit on it, the coordinate systems,
+ * the SGF game number. A domain without a board leaves
+ * the part out (NULL); with it, board_size, place, place_move and piece are
+ * required, the rest optional.
+ */
+typedef struct banyan_board {
+    size_t size;     /* sizeof(banyan_board), by BANYAN_BOARD_INIT. */
+    unsigned coords; /* BANYAN_COORDS_* the moves can be written in. */
+    int sgf_game;    /* SGF's GM[] number (1 Go, 2 Othello, 4 Gomoku); 0: none. */
+
+    /* The board of s: its width and height in cells. */
+    void (*board_size)(const void *s, int *width, int *height);
+
+    /* Where move m sits on the board of s: BANYAN_PLACE_CELL with *x (from
+     * the left) and *y (from the top), both from 0; BANYAN_PLACE_COLUMN with
+     * *x (a dropping game's column); BANYAN_PLACE_PASS; or BANYAN_PLACE_NONE
+     * for a code that is no move of this board. */
+    int (*place)(const void *s, banyan_move m, int *x, int *y);
+
+    /* The inverse of place: the move of the given kind at (x, y), y ignored
+     * for a column and both for a pass. Returns BANYAN_OK with *out set,
+     * BANYAN_ERANGE for a place off the board, or BANYAN_EINVAL for a kind
+     * of place the game does not have. Whether the move is legal now is for
+     * moves() to say. */
+    int (*place_move)(const void *s, int kind, int x, int y, banyan_move *out);
+
+    /* The player whose piece stands on cell (x, y) of s, or -1 for an empty
+     * cell (and for a cell off the board). */
+    int (*piece)(const void *s, int x, int y);
+
+    /* The cells of the line that won the game (a Gomoku five, Connect Four's
+     * four), for front-ends to highlight: up to max of them into x[] (from
+     * the left) and y[] (from the top). Returns their number, 0 while the
+     * game is not won by a line. NULL: no game is won by a line. */
+    int (*win_line)(const void *s, int *x, int *y, int max);
+
+    /* Who owns cell (x, y) of s under the game's scoring, for s where the
+     * game is over (a rollout's last position) or where it stands: a
+     * player, or -1 for nobody (Go's area scoring: a stone's colour, an
+     * empty point that only one colour's stones reach). The search averages
+     * it over its simulations' last positions when banyan_config.ownership
+     * is set. NULL: none. */
+    int (*owner)(const void *s, int x, int y);
+} banyan_board;
+
+/*
+ * The learning part: what a neural network reads beside the pieces.
+ * Optional; requires the board part.
+ */
+typedef struct banyan_learning {
+    size_t size; /* sizeof(banyan_learning), by BANYAN_LEARNING_INIT. */
+
+    /* Extra input planes, beside the pieces and the side to move, which the
+     * network reads from piece() and to_move(): what a game thinks a
+     * network needs and cannot see in the pieces (Othello: the squares
+     * where the player to move may play). With out NULL, returns their
+     * number, the same for every position of a board; otherwise writes them
+     * to out, plane after plane, each height rows from the top of width
+     * cells from the left, and returns it too. NULL: none. */
+    int (*planes)(const void *s, float *out);
+} banyan_learning;
+
+/*
+ * The table that describes a game: its rules and what the search needs
+ * (setup, moves, play, outcome and to_move required; rollout, playout,
+ * priors, hash, is_valid, evaluate and score optional), what people read of
+ * its moves and players (explain, player_names, score_unit), then one pointer per
+ * optional part, NULL where the game has none of it: tactics (candidates,
+ * provers, a solver and their budgets), notation, board and learning.
  * Optional functions may be NULL, and the engine then uses the default named
  * in the comment. All functions are pure functions of their arguments (no
  * global mutable state), so any number of threads may call them on
  * different states at once. banyan_game_check() says what a table lacks.
  */
 typedef struct banyan_game {
+    size_t size;       /* sizeof(banyan_game), by BANYAN_GAME_INIT. */
     const char *name;  /* Stable id used by the registry: "tictactoe", "connect4". */
+    const char *title; /* For people: "Connect Four". NULL: the name. */
     size_t state_size; /* Bytes of a state, at the largest parameters. */
     int n_players;     /* 1 .. BANYAN_MAX_PLAYERS. */
     double reward_min; /* Bounds of a player's return; both 0 means [0, 1]. */
     double reward_max;
-
+    const banyan_param *params; /* What setup() accepts, ended by an entry whose name is
+                                   NULL; NULL: no parameters. */
+    unsigned rules;             /* BANYAN_RULE_* bits. */
     /* Required. Initialises *s to the start position for the parameters
      * given as "key=value" pairs separated by spaces or commas (NULL or ""
      * selects the defaults). Returns BANYAN_OK, or BANYAN_EINVAL for an
@@ -240,40 +515,17 @@ typedef struct banyan_game {
     /* Required. The player to move, 0 .. n_players-1. */
     int (*to_move)(const void *s);
 
-    /* Notation (for front-ends; the search never calls it). Writes the
-     * standard notation of m (legal or not, but on the board) to buf as a
-     * NUL-terminated string, snprintf-style: returns the length the full
-     * text needs, and truncates to len-1 bytes. NULL: moves are written as
-     * their decimal codes. */
-    int (*format_move)(const void *s, banyan_move m, char *buf, size_t len);
-
-    /* Notation. Parses one move in the game's notation (case and surrounding
-     * spaces are ignored). Returns BANYAN_OK with *out set when the text
-     * names a point on this board, whether or not it is legal now;
-     * BANYAN_ERANGE when it is well-formed but off the board; BANYAN_EINVAL
-     * when it is not a move at all. str is borrowed; *out is written only on
-     * success. NULL: decimal move codes, as format_move writes them. */
-    int (*parse_move)(const void *s, const char *str, banyan_move *out);
-
-    /* Notation. Replaces *s by the position described by text, in the
-     * game's position notation, played from the start position of the
-     * parameters *s was set up with. Returns BANYAN_OK, or BANYAN_EINVAL
-     * (malformed), BANYAN_ERANGE (off the board) or BANYAN_EILLEGAL (an
-     * illegal move, or moves after the end of the game); *s is unchanged on
-     * any error. NULL: a position is a list of moves from the start,
-     * separated by spaces or commas, each read by parse_move. */
-    int (*load)(void *s, const char *text);
-
-    /* Notation. Draws s as a human-readable diagram with coordinates
-     * (ending in a newline), snprintf-style like format_move. last, when not
-     * BANYAN_MOVE_NONE, is the last move played and is marked. NULL: games
-     * with a board (board_size) are drawn from piece(); others print the
-     * player to move. */
-    int (*print)(const void *s, banyan_move last, char *buf, size_t len);
-
     /* Optional. Plays s to the end of the game with the game's fast policy.
      * NULL selects uniform random moves through moves() and play(). */
     void (*rollout)(void *s, banyan_rng *rng);
+
+    /* Optional. A rollout that also says what it played: as rollout(),
+     * writing the moves played, in order, to moves[0 .. max-1] (those after
+     * the first max are played but not written), and returning how many it
+     * wrote. The search uses it for RAVE (banyan_config.rave), which needs
+     * to know every move of the simulation. NULL: the engine plays RAVE's
+     * rollouts itself, uniformly through moves() and play(). */
+    int (*playout)(void *s, banyan_rng *rng, banyan_move *moves, int max);
 
     /* Optional. Writes a prior probability for each of moves[0 .. n-1] (as
      * returned by moves()) to out; they need not sum to 1 exactly. NULL
@@ -287,83 +539,6 @@ typedef struct banyan_game {
     /* Optional. Checks the state's internal invariants; used by debug builds
      * and tests. NULL means no check. */
     bool (*is_valid)(const void *s);
-
-    /* Optional. Writes to out the moves the search should consider in s and
-     * returns their number: a subset of moves(), in the same fixed order,
-     * never empty while the game goes on (Gomoku: empty cells near stones).
-     * Legality is always moves(); NULL means the search considers every
-     * legal move. When the candidates are fewer than the legal moves, the
-     * solver never concludes that every move loses. */
-    int (*candidates)(const void *s, banyan_move *out);
-
-    /* Optional. A fast exact prover for the player to move (in Gomoku, a
-     * victory-by-continuous-fours search), bounded by its own budget: returns
-     * true with *out set to a winning move only when the win is certain, and
-     * false when it proves nothing. The engine calls it on the root and on
-     * every node it expands, and turns each proof into an MCTS-Solver win.
-     * Two-player games only. NULL means none. */
-    bool (*prove_win)(const void *s, banyan_move *out);
-
-    /* Optional. A slower, deeper prover with the contract of prove_win (in
-     * Gomoku, victory by continuous threats: fours and open threes), which
-     * the engine calls only where prove_win found nothing on the root and on
-     * the root's children: where a proof changes the move played, or shows
-     * the opponent's win after it. effort bounds the work (in Gomoku, the
-     * positions visited): the engine gives the root more than a child.
-     * seconds, when positive, bounds it in wall time as well: a search
-     * limited in time passes what its clock allows, and a call past it
-     * stops with what it proved by then (the engine knows the game's rate
-     * only by position counts, which vary several times from one position
-     * to another); 0 means no time bound, so that a search without one is
-     * reproducible.
-     * mem is deep_size bytes of working memory that belong to the calling
-     * thread: zeroed before its first call and left as the last call left
-     * it, so the game may keep a table there across calls (NULL when
-     * deep_size is 0). NULL means none. */
-    bool (*prove_win_deep)(const void *s, uint32_t effort, double seconds, void *mem,
-                           banyan_move *out);
-
-    /* Optional. The candidates of s less the moves that a deeper analysis
-     * proves lost (in Gomoku: moves after which the opponent still wins by
-     * continuous fours or threats), in the order of candidates(). The
-     * engine calls it on the root only, before the search, and marks the
-     * moves it drops proven lost. It must drop only moves it proves lost,
-     * and returns all the candidates when it would drop every one. effort
-     * and seconds bound the work as for prove_win_deep (the engine gives
-     * both the same effort), and mem is as there. NULL means none. */
-    int (*candidates_deep)(const void *s, uint32_t effort, double seconds, void *mem,
-                           banyan_move *out);
-
-    /* Optional. An exact solver (in Connect Four and Othello, alpha-beta
-     * to the end of the game) for s, a game that goes on, from the point of
-     * view of the player to move. budget bounds the work (positions
-     * visited); the game returns BANYAN_SOLVE_UNKNOWN at once for a
-     * position it judges beyond the budget's reach (in Othello, too many
-     * empty squares), and when the budget runs out or, stop not being
-     * NULL, *stop becomes non-zero (the engine passes its stop flag on the
-     * root, where budgets are large; banyan_solve_halted() tells both).
-     * Otherwise it returns
-     * BANYAN_SOLVE_WIN, _DRAW or _LOSS, with *score the exact score for the
-     * player to move (a game with a score: Othello's final disc difference;
-     * a game without one: positive for a win, larger for a quicker win, and
-     * negative for a loss, larger for a longer one; 0 for a draw) and *best
-     * a legal move that reaches it (among equal scores, the first in the
-     * order of moves()). A solver that proved a win or a loss without its
-     * score (an opening book, or a search that told a win from a loss but
-     * ran out of budget before the margin) sets *score to
-     * BANYAN_SOLVE_NO_SCORE; then *best keeps the result (any move, in a
-     * loss). mem as for prove_win_deep. The engine calls it on the root
-     * before the search, then on each root child, so that the move played
-     * is the exact best (the largest margin among wins), and on the nodes
-     * it expands with a smaller budget, turning each answer into an
-     * MCTS-Solver proof. Two-player zero-sum games only. NULL means none. */
-    int (*solve)(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
-                 banyan_move *best, int *score);
-
-    /* Bytes of working memory prove_win_deep, candidates_deep and solve
-     * need (see prove_win_deep); the engine gives each search thread its
-     * own block, outside the node arena. 0: none. */
-    size_t deep_size;
 
     /* Optional. A static evaluation of s, a game that goes on: writes each
      * player's expected return (inside [reward_min, reward_max]) to
@@ -384,86 +559,11 @@ typedef struct banyan_game {
      * score beyond its outcome. */
     double (*score)(const void *s);
 
-    /* ---- The description, for front-ends (all optional) ---- */
-
-    const char *title;          /* For people: "Connect Four". NULL: the name. */
-    const banyan_param *params; /* What setup() accepts, ended by an entry whose name is
-                                   NULL; NULL: no parameters. */
-    const banyan_bench *bench;  /* Positions `banyan bench` searches, ended by an entry
-                                   whose playouts are 0; NULL: none. */
-    unsigned coords;            /* BANYAN_COORDS_* the moves can be written in. */
-    int sgf_game;               /* SGF's GM[] number (1 Go, 2 Othello, 4 Gomoku); 0: none. */
-
-    /* The board of s: its width and height in cells. NULL: no board (the
-     * game is drawn by print alone, and moves have no place). */
-    void (*board_size)(const void *s, int *width, int *height);
-
-    /* Where move m sits on the board of s: BANYAN_PLACE_CELL with *x (from
-     * the left) and *y (from the top), both from 0; BANYAN_PLACE_COLUMN with
-     * *x (a dropping game's column); BANYAN_PLACE_PASS; or BANYAN_PLACE_NONE
-     * for a code that is no move of this board. Required with board_size. */
-    int (*place)(const void *s, banyan_move m, int *x, int *y);
-
-    /* The inverse of place: the move of the given kind at (x, y), y ignored
-     * for a column and both for a pass. Returns BANYAN_OK with *out set,
-     * BANYAN_ERANGE for a place off the board, or BANYAN_EINVAL for a kind
-     * of place the game does not have. Whether the move is legal now is for
-     * moves() to say. Required with board_size. */
-    int (*place_move)(const void *s, int kind, int x, int y, banyan_move *out);
-
-    /* The player whose piece stands on cell (x, y) of s, or -1 for an empty
-     * cell (and for a cell off the board). Required with board_size. */
-    int (*piece)(const void *s, int x, int y);
-
     /* Why move m is not legal in s, for people: a sentence without the
      * move's name ("is occupied", "is forbidden for Black (double three)",
      * "is full"), snprintf-style. NULL, or a return of 0: "is not legal
-     * here". Only called for a move of the board that moves() lacks. */
+     * here". Only called for a move that moves() lacks. */
     int (*explain)(const void *s, banyan_move m, char *buf, size_t len);
-
-    /* The cells of the line that won the game (a Gomoku five, Connect Four's
-     * four), for front-ends to highlight: up to max of them into x[] (from
-     * the left) and y[] (from the top). Returns their number, 0 while the
-     * game is not won by a line. NULL: no game is won by a line. */
-    int (*win_line)(const void *s, int *x, int *y, int max);
-
-    /* Extra input planes for a neural network (the learning part), beside
-     * the pieces and the side to move, which the network reads from piece()
-     * and to_move(): what a game thinks a network needs and cannot see in
-     * the pieces (Othello: the squares where the player to move may play).
-     * With out NULL, returns their number, the same for every position of a
-     * board; otherwise writes them to out, plane after plane, each height
-     * rows from the top of width cells from the left, and returns it too.
-     * Requires board_size. NULL: none. */
-    int (*planes)(const void *s, float *out);
-
-    /* Optional. A rollout that also says what it played: as rollout(),
-     * writing the moves played, in order, to moves[0 .. max-1] (those after
-     * the first max are played but not written), and returning how many it
-     * wrote. The search uses it for RAVE (banyan_config.rave), which needs
-     * to know every move of the simulation. NULL: the engine plays RAVE's
-     * rollouts itself, uniformly through moves() and play(). */
-    int (*playout)(void *s, banyan_rng *rng, banyan_move *moves, int max);
-
-    /* Optional, with board_size. Who owns cell (x, y) of s under the game's
-     * scoring, for s where the game is over (a rollout's last position) or
-     * where it stands: a player, or -1 for nobody (Go's area scoring: a
-     * stone's colour, an empty point that only one colour's stones reach).
-     * The search averages it over its simulations' last positions when
-     * banyan_config.ownership is set. */
-    int (*owner)(const void *s, int x, int y);
-
-    unsigned rules; /* BANYAN_RULE_* bits. */
-
-    /* Optional, with prove_win and candidates: both in one call, for the
-     * nodes the engine expands below the root, so that a game may share
-     * their work and carry what one expansion learned to the next. Returns
-     * -1 with *win set where prove_win would return true with it, and
-     * otherwise writes candidates()'s moves to out and returns their number:
-     * the same answers as the two calls, only sooner. mem is the calling
-     * thread's deep_size bytes, as for prove_win_deep (NULL when deep_size
-     * is 0). NULL: the engine calls prove_win, then candidates. */
-    int (*expand)(const void *s, void *mem, banyan_move *win, banyan_move *out);
 
     /* For people: the players' names ("Black", "White"; "Red", "Yellow"),
      * player 0 first. NULL: "X" and "O" for two players, "player 1"... */
@@ -471,6 +571,12 @@ typedef struct banyan_game {
     /* For people: what the score counts ("points", "discs"). NULL: none
      * said ("Black wins by 3"). Only read with score. */
     const char *score_unit;
+
+    /* ---- The parts, each NULL where the game has none of it ---- */
+    const banyan_tactics *tactics;   /* Candidates, provers, a solver, their budgets. */
+    const banyan_notation *notation; /* How moves and positions are written. */
+    const banyan_board *board;       /* The board, for front-ends. */
+    const banyan_learning *learning; /* Input planes for a neural network. */
 } banyan_game;
 
 /* The games built into libbanyan. */
@@ -480,6 +586,11 @@ extern const banyan_game banyan_game_gomoku;    /* Gomoku, 15x15 freestyle by de
 extern const banyan_game banyan_game_othello;   /* Othello (Reversi), 8x8. */
 extern const banyan_game banyan_game_go;        /* Go, 9x9 to 19x19, area scoring. */
 extern const banyan_game banyan_game_morpion;   /* Morpion Solitaire, 5T or 5D; one player. */
+
+/* The list of positions `banyan bench` searches for g, a built-in game
+ * (the library's own test data), ended by an entry whose playouts and
+ * rollouts are 0; NULL for any other game. */
+const banyan_bench *banyan_game_bench(const banyan_game *g);
 
 /* Says what a game table lacks: NULL when the engine can use it, else a
  * static sentence naming the first missing or inconsistent part ("moves()
@@ -508,7 +619,7 @@ int banyan_params_check(const banyan_game *g, const char *params, char *why, siz
 /*
  * Notation through the description. coords is 0 for the game's own notation
  * (format_move, parse_move, print, or their defaults) or one BANYAN_COORDS_*
- * bit; a system the game does not list in g->coords is BANYAN_EINVAL. s is
+ * bit; a system the game does not list in its board part's coords is BANYAN_EINVAL. s is
  * the position the move is played in (borrowed). Text is written
  * snprintf-style: the length the full text needs, or a negative code.
  */
@@ -536,7 +647,7 @@ int banyan_game_parse_why(const banyan_game *g, const void *s, unsigned coords, 
  * buf (snprintf-style). */
 int banyan_game_explain(const banyan_game *g, const void *s, banyan_move m, char *buf, size_t len);
 
-/* The cells of the line that won s (banyan_game.win_line) into x[], y[]
+/* The cells of the line that won s (banyan_board.win_line) into x[], y[]
  * (room for max); their number, or 0 when the game has no such line or no
  * hook. */
 int banyan_game_win_line(const banyan_game *g, const void *s, int *x, int *y, int max);

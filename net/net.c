@@ -21,7 +21,7 @@ typedef struct net_layout {
     bool columns;  /* Moves are columns (one output each). */
     bool pass;     /* The game has a pass (the last output). */
     int policy;    /* Outputs in all. */
-    int planes;    /* Input planes: NET_PLANES and the game's own (banyan_game.planes). */
+    int planes;    /* Input planes: NET_PLANES and the game's own (banyan_learning.planes). */
     double lo, hi; /* The game's reward bounds. */
 } net_layout;
 
@@ -31,15 +31,16 @@ static const char *net_layout_of(const banyan_game *g, const void *s, net_layout
     memset(out, 0, sizeof *out);
     if (g->n_players != 2)
         return "learning needs a two-player game";
-    if (!g->board_size || !g->place || !g->place_move || !g->piece)
+    if (!(g->board && g->board->board_size) || !(g->board && g->board->place) ||
+        !(g->board && g->board->place_move) || !(g->board && g->board->piece))
         return "learning needs a game with a board";
-    g->board_size(s, &out->width, &out->height);
+    g->board->board_size(s, &out->width, &out->height);
     if (out->width < 1 || out->height < 1 || out->width > NN_MAX_SIDE || out->height > NN_MAX_SIDE)
         return "the board is larger than a network takes (32 x 32)";
-    out->columns = g->place_move(s, BANYAN_PLACE_COLUMN, 0, 0, &m) == BANYAN_OK;
-    out->pass = g->place_move(s, BANYAN_PLACE_PASS, 0, 0, &m) == BANYAN_OK;
+    out->columns = g->board->place_move(s, BANYAN_PLACE_COLUMN, 0, 0, &m) == BANYAN_OK;
+    out->pass = g->board->place_move(s, BANYAN_PLACE_PASS, 0, 0, &m) == BANYAN_OK;
     out->policy = (out->columns ? out->width : out->width * out->height) + out->pass;
-    int extra = g->planes ? g->planes(s, NULL) : 0;
+    int extra = (g->learning && g->learning->planes) ? g->learning->planes(s, NULL) : 0;
     if (extra < 0 || extra > NN_MAX_PLANES - NET_PLANES)
         return "the game asks for more input planes than a network takes";
     out->planes = NET_PLANES + extra;
@@ -70,14 +71,14 @@ static void net_encode_with(const banyan_game *g, const net_layout *L, const voi
     float side = mover == 0 ? 1.0f : 0.0f;
     for (int y = 0; y < L->height; y++)
         for (int x = 0; x < L->width; x++) {
-            int i = y * L->width + x, p = g->piece(s, x, y);
+            int i = y * L->width + x, p = g->board->piece(s, x, y);
             out[i] = p == mover ? 1.0f : 0.0f;
             out[cells + i] = p >= 0 && p != mover ? 1.0f : 0.0f;
             out[2 * cells + i] = side;
             out[3 * cells + i] = 1.0f;
         }
     if (L->planes > NET_PLANES)
-        g->planes(s, out + NET_PLANES * cells);
+        g->learning->planes(s, out + NET_PLANES * cells);
 }
 
 void net_encode(const banyan_game *g, const void *s, float *out)
@@ -90,7 +91,7 @@ void net_encode(const banyan_game *g, const void *s, float *out)
 static int net_index_with(const banyan_game *g, const net_layout *L, const void *s, banyan_move m)
 {
     int x = 0, y = 0;
-    switch (g->place(s, m, &x, &y)) {
+    switch (g->board->place(s, m, &x, &y)) {
     case BANYAN_PLACE_CELL:
         return L->columns ? -1 : y * L->width + x;
     case BANYAN_PLACE_COLUMN:
@@ -292,7 +293,7 @@ static void net_evaluate(void *ud, int thread, banyan_eval_request *req, int n)
         for (; i < n && b < NET_BATCH; i++) {
             banyan_eval_request *r = &req[i];
             int w, h;
-            ev->g->board_size(r->state, &w, &h);
+            ev->g->board->board_size(r->state, &w, &h);
             if (w != ev->layout.width || h != ev->layout.height) {
                 /* An engine set up again on another board than the
                  * network's: uniform priors and an even value, never a

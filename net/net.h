@@ -10,7 +10,7 @@
  *   0  the mover's pieces           1  the opponent's pieces
  *   2  all ones when player 0 moves 3  all ones (the board's extent, for the
  *                                       zero padding of the convolutions)
- *   4 ...  the game's own planes, where it has them (banyan_game.planes)
+ *   4 ...  the game's own planes, where it has them (banyan_learning.planes)
  * Policy outputs: one per cell (y * width + x), or one per column in a game
  * whose moves are columns; then one for the pass where the game has one.
  */
@@ -25,7 +25,7 @@
 #include "banyan_game.h"
 #include "nn.h"
 
-#define NET_PLANES 4 /* Every game's; a game's own (banyan_game.planes) come after. */
+#define NET_PLANES 4 /* Every game's; a game's own (banyan_learning.planes) come after. */
 
 /* What a game looks like to a network: the shape's board, planes and
  * policy fields from the game's description at position s (channels,

@@ -157,7 +157,9 @@ static int bench_reuse(const cli_opts *o)
 static void bench_provers(const banyan_game *g)
 {
     unsigned char *s = malloc(g->state_size), *t = malloc(g->state_size);
-    void *deep = g->deep_size ? calloc(1, g->deep_size) : NULL;
+    void *deep = (g->tactics ? g->tactics->mem_size : 0)
+                     ? calloc(1, (g->tactics ? g->tactics->mem_size : 0))
+                     : NULL;
     banyan_move moves[BANYAN_MAX_MOVES], m;
     float priors[BANYAN_MAX_MOVES];
     double ret[BANYAN_MAX_PLAYERS], fast_s = 0, deep_s = 0, deep_max = 0;
@@ -168,7 +170,9 @@ static void bench_provers(const banyan_game *g)
         g->setup(s, "");
         int plies = 8 + (int)banyan_rng_below(&rng, 50);
         for (int k = 0; k < plies; k++) {
-            int n = g->candidates ? g->candidates(s, moves) : g->moves(s, moves), pick = 0;
+            int n = (g->tactics && g->tactics->candidates) ? g->tactics->candidates(s, moves)
+                                                           : g->moves(s, moves),
+                pick = 0;
             uint32_t roll = banyan_rng_below(&rng, 10);
             if (n == 0)
                 break;
@@ -186,9 +190,10 @@ static void bench_provers(const banyan_game *g)
             memcpy(s, t, g->state_size);
         }
         double t0 = cli_now();
-        fast_won += g->prove_win(s, &m);
+        fast_won += g->tactics->prove_win(s, &m);
         double t1 = cli_now();
-        deep_won += g->prove_win_deep && g->prove_win_deep(s, BENCH_DEEP_EFFORT, 0, deep, &m);
+        deep_won += (g->tactics && g->tactics->prove_win_deep) &&
+                    g->tactics->prove_win_deep(s, BENCH_DEEP_EFFORT, 0, deep, &m);
         double t2 = cli_now();
         fast_s += t1 - t0;
         deep_s += t2 - t1;
@@ -196,7 +201,7 @@ static void bench_provers(const banyan_game *g)
     }
     printf("%-10s provers     : %d positions; fast %.3f ms a call (%d wins)", g->name,
            BENCH_PROVER_POSITIONS, fast_s * 1000 / BENCH_PROVER_POSITIONS, fast_won);
-    if (g->prove_win_deep)
+    if ((g->tactics && g->tactics->prove_win_deep))
         printf(", deep %.3f ms a call, longest %.1f ms (%d wins)",
                deep_s * 1000 / BENCH_PROVER_POSITIONS, deep_max * 1000, deep_won);
     printf("\n");
@@ -213,7 +218,7 @@ static int bench_max(int width, size_t len)
     return len > (size_t)width ? (int)len : width;
 }
 
-/* The fixed searches of every game's bench list (banyan_game.bench), one
+/* The fixed searches of every game's bench list (banyan_game_bench()), one
  * thread and seed 1: the node counts sum to the signature. Then raw
  * rollouts beside the searches of the same game, and the provers. */
 static int bench_all(int threads)
@@ -230,7 +235,8 @@ static int bench_all(int threads)
      * the best move, known only after its search, comes last. */
     int w_name = 0, w_params = 1, w_position = 7; /* "-", "(start)". */
     for (int gi = 0; gi < n_games; gi++)
-        for (const banyan_bench *b = games[gi]->bench; b && (b->playouts || b->rollouts); b++) {
+        for (const banyan_bench *b = banyan_game_bench(games[gi]);
+             b && (b->playouts || b->rollouts); b++) {
             if (!b->playouts)
                 continue; /* Raw rollouts only: no row of the table. */
             w_name = bench_max(w_name, strlen(games[gi]->name));
@@ -239,7 +245,7 @@ static int bench_all(int threads)
         }
     for (int gi = 0; gi < n_games; gi++) {
         const banyan_game *g = games[gi];
-        for (const banyan_bench *b = g->bench; b && (b->playouts || b->rollouts); b++) {
+        for (const banyan_bench *b = banyan_game_bench(g); b && (b->playouts || b->rollouts); b++) {
             banyan_config cfg = BANYAN_CONFIG(.seed = 1, .threads = threads, .alloc = bench_alloc,
                                               .alloc_ud = &allocs);
             banyan_limits lim = BANYAN_LIMITS(.playouts = b->playouts);
@@ -276,7 +282,7 @@ static int bench_all(int threads)
         const banyan_game *g = games[gi];
         double playouts = (double)game_playouts[gi], time = game_time[gi];
         bool first = true;
-        for (const banyan_bench *b = g->bench; b && (b->playouts || b->rollouts); b++) {
+        for (const banyan_bench *b = banyan_game_bench(g); b && (b->playouts || b->rollouts); b++) {
             if (!b->rollouts)
                 continue;
             double raw = bench_rollouts(g, b->params, b->position, b->rollouts);
@@ -292,7 +298,7 @@ static int bench_all(int threads)
         }
     }
     for (int gi = 0; gi < n_games; gi++)
-        if (games[gi]->prove_win)
+        if (games[gi]->tactics && games[gi]->tactics->prove_win)
             bench_provers(games[gi]);
     printf("bytes per node         : %zu; per child edge: %zu\n", banyan_node_size(),
            banyan_node_size());

@@ -192,7 +192,9 @@ static const char *match_status_name(player_status st)
 static void match_record(match *M, int index, record *rec, const match_game *r)
 {
     char path[1024];
-    const char *ext = M->o.records_format ? M->o.records_format : M->o.g->sgf_game ? "sgf" : "txt";
+    const char *ext = M->o.records_format                             ? M->o.records_format
+                      : (M->o.g->board ? M->o.g->board->sgf_game : 0) ? "sgf"
+                                                                      : "txt";
     record_format fmt = !strcmp(ext, "sgf")   ? RECORD_SGF
                         : !strcmp(ext, "psq") ? RECORD_PSQ
                                               : RECORD_TEXT;
@@ -828,8 +830,9 @@ static bool match_parse(int argc, char **argv, match_opts *o)
         return false;
     }
     const char *rf = o->records_format;
-    if (rf && ((!strcmp(rf, "sgf") && !o->g->sgf_game) ||
-               (!strcmp(rf, "psq") && !(o->g->coords & BANYAN_COORDS_XY)))) {
+    if (rf &&
+        ((!strcmp(rf, "sgf") && !(o->g->board ? o->g->board->sgf_game : 0)) ||
+         (!strcmp(rf, "psq") && !((o->g->board ? o->g->board->coords : 0) & BANYAN_COORDS_XY)))) {
         fprintf(stderr, "banyan match: %s has no %s records\n", o->g->name, rf);
         return false;
     }

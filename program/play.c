@@ -227,9 +227,9 @@ static void play_other_forms(const play *P, char *out, size_t len)
         return;
     snprintf(native, sizeof native, "%s", play_example(P));
     for (unsigned c = BANYAN_COORDS_GTP; c <= BANYAN_COORDS_COLUMN; c <<= 1) {
-        if (!(P->g->coords & c) || c == BANYAN_COORDS_SGF)
+        if (!((P->g->board ? P->g->board->coords : 0) & c) || c == BANYAN_COORDS_SGF)
             continue;
-        if (c == BANYAN_COORDS_COLUMN && P->g->place(s, m, &x, &y) == BANYAN_PLACE_COLUMN)
+        if (c == BANYAN_COORDS_COLUMN && P->g->board->place(s, m, &x, &y) == BANYAN_PLACE_COLUMN)
             snprintf(form, sizeof form, "%d", x + 1);
         else if (banyan_game_format(P->g, s, m, c, form, sizeof form) < 0)
             continue;
@@ -368,7 +368,7 @@ static const char *play_win_line(const play *P, char *buf, size_t len)
     buf[0] = 0;
     for (int i = 0; i < n && used < len; i++) {
         banyan_move m;
-        if (P->g->place_move(s, BANYAN_PLACE_CELL, x[i], y[i], &m) != BANYAN_OK)
+        if (P->g->board->place_move(s, BANYAN_PLACE_CELL, x[i], y[i], &m) != BANYAN_OK)
             return "";
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : " with ",
                                  cli_move(P->g, s, m));
@@ -475,11 +475,11 @@ static record_format play_format(const char *path)
 static bool play_save(play *P, const char *arg, const char *shown)
 {
     record_format fmt = play_format(arg);
-    if (fmt == RECORD_SGF && !P->g->sgf_game) {
+    if (fmt == RECORD_SGF && !(P->g->board ? P->g->board->sgf_game : 0)) {
         printf("%s has no SGF form: save to a name without .sgf.\n", P->g->name);
         return true;
     }
-    if (fmt == RECORD_PSQ && !(P->g->coords & BANYAN_COORDS_XY)) {
+    if (fmt == RECORD_PSQ && !((P->g->board ? P->g->board->coords : 0) & BANYAN_COORDS_XY)) {
         printf("%s has no PSQ form: save to a name without .psq.\n", P->g->name);
         return true;
     }
@@ -562,8 +562,10 @@ static int play_parse(play *P, const char *t, banyan_move *m)
 {
     const void *s = banyan_engine_state(P->e);
     int rc = banyan_game_parse(P->g, s, 0, t, m);
-    for (unsigned c = 1; rc == BANYAN_EINVAL && c <= P->g->coords; c <<= 1)
-        if ((P->g->coords & c) && banyan_game_parse(P->g, s, c, t, m) == BANYAN_OK)
+    for (unsigned c = 1; rc == BANYAN_EINVAL && c <= (P->g->board ? P->g->board->coords : 0);
+         c <<= 1)
+        if (((P->g->board ? P->g->board->coords : 0) & c) &&
+            banyan_game_parse(P->g, s, c, t, m) == BANYAN_OK)
             rc = BANYAN_OK;
     if (rc != BANYAN_OK)
         return rc;
@@ -682,7 +684,8 @@ static const char *play_sides(const play *P, char *buf, size_t len)
         snprintf(buf, len, "You play both sides.");
     else if (!P->human[0] && !P->human[1])
         snprintf(buf, len, "Banyan plays both sides.");
-    else if (P->g->board_size && strcmp(banyan_game_player(P->g, p), p ? "O" : "X") != 0)
+    else if ((P->g->board && P->g->board->board_size) &&
+             strcmp(banyan_game_player(P->g, p), p ? "O" : "X") != 0)
         snprintf(buf, len, "You play %s (%s on the board).", banyan_game_player(P->g, p),
                  p ? "O" : "X");
     else

@@ -283,7 +283,7 @@ static player_status player_brain_start(player *p, const char *params, double ti
         snprintf(p->last, sizeof p->last, "%s", why);
         return PLAYER_ILLEGAL;
     }
-    p->g->board_size(record_state(&p->rec), &w, &h);
+    p->g->board->board_size(record_state(&p->rec), &w, &h);
     for (const banyan_param *q = p->g->params; q && q->name; q++)
         if ((q->role & BANYAN_ROLE_RULE) &&
             banyan_params_value(p->g, params, q->name, rule, sizeof rule) == BANYAN_OK)
@@ -462,7 +462,7 @@ player_status player_time_control(player *p, double main_time, double timeout)
 static bool player_is_pass(const banyan_game *g, const void *s, banyan_move m)
 {
     int x, y;
-    return g->place && g->place(s, m, &x, &y) == BANYAN_PLACE_PASS;
+    return (g->board && g->board->place) && g->board->place(s, m, &x, &y) == BANYAN_PLACE_PASS;
 }
 
 player_status player_play(player *p, const void *s, banyan_move m, double timeout)

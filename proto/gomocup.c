@@ -320,7 +320,7 @@ static const banyan_param *gomocup_param(const banyan_game *g, unsigned r)
 bool gomocup_game_ok(const banyan_game *g, char *why, size_t len)
 {
     const banyan_param *size = gomocup_param(g, BANYAN_ROLE_WIDTH | BANYAN_ROLE_HEIGHT);
-    if (!(g->coords & BANYAN_COORDS_XY))
+    if (!((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY))
         snprintf(why, len, "%s has no X,Y coordinates", g->name);
     else if (!size || size->type != BANYAN_PARAM_INT || size->min > GOMOCUP_MAX_SIDE)
         snprintf(why, len, "%s has no square board size parameter", g->name);

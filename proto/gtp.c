@@ -124,9 +124,9 @@ static const void *gtp_state_of(gtp *ctx)
 
 unsigned gtp_coords(const banyan_game *g)
 {
-    return g->coords & BANYAN_COORDS_GTP      ? BANYAN_COORDS_GTP
-           : g->coords & BANYAN_COORDS_COLUMN ? BANYAN_COORDS_COLUMN
-                                              : 0;
+    return (g->board ? g->board->coords : 0) & BANYAN_COORDS_GTP      ? BANYAN_COORDS_GTP
+           : (g->board ? g->board->coords : 0) & BANYAN_COORDS_COLUMN ? BANYAN_COORDS_COLUMN
+                                                                      : 0;
 }
 
 static const char *gtp_move_text(gtp *ctx, const void *s, banyan_move m, char *buf, size_t len)
@@ -160,7 +160,7 @@ static int gtp_color(const char *s)
 static bool gtp_is_pass(const banyan_game *g, const void *s, banyan_move m)
 {
     int x, y;
-    return g->place && g->place(s, m, &x, &y) == BANYAN_PLACE_PASS;
+    return (g->board && g->board->place) && g->board->place(s, m, &x, &y) == BANYAN_PLACE_PASS;
 }
 
 static bool gtp_over(gtp *ctx)
@@ -190,7 +190,8 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
     banyan_config cfg = ctx->opt.cfg;
     /* Ownership (kata-analyze) where the game has it and the leaves are
      * rollouts: a network's evaluations have no final position. */
-    cfg.ownership = ctx->want_owner && g->owner && g->board_size && !ctx->opt.net[0];
+    cfg.ownership = ctx->want_owner && (g->board && g->board->owner) &&
+                    (g->board && g->board->board_size) && !ctx->opt.net[0];
     if (cfg.ownership && banyan_config_check(g, &cfg))
         cfg.ownership = false;
     int rc = options_engine_new(&ctx->opt, &cfg, g, params, &e, &ev, why, sizeof why);
@@ -407,10 +408,11 @@ static int gtp_square_side(gtp *ctx)
     const void *s = gtp_state_of(ctx);
     banyan_move pass;
     int w, h;
-    if (ctx->coords != BANYAN_COORDS_GTP || !g->board_size || g->n_players != 2)
+    if (ctx->coords != BANYAN_COORDS_GTP || !(g->board && g->board->board_size) ||
+        g->n_players != 2)
         return 0;
-    g->board_size(s, &w, &h);
-    if (w != h || g->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass) != BANYAN_OK)
+    g->board->board_size(s, &w, &h);
+    if (w != h || g->board->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass) != BANYAN_OK)
         return 0;
     return w;
 }
@@ -421,7 +423,7 @@ static bool gtp_board_empty(gtp *ctx, int side)
     const void *s = gtp_state_of(ctx);
     for (int y = 0; y < side; y++)
         for (int x = 0; x < side; x++)
-            if (ctx->g->piece(s, x, y) >= 0)
+            if (ctx->g->board->piece(s, x, y) >= 0)
                 return false;
     return ctx->rec.n_moves == 0 && ctx->g->to_move(s) == 0;
 }
@@ -470,10 +472,10 @@ static int gtp_put_handicap(gtp *ctx, int n, const int *xs, const int *ys, bool 
     banyan_move pass, m;
     char buf[64];
     int start = ctx->rec.n_moves;
-    g->place_move(record_state(&ctx->rec), BANYAN_PLACE_PASS, 0, 0, &pass);
+    g->board->place_move(record_state(&ctx->rec), BANYAN_PLACE_PASS, 0, 0, &pass);
     for (int i = 0; i < n; i++) {
         if ((i > 0 && record_push(&ctx->rec, pass, -1, NULL) != BANYAN_OK) ||
-            g->place_move(record_state(&ctx->rec), BANYAN_PLACE_CELL, xs[i], ys[i], &m) !=
+            g->board->place_move(record_state(&ctx->rec), BANYAN_PLACE_CELL, xs[i], ys[i], &m) !=
                 BANYAN_OK) {
             record_undo(&ctx->rec, ctx->rec.n_moves - start);
             return gtp_fail(ctx, "bad vertex list");
@@ -536,7 +538,7 @@ static int gtp_set_free_handicap(gtp *ctx, int argc, char **argv)
         return gtp_fail(ctx, "bad vertex list");
     for (int i = 0; i < argc; i++) {
         if (gtp_parse_vertex(ctx, argv[i], &m) != BANYAN_OK ||
-            ctx->g->place(gtp_state_of(ctx), m, &xs[i], &ys[i]) != BANYAN_PLACE_CELL)
+            ctx->g->board->place(gtp_state_of(ctx), m, &xs[i], &ys[i]) != BANYAN_PLACE_CELL)
             return gtp_fail(ctx, "bad vertex list");
         for (int j = 0; j < i; j++)
             if (xs[j] == xs[i] && ys[j] == ys[i])
@@ -576,9 +578,9 @@ static int gtp_estimate(gtp *ctx, int *width, int *height)
     banyan_engine *e;
     banyan_report r = BANYAN_REPORT();
     int w, h, n = ctx->rec.n_moves;
-    if (!g->owner || !g->board_size)
+    if (!(g->board && g->board->owner) || !(g->board && g->board->board_size))
         return gtp_fail(ctx, "cannot score");
-    g->board_size(s, &w, &h);
+    g->board->board_size(s, &w, &h);
     if (w * h > GTP_CELLS_MAX)
         return gtp_fail(ctx, "board too large to score");
     *width = w;
@@ -588,7 +590,7 @@ static int gtp_estimate(gtp *ctx, int *width, int *height)
         return 0;
     for (int y = 0, c = 0; y < h; y++)
         for (int x = 0; x < w; x++, c++) {
-            int o = g->owner(s, x, y);
+            int o = g->board->owner(s, x, y);
             ctx->est[c] = o == 0 ? 1.0f : o == 1 ? -1.0f : 0.0f;
         }
     banyan_config cfg = ctx->opt.cfg;
@@ -639,12 +641,13 @@ static int gtp_final_status_list(gtp *ctx, int argc, char **argv)
     const void *s = gtp_state_of(ctx);
     for (int y = 0, c = 0; y < h && kind < 2; y++)
         for (int x = 0; x < w; x++, c++) {
-            int p = g->piece(s, x, y);
+            int p = g->board->piece(s, x, y);
             banyan_move m;
             if (p != 0 && p != 1)
                 continue;
             bool dead = (p == 0 ? ctx->est[c] : -ctx->est[c]) < -GTP_DEAD;
-            if (dead != (kind == 1) || g->place_move(s, BANYAN_PLACE_CELL, x, y, &m) != BANYAN_OK)
+            if (dead != (kind == 1) ||
+                g->board->place_move(s, BANYAN_PLACE_CELL, x, y, &m) != BANYAN_OK)
                 continue;
             gtp_append(ctx, "%s%s", n++ ? " " : "", gtp_move_text(ctx, s, m, buf, sizeof buf));
         }
@@ -667,11 +670,11 @@ static int gtp_final_score(gtp *ctx, int argc, char **argv)
     (void)argv;
     if (argc != 0)
         return gtp_fail(ctx, "syntax error");
-    if (g->owner && gtp_estimate(ctx, &w, &h) == 0) {
+    if ((g->board && g->board->owner) && gtp_estimate(ctx, &w, &h) == 0) {
         double area = 0, owned = 0;
         for (int y = 0, c = 0; y < h; y++)
             for (int x = 0; x < w; x++, c++) {
-                int o = g->owner(s, x, y);
+                int o = g->board->owner(s, x, y);
                 area += o == 0 ? 1 : o == 1 ? -1 : 0;
                 owned += ctx->est[c] > GTP_DAME ? 1 : ctx->est[c] < -GTP_DAME ? -1 : 0;
             }
@@ -716,7 +719,7 @@ static int gtp_give_turn(gtp *ctx, int color, const char *prefix)
             gtp_append(ctx, "%s", *prefix ? "the game is over" : "game is over");
             return -1;
         }
-        if (g->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass) != BANYAN_OK)
+        if (g->board->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass) != BANYAN_OK)
             why = "has no pass";
         else if (!banyan_game_is_legal(g, s, pass))
             why = "may not pass now";
@@ -803,8 +806,8 @@ static bool gtp_resigns(gtp *ctx, const banyan_report *r, banyan_move m)
     for (int i = 0; i < r->n_moves; i++)
         if (r->moves[i].move == m)
             st = &r->moves[i];
-    if (ctx->g->board_size)
-        ctx->g->board_size(gtp_state_of(ctx), &w, &h);
+    if ((ctx->g->board && ctx->g->board->board_size))
+        ctx->g->board->board_size(gtp_state_of(ctx), &w, &h);
     bool low =
         st && st->visits && r->playouts >= GTP_RESIGN_PLAYOUTS && ctx->rec.n_moves >= w * h / 8 &&
         st->value + 2 * sqrt(st->value * (1 - st->value) / st->visits) + 1.0 / st->visits < v;
@@ -1028,7 +1031,7 @@ static int gtp_printsgf(gtp *ctx, int argc, char **argv)
     size_t len = 0;
     if (argc > 1)
         return gtp_fail(ctx, "syntax error");
-    if (!ctx->g->sgf_game)
+    if (!(ctx->g->board ? ctx->g->board->sgf_game : 0))
         return gtp_fail(ctx, "no SGF for this game");
     FILE *f = argc == 0 ? open_memstream(&text, &len) : ctx->no_files ? NULL : fopen(argv[0], "w");
     if (!f)
@@ -1145,7 +1148,7 @@ static void gtp_write_info(gtp *ctx, const banyan_report *r, const gtp_analysis 
     if (how->ownership) {
         int w, h;
         double sign = g->to_move(s) == 0 ? 1 : -1;
-        g->board_size(s, &w, &h);
+        g->board->board_size(s, &w, &h);
         fprintf(ctx->out, "%sownership", n ? " " : "");
         for (int c = 0; c < w * h && c < GTP_CELLS_MAX; c++) {
             double v = ctx->owned_n > 0 ? sign * ctx->owned[c] / ctx->owned_n : 0;
@@ -1267,7 +1270,9 @@ static int gtp_analyze(gtp *ctx, int argc, char **argv, bool kata)
     if (how.ownership) {
         banyan_config cfg = ctx->opt.cfg;
         cfg.ownership = true;
-        const char *why = !ctx->g->owner || !ctx->g->board_size ? "no ownership in this game"
+        const char *why = !(ctx->g->board && ctx->g->board->owner) ||
+                                  !(ctx->g->board && ctx->g->board->board_size)
+                              ? "no ownership in this game"
                           : ctx->opt.net[0] ? "ownership needs rollouts, not a network"
                                             : banyan_config_check(ctx->g, &cfg);
         if (why)

@@ -104,12 +104,12 @@ static uint64_t record_board(const banyan_game *g, const void *s)
 {
     int w = 0, h = 0;
     uint64_t key = 0x9e3779b97f4a7c15ULL;
-    if (!g->board_size || !g->piece)
+    if (!(g->board && g->board->board_size) || !(g->board && g->board->piece))
         return 0;
-    g->board_size(s, &w, &h);
+    g->board->board_size(s, &w, &h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            key = banyan_mix64(key ^ (uint64_t)(g->piece(s, x, y) + 2) ^
+            key = banyan_mix64(key ^ (uint64_t)(g->board->piece(s, x, y) + 2) ^
                                ((uint64_t)(y * w + x) << 8));
     return key;
 }
@@ -421,7 +421,7 @@ static bool record_same_board(const banyan_game *g, const void *a, const void *b
     bool same = g->to_move(a) == g->to_move(b);
     for (int y = 0; same && y < h; y++)
         for (int x = 0; same && x < w; x++)
-            same = g->piece(a, x, y) == g->piece(b, x, y);
+            same = g->board->piece(a, x, y) == g->board->piece(b, x, y);
     return same;
 }
 
@@ -431,7 +431,7 @@ static void record_board_form(const banyan_game *g, const void *s, int w, int h,
 {
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            int p = g->piece(s, x, y);
+            int p = g->board->piece(s, x, y);
             out[y * w + x] = p == 0 ? 'X' : p == 1 ? 'O' : '-';
         }
     snprintf(out + w * h, 3, " %c", g->to_move(s) ? 'O' : 'X');
@@ -453,7 +453,7 @@ static void record_put_setup(const record *r, FILE *f, const void *s, void *ref,
         return;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            int p = g->piece(s, x, y);
+            int p = g->board->piece(s, x, y);
             count[0] += p == 0;
             count[1] += p == 1;
         }
@@ -466,8 +466,8 @@ static void record_put_setup(const record *r, FILE *f, const void *s, void *ref,
         bool first = true;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
-                int p = g->piece(s, x, y);
-                if (k < 2 ? p != k : p >= 0 || g->piece(ref, x, y) < 0)
+                int p = g->board->piece(s, x, y);
+                if (k < 2 ? p != k : p >= 0 || g->board->piece(ref, x, y) < 0)
                     continue;
                 fprintf(f, "%s[%c%c]", first ? (const char *[]){"AB", "AW", "AE"}[k] : "", 'a' + x,
                         'a' + y);
@@ -482,10 +482,11 @@ static int record_save_sgf(const record *r, FILE *f, void *s)
     const banyan_game *g = r->g;
     char buf[RECORD_MOVE_MAX], re[RECORD_NAME_MAX], date[RECORD_NAME_MAX];
     int w, h;
-    if (!g->sgf_game || g->n_players != 2 || !(g->coords & BANYAN_COORDS_SGF))
+    if (!(g->board ? g->board->sgf_game : 0) || g->n_players != 2 ||
+        !((g->board ? g->board->coords : 0) & BANYAN_COORDS_SGF))
         return BANYAN_EINVAL;
     record_rebuild(r, 0, s);
-    g->board_size(s, &w, &h); /* The SGF system needs a board (banyan_game_check). */
+    g->board->board_size(s, &w, &h); /* The SGF system needs a board (banyan_game_check). */
     void *ref = malloc(g->state_size);
     char *form = malloc((size_t)w * (size_t)h + 3);
     if (!ref || !form) {
@@ -493,7 +494,8 @@ static int record_save_sgf(const record *r, FILE *f, void *s)
         free(form);
         return BANYAN_ENOMEM;
     }
-    fprintf(f, "(;GM[%d]FF[4]CA[UTF-8]AP[Banyan:%s]", g->sgf_game, banyan_version());
+    fprintf(f, "(;GM[%d]FF[4]CA[UTF-8]AP[Banyan:%s]", (g->board ? g->board->sgf_game : 0),
+            banyan_version());
     if (w == h)
         fprintf(f, "SZ[%d]", w);
     else
@@ -568,7 +570,8 @@ static int record_save_psq(const record *r, FILE *f, void *s)
 {
     const banyan_game *g = r->g;
     int w, h, x, y;
-    if (!(g->coords & BANYAN_COORDS_XY) || !g->board_size || r->start)
+    if (!((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY) ||
+        !(g->board && g->board->board_size) || r->start)
         return BANYAN_EINVAL;
     record_rebuild(r, 0, s);
     for (int i = 0; i < r->n_moves; i++) {
@@ -577,7 +580,7 @@ static int record_save_psq(const record *r, FILE *f, void *s)
         g->play(s, r->moves[i].move);
     }
     record_rebuild(r, 0, s);
-    g->board_size(s, &w, &h);
+    g->board->board_size(s, &w, &h);
     fprintf(f, "Piskvorky %dx%d, 0:0, 0\n", w, h);
     for (int i = 0; i < r->n_moves; i++) {
         const record_move *rm = &r->moves[i];
@@ -613,7 +616,7 @@ static const banyan_game *record_game_by_gm(long gm)
     int n;
     const banyan_game *const *games = banyan_game_list(&n);
     for (int i = 0; i < n; i++)
-        if (games[i]->sgf_game == gm)
+        if (games[i]->board && games[i]->board->sgf_game == gm)
             return games[i];
     return NULL;
 }
@@ -943,7 +946,8 @@ static int record_psq_begin(record *r, const banyan_game *g, const char *t, int 
     if (!g && !(g = record_game_by_gm(RECORD_PSQ_GM)))
         return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: no game of SGF number %d is built in",
                            RECORD_PSQ_GM);
-    if (!(g->coords & BANYAN_COORDS_XY) || !g->board_size)
+    if (!((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY) ||
+        !(g->board && g->board->board_size))
         return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: %s has no X,Y coordinates", g->name);
     snprintf(label, sizeof label, "the board %ldx%ld", w, h);
     if (record_size_params(g, (int)w, (int)h, label, params, sizeof params, why, sizeof why) !=
@@ -952,7 +956,7 @@ static int record_psq_begin(record *r, const banyan_game *g, const char *t, int 
         return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: line %d: %s", line_no, why);
     if ((rc = record_start(r, g, params, NULL, why, sizeof why, &part)) != BANYAN_OK)
         return record_fail(err, errlen, rc, "PSQ: line %d: %s", line_no, why);
-    g->board_size(r->state, &bw, &bh);
+    g->board->board_size(r->state, &bw, &bh);
     if (bw != w || bh != h)
         return record_fail(err, errlen, BANYAN_EINVAL,
                            "PSQ: line %d: %s does not fit %s's %dx%d board", line_no, label,
@@ -1379,7 +1383,7 @@ static int record_sgf_find_game(record_sgf *x, const banyan_game **out)
         *out = g ? g : named;
         return BANYAN_OK;
     }
-    if (x->gm && g && g->sgf_game != x->gm)
+    if (x->gm && g && (g->board ? g->board->sgf_game : 0) != x->gm)
         return record_sgf_fail(x, BANYAN_EINVAL, "GM[%ld] is not %s", x->gm, g->name);
     if (x->gm && !g && !(g = record_game_by_gm(x->gm)))
         return record_sgf_fail(x, BANYAN_EINVAL, "GM[%ld] is no game Banyan knows", x->gm);
@@ -1439,8 +1443,8 @@ static int record_sgf_start(record_sgf *x, const banyan_game *g, const char *par
     int rc, part, w, h;
     if ((rc = record_start(x->r, g, params, start, why, sizeof why, &part)) != BANYAN_OK)
         return record_sgf_fail(x, rc, "%s: %s", part ? label : "the game", why);
-    if (x->width && g->board_size) {
-        g->board_size(x->r->state, &w, &h);
+    if (x->width && (g->board && g->board->board_size)) {
+        g->board->board_size(x->r->state, &w, &h);
         if (w != x->width || h != x->height)
             return record_sgf_fail(x, BANYAN_EINVAL, "%s does not fit %s's %dx%d board", x->sz,
                                    g->name, w, h);
@@ -1459,10 +1463,11 @@ static int record_sgf_setup_start(record_sgf *x, const banyan_game *g, const cha
 {
     record *r = x->r;
     int w, h;
-    if (!g->board_size || g->n_players != 2)
+    if (!(g->board && g->board->board_size) || g->n_players != 2)
         return record_sgf_fail(x, BANYAN_EINVAL, "the setup at byte %zu: %s has no %s", x->setup_at,
-                               g->name, g->board_size ? "two players" : "board");
-    g->board_size(r->state, &w, &h);
+                               g->name,
+                               (g->board && g->board->board_size) ? "two players" : "board");
+    g->board->board_size(r->state, &w, &h);
     if (x->setup_w > w || x->setup_h > h)
         return record_sgf_fail(x, BANYAN_EINVAL,
                                "the setup at byte %zu: a point is off the %dx%d board", x->setup_at,
@@ -1480,7 +1485,7 @@ static int record_sgf_setup_start(record_sgf *x, const banyan_game *g, const cha
     same = side == g->to_move(r->state);
     for (int y = 0; y < h; y++)
         for (int c = 0; c < w; c++) {
-            int was = g->piece(r->state, c, y);
+            int was = g->board->piece(r->state, c, y);
             int k = y < RECORD_SGF_SIDE && c < RECORD_SGF_SIDE ? x->setup[y][c] : 0;
             int p = k == RECORD_SGF_SETUP_B   ? 0
                     : k == RECORD_SGF_SETUP_W ? 1
@@ -1563,7 +1568,7 @@ static int record_sgf_end_node(record_sgf *x)
         return rc;
     if (!x->is_main || x->color < 0)
         return BANYAN_OK;
-    if (!(r->g->coords & BANYAN_COORDS_SGF))
+    if (!((r->g->board ? r->g->board->coords : 0) & BANYAN_COORDS_SGF))
         return record_sgf_fail(x, BANYAN_EINVAL, "%c[] at byte %zu: %s has no SGF coordinates", c,
                                x->move_at, r->g->name);
     if (record_is_over(r->g, r->state))

@@ -139,7 +139,7 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "rave is not a number";
     if (!(fabs(out->widening) <= 1000) || !(fabs(out->widening_opponent) <= 1000))
         return "a widening is not within -1000 .. 1000";
-    if (out->ownership && (!g->owner || out->leaf != BANYAN_LEAF_ROLLOUT))
+    if (out->ownership && (!(g->board && g->board->owner) || out->leaf != BANYAN_LEAF_ROLLOUT))
         return "ownership needs rollouts to the end in a game with owner()";
     if (!(out->max_mix >= 0 && out->max_mix <= 1))
         return "max_mix is not within 0 .. 1";
@@ -160,6 +160,7 @@ BANYAN_API const char *banyan_config_check(const banyan_game *g, const banyan_co
     banyan_config c;
     if (!g || banyan_game_check(g))
         return "the game table is unusable (banyan_game_check says why)";
+    GAME_NORMAL(g);
     return engine_resolve(g, cfg, &c);
 }
 
@@ -241,7 +242,11 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     if (!out)
         return BANYAN_EINVAL;
     *out = NULL;
-    if (banyan_game_check(g) || engine_resolve(g, cfg, &c))
+    if (banyan_game_check(g))
+        return BANYAN_EINVAL;
+    const banyan_game *table = g;
+    GAME_NORMAL(g);
+    if (engine_resolve(g, cfg, &c))
         return BANYAN_EINVAL;
 
     banyan_engine *e = c.alloc(c.alloc_ud, NULL, sizeof *e);
@@ -253,9 +258,11 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         c.widening = g->priors && !c.evaluator ? 2.0 : -1.0;
     if (c.widening_opponent == 0)
         c.widening_opponent = c.widening;
-    e->game = g;
+    /* The engine reads its own copy of a table made against an older
+     * header (game.h), which lives as long as the engine. */
+    e->game = game_normal(table, &e->game_norm);
     e->cfg = c;
-    e->budgets = (search_budgets)SEARCH_BUDGETS_DEFAULT;
+    search_budgets_of(&e->budgets, e->game->tactics);
     e->n_trees = c.parallel == BANYAN_PARALLEL_ROOT ? c.threads : 1;
     e->shared = c.threads > 1 && e->n_trees == 1;
     atomic_init(&e->stop, 0);
@@ -341,8 +348,9 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         w->scratch = c.alloc(c.alloc_ud, NULL, g->state_size);
         if (w->states && w->sims)
             search_sims_init(w, c.batch, g->state_size);
-        if (g->deep_size > 0 && (w->deep = c.alloc(c.alloc_ud, NULL, g->deep_size)) != NULL)
-            memset(w->deep, 0, g->deep_size);
+        if ((g->tactics ? g->tactics->mem_size : 0) > 0 &&
+            (w->deep = c.alloc(c.alloc_ud, NULL, (g->tactics ? g->tactics->mem_size : 0))) != NULL)
+            memset(w->deep, 0, (g->tactics ? g->tactics->mem_size : 0));
         if (keep_line) {
             w->line = c.alloc(c.alloc_ud, NULL, ENGINE_LINE_MAX * sizeof(banyan_move));
             if (c.rave <= 0)
@@ -358,7 +366,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         if (c.ownership)
             w->owned = c.alloc(c.alloc_ud, NULL, 2 * BANYAN_OWNER_CELLS * sizeof(uint32_t));
         if (!w->states || !w->sims || !w->requests || !w->scratch ||
-            (g->deep_size > 0 && !w->deep) ||
+            ((g->tactics ? g->tactics->mem_size : 0) > 0 && !w->deep) ||
             (c.rave > 0 && (!w->rave_moves || !w->rave_stamp || !w->rave_who)) ||
             (c.ownership && !w->owned) || (keep_line && (!w->line || !w->rave_moves))) {
             engine_release(e);

@@ -12,6 +12,7 @@
 
 #include "banyan.h"
 #include "budgets.h"
+#include "game.h"
 #include "tree.h"
 
 /* The end of the last member of each public struct's first layout, the one
@@ -59,7 +60,7 @@ typedef struct worker {
     unsigned char *states;         /* Their positions, config.batch x state_size bytes. */
     banyan_eval_request *requests; /* config.batch requests for the evaluator. */
     unsigned char *scratch;        /* A second one, for re-playing a path. */
-    void *deep;                    /* The game's deep_size bytes for its deep provers, or NULL. */
+    void *deep;                    /* The game's mem_size bytes for its deep provers, or NULL. */
     uint64_t playouts;             /* Simulations this worker ran in the current search. */
     int max_depth;                 /* Deepest ply it reached. */
     uint32_t root_top;             /* Most visits it has seen a root child reach in this search. */
@@ -118,7 +119,8 @@ typedef uint32_t (*search_policy)(const struct banyan_engine *e, const tree *t, 
 
 struct banyan_engine {
     /* The game, the configuration and the position searched. */
-    const banyan_game *game;   /* Borrowed; outlives the engine. */
+    const banyan_game *game;   /* Borrowed (it outlives the engine), or game_norm's. */
+    game_norm game_norm;       /* A table made against an older header, normalised (game.h). */
     banyan_config cfg;         /* With every default resolved. */
     search_budgets budgets;    /* The provers' and solver's efforts (budgets.h). */
     double reward_lo;          /* Bounds used to map returns onto [0, 1]. */

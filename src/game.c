@@ -6,7 +6,7 @@
  * from piece()).
  *
  * Coordinates are worked out from place() and place_move() and the board's
- * size alone, so a game says which systems apply (banyan_game.coords) and
+ * size alone, so a game says which systems apply (banyan_board.coords) and
  * writes none of them. Cells are (x, y) from the top-left corner, from 0;
  * systems that count rows from the bottom use height - y.
  */
@@ -18,14 +18,114 @@
 
 #include "banyan_game.h"
 #include "config.h"
+#include "game.h"
 #include "util.h"
 
 #define GAME_MAX_COLUMNS 26 /* Letters a..z: the widest board a lettered system names. */
 
-BANYAN_API const char *banyan_game_check(const banyan_game *g)
+/* ---- Sizes: the table and its parts as this library reads them ---- */
+
+/* The sentence for a part (or table) whose size this library cannot read,
+ * or NULL: 0 is a table not made with its macro, above known one made
+ * against a newer header, below first one smaller than any header's. */
+static const char *game_size_why(size_t size, size_t first, size_t known, const char *const why[3])
 {
-    if (!g)
+    if (size == 0)
+        return why[0];
+    if (size > known)
+        return why[1];
+    return size < first ? why[2] : NULL;
+}
+
+#define GAME_SIZE_WHY(what, macro)                                                                 \
+    {                                                                                              \
+        "the " what " has no size: make it with " macro,                                           \
+            "the " what " is larger than this library's: the game was built against a newer "      \
+            "banyan_game.h",                                                                       \
+            "the " what "'s size is not that of any version of it"                                 \
+    }
+
+/* The table's parts: where each is, and the sizes this library reads. */
+typedef struct game_part {
+    size_t at;           /* offsetof(banyan_game, part). */
+    size_t first, known; /* Its smallest size, and this library's. */
+    size_t copy;         /* offsetof(game_norm, part). */
+    const char *why[3];  /* game_size_why's sentences. */
+} game_part;
+
+#define GAME_PART(part, type, FIRST, macro)                                                        \
+    {                                                                                              \
+        offsetof(banyan_game, part), FIRST, sizeof(type), offsetof(game_norm, part),               \
+            GAME_SIZE_WHY(#part " part", macro)                                                    \
+    }
+
+static const game_part game_parts[] = {
+    GAME_PART(tactics, banyan_tactics, GAME_TACTICS_FIRST, "BANYAN_TACTICS_INIT"),
+    GAME_PART(notation, banyan_notation, GAME_NOTATION_FIRST, "BANYAN_NOTATION_INIT"),
+    GAME_PART(board, banyan_board, GAME_BOARD_FIRST, "BANYAN_BOARD_INIT"),
+    GAME_PART(learning, banyan_learning, GAME_LEARNING_FIRST, "BANYAN_LEARNING_INIT"),
+};
+
+/* The part p of g (NULL: g has none), through its pointer in the table. */
+static const void *game_part_of(const banyan_game *g, const game_part *p)
+{
+    return *(const void *const *)((const char *)g + p->at);
+}
+
+BANYAN_INTERNAL const char *game_sizes_check(const banyan_game *g)
+{
+    static const char *const table_why[3] = GAME_SIZE_WHY("game table", "BANYAN_GAME_INIT");
+    const char *why = game_size_why(g->size, GAME_FIRST, sizeof *g, table_why);
+    /* Parts exist in every version of the table, so that g->size reaches
+     * their pointers (GAME_FIRST). */
+    for (size_t i = 0; !why && i < sizeof game_parts / sizeof *game_parts; i++) {
+        const game_part *p = &game_parts[i];
+        const void *part = game_part_of(g, p);
+        if (part)
+            why = game_size_why(*(const size_t *)part, p->first, p->known, p->why);
+    }
+    return why;
+}
+
+BANYAN_INTERNAL const banyan_game *game_normal(const banyan_game *g, game_norm *n)
+{
+    bool same;
+    if (!g || game_sizes_check(g))
+        return NULL;
+    same = g->size == sizeof *g;
+    for (size_t i = 0; same && i < sizeof game_parts / sizeof *game_parts; i++) {
+        const void *part = game_part_of(g, &game_parts[i]);
+        same = !part || *(const size_t *)part == game_parts[i].known;
+    }
+    if (same)
+        return g; /* The common case: nothing to fill in. */
+    memset(n, 0, sizeof *n);
+    memcpy(&n->game, g, g->size);
+    n->game.size = sizeof n->game;
+    for (size_t i = 0; i < sizeof game_parts / sizeof *game_parts; i++) {
+        const game_part *p = &game_parts[i];
+        const void *part = game_part_of(&n->game, p);
+        char *copy = (char *)n + p->copy;
+        if (!part)
+            continue;
+        memcpy(copy, part, *(const size_t *)part);
+        *(size_t *)copy = p->known;
+        *(const void **)((char *)&n->game + p->at) = copy;
+    }
+    return &n->game;
+}
+
+BANYAN_API const char *banyan_game_check(const banyan_game *in)
+{
+    game_norm n;
+    if (!in)
         return "no game table";
+    const char *why = game_sizes_check(in);
+    if (why)
+        return why;
+    const banyan_game *g = game_normal(in, &n);
+    const banyan_tactics *t = g->tactics;
+    const banyan_board *b = g->board;
     if (!g->name || !g->name[0])
         return "the game has no name";
     if (g->state_size == 0 || g->state_size > BANYAN_MAX_STATE)
@@ -44,23 +144,19 @@ BANYAN_API const char *banyan_game_check(const banyan_game *g)
         return "outcome() is missing: the search needs it";
     if (!g->to_move)
         return "to_move() is missing: the search needs it";
-    if (g->board_size && (!g->place || !g->place_move || !g->piece))
-        return "a game with board_size() needs place(), place_move() and piece() too";
-    if (g->deep_size && !g->prove_win_deep && !g->candidates_deep && !g->solve && !g->expand)
-        return "deep_size is memory for prove_win_deep(), candidates_deep(), solve() or "
+    if (b && (!b->board_size || !b->place || !b->place_move || !b->piece))
+        return "a board part needs board_size(), place(), place_move() and piece()";
+    if (t && t->mem_size && !t->prove_win_deep && !t->candidates_deep && !t->solve && !t->expand)
+        return "mem_size is memory for prove_win_deep(), candidates_deep(), solve() or "
                "expand(): none is there";
-    if (g->expand && (!g->prove_win || !g->candidates))
+    if (t && t->expand && (!t->prove_win || !t->candidates))
         return "expand() stands for prove_win() and candidates() together: both must be there";
-    if (g->solve && g->n_players != 2)
+    if (t && t->solve && g->n_players != 2)
         return "solve() is for two-player games";
-    if (g->coords && !g->board_size)
-        return "coordinate systems need a board: board_size() is missing";
-    if (g->planes && !g->board_size)
-        return "planes() draws on a board: board_size() is missing";
-    if (g->owner && !g->board_size)
-        return "owner() is about a board's cells: board_size() is missing";
-    if ((g->rules & BANYAN_RULE_SUPERKO) && !g->piece)
-        return "superko compares boards: piece() is missing";
+    if (g->learning && g->learning->planes && !b)
+        return "planes() draws on a board: the board part is missing";
+    if ((g->rules & BANYAN_RULE_SUPERKO) && !b)
+        return "superko compares boards: the board part is missing";
     for (const banyan_param *p = g->params; p && p->name; p++) {
         if (p->type != BANYAN_PARAM_INT && p->type != BANYAN_PARAM_CHOICE &&
             p->type != BANYAN_PARAM_NUMBER)
@@ -231,6 +327,7 @@ BANYAN_API int banyan_params_read(const banyan_param *table, const char *params,
 
 BANYAN_API int banyan_params_check(const banyan_game *g, const char *params, char *why, size_t len)
 {
+    GAME_NORMAL(g);
     if (why && len)
         why[0] = 0;
     if (!g)
@@ -243,9 +340,9 @@ BANYAN_API int banyan_params_check(const banyan_game *g, const char *params, cha
 /* The board of s, or false when the game has none. */
 static bool game_board(const banyan_game *g, const void *s, int *w, int *h)
 {
-    if (!g->board_size)
+    if (!g->board)
         return false;
-    g->board_size(s, w, h);
+    g->board->board_size(s, w, h);
     return *w > 0 && *h > 0;
 }
 
@@ -258,23 +355,24 @@ static char game_gtp_letter(int x)
 /* The system named by a single bit the game supports, or 0 for none. */
 static bool game_has_coords(const banyan_game *g, unsigned coords)
 {
-    return coords && !(coords & (coords - 1)) && (g->coords & coords);
+    return coords && !(coords & (coords - 1)) && ((g->board ? g->board->coords : 0u) & coords);
 }
 
 BANYAN_API int banyan_game_format(const banyan_game *g, const void *s, banyan_move m,
                                   unsigned coords, char *buf, size_t len)
 {
+    GAME_NORMAL(g);
     int w, h, x = 0, y = 0, kind;
     if (!g || !s || (!buf && len))
         return BANYAN_EINVAL;
     if (coords == 0) {
-        if (g->format_move)
-            return g->format_move(s, m, buf, len);
+        if (g->notation && g->notation->format_move)
+            return g->notation->format_move(s, m, buf, len);
         return snprintf(buf, len, "%lu", (unsigned long)m);
     }
     if (!game_has_coords(g, coords) || !game_board(g, s, &w, &h))
         return BANYAN_EINVAL;
-    kind = g->place(s, m, &x, &y);
+    kind = g->board->place(s, m, &x, &y);
     if (kind == BANYAN_PLACE_PASS)
         return snprintf(buf, len, "%s", coords == BANYAN_COORDS_SGF ? "" : "pass");
     if (kind == BANYAN_PLACE_COLUMN && coords == BANYAN_COORDS_COLUMN && x >= 0 &&
@@ -414,12 +512,14 @@ static bool game_lower(const char *text, char *t, size_t len)
 BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned coords,
                                  const char *text, banyan_move *out)
 {
+    GAME_NORMAL(g);
     char t[32];
     int w, h, x = 0, y = 0, kind, rc;
     if (!g || !s || !text || !out)
         return BANYAN_EINVAL;
     if (coords == 0)
-        return g->parse_move ? g->parse_move(s, text, out) : game_parse_code(text, out);
+        return (g->notation && g->notation->parse_move) ? g->notation->parse_move(s, text, out)
+                                                        : game_parse_code(text, out);
     if (!game_has_coords(g, coords) || !game_board(g, s, &w, &h) || !game_lower(text, t, sizeof t))
         return BANYAN_EINVAL;
     if ((rc = game_parse_place(coords, t, w, h, &kind, &x, &y)) != BANYAN_OK)
@@ -428,7 +528,7 @@ BANYAN_API int banyan_game_parse(const banyan_game *g, const void *s, unsigned c
         return BANYAN_ERANGE;
     if (kind == BANYAN_PLACE_COLUMN && (x < 0 || x >= w))
         return BANYAN_ERANGE;
-    return g->place_move(s, kind, x, y, out);
+    return g->board->place_move(s, kind, x, y, out);
 }
 
 /* Whether the game's own notation reads GTP vertices: the top-left cell
@@ -437,8 +537,8 @@ static bool game_reads_gtp(const banyan_game *g, const void *s)
 {
     banyan_move m, back;
     char text[16];
-    return (g->coords & BANYAN_COORDS_GTP) &&
-           g->place_move(s, BANYAN_PLACE_CELL, 0, 0, &m) == BANYAN_OK &&
+    return ((g->board ? g->board->coords : 0u) & BANYAN_COORDS_GTP) &&
+           g->board->place_move(s, BANYAN_PLACE_CELL, 0, 0, &m) == BANYAN_OK &&
            banyan_game_format(g, s, m, BANYAN_COORDS_GTP, text, sizeof text) > 0 &&
            banyan_game_parse(g, s, 0, text, &back) == BANYAN_OK && back == m;
 }
@@ -446,6 +546,7 @@ static bool game_reads_gtp(const banyan_game *g, const void *s)
 BANYAN_API int banyan_game_parse_why(const banyan_game *g, const void *s, unsigned coords,
                                      const char *text, char *buf, size_t len)
 {
+    GAME_NORMAL(g);
     banyan_move m;
     char t[32];
     if (!g || !s || !text || (!buf && len))
@@ -469,6 +570,7 @@ BANYAN_API int banyan_game_parse_why(const banyan_game *g, const void *s, unsign
 BANYAN_API int banyan_game_explain(const banyan_game *g, const void *s, banyan_move m, char *buf,
                                    size_t len)
 {
+    GAME_NORMAL(g);
     banyan_move moves[BANYAN_MAX_MOVES];
     int n;
     if (!g || !s || (!buf && len))
@@ -482,6 +584,7 @@ BANYAN_API int banyan_game_explain(const banyan_game *g, const void *s, banyan_m
 
 BANYAN_API bool banyan_game_is_legal(const banyan_game *g, const void *s, banyan_move m)
 {
+    GAME_NORMAL(g);
     banyan_move moves[BANYAN_MAX_MOVES];
     if (!g || !s)
         return false;
@@ -494,14 +597,16 @@ BANYAN_API bool banyan_game_is_legal(const banyan_game *g, const void *s, banyan
 
 BANYAN_API int banyan_game_win_line(const banyan_game *g, const void *s, int *x, int *y, int max)
 {
-    if (!g || !s || !x || !y || max <= 0 || !g->win_line)
+    GAME_NORMAL(g);
+    if (!g || !s || !x || !y || max <= 0 || !(g->board && g->board->win_line))
         return 0;
-    int n = g->win_line(s, x, y, max);
+    int n = g->board->win_line(s, x, y, max);
     return n < 0 ? 0 : n > max ? max : n;
 }
 
 BANYAN_API uint64_t banyan_game_hash(const banyan_game *g, const void *s)
 {
+    GAME_NORMAL(g);
     if (!g || !s)
         return 0;
     return g->hash ? g->hash(s) : util_fnv1a(UTIL_FNV_OFFSET, s, g->state_size);
@@ -509,16 +614,19 @@ BANYAN_API uint64_t banyan_game_hash(const banyan_game *g, const void *s)
 
 BANYAN_API const char *banyan_game_player(const banyan_game *g, int p)
 {
+    GAME_NORMAL(g);
     static const char *const two[] = {"X", "O"};
     static const char *const many[] = {"player 1", "player 2", "player 3", "player 4"};
-    if (g && g->player_names && p >= 0 && p < g->n_players && g->player_names[p])
-        return g->player_names[p];
+    const char *const *names = g ? g->player_names : NULL;
+    if (names && p >= 0 && p < g->n_players && names[p])
+        return names[p];
     return g && g->n_players == 2 ? two[p & 1] : many[p & 3];
 }
 
 BANYAN_API int banyan_game_result(const banyan_game *g, const void *s, int form, char *buf,
                                   size_t len)
 {
+    GAME_NORMAL(g);
     double ret[BANYAN_MAX_PLAYERS];
     if (!buf || len == 0)
         return BANYAN_EINVAL;
@@ -556,13 +664,14 @@ BANYAN_API int banyan_game_result(const banyan_game *g, const void *s, int form,
 
 BANYAN_API int banyan_game_load(const banyan_game *g, void *s, const char *text)
 {
+    GAME_NORMAL(g);
     /* The default plays on a copy, so that *s is unchanged on any error. */
     unsigned char copy[BANYAN_MAX_STATE];
     char word[64];
     if (!g || !s || !text)
         return BANYAN_EINVAL;
-    if (g->load)
-        return g->load(s, text);
+    if (g->notation && g->notation->load)
+        return g->notation->load(s, text);
     if (NEVER(g->state_size > sizeof copy))
         return BANYAN_EINVAL;
     memcpy(copy, s, g->state_size);
@@ -640,10 +749,10 @@ static int game_diagram(const banyan_game *g, const void *s, banyan_move last, u
     int cw = coords == BANYAN_COORDS_XY && w > 10 ? 3 : 2; /* Width of a column. */
     char label[16];
     if (last != BANYAN_MOVE_NONE) {
-        kind = g->place(s, last, &lx, &ly);
+        kind = g->board->place(s, last, &lx, &ly);
         if (kind == BANYAN_PLACE_COLUMN) {
             /* A dropped piece lands on the column's highest occupied cell. */
-            for (ly = 0; ly < h && g->piece(s, lx, ly) < 0; ly++)
+            for (ly = 0; ly < h && g->board->piece(s, lx, ly) < 0; ly++)
                 ;
         } else if (kind != BANYAN_PLACE_CELL) {
             lx = ly = -1;
@@ -662,7 +771,7 @@ static int game_diagram(const banyan_game *g, const void *s, banyan_move last, u
                 game_put(&o, "%*s%c", cw - 2, "", here ? '(' : after ? ')' : ' ');
             if (x == w)
                 break;
-            int p = g->piece(s, x, y);
+            int p = g->board->piece(s, x, y);
             bool won = false;
             for (int i = 0; i < nw && !won; i++)
                 won = wx[i] == x && wy[i] == y;
@@ -689,13 +798,14 @@ static int game_diagram(const banyan_game *g, const void *s, banyan_move last, u
 BANYAN_API int banyan_game_print(const banyan_game *g, const void *s, banyan_move last,
                                  unsigned coords, char *buf, size_t len)
 {
+    GAME_NORMAL(g);
     int w, h;
     if (!g || !s || (!buf && len))
         return BANYAN_EINVAL;
     if (len)
         buf[0] = 0;
-    if (coords == 0 && g->print)
-        return g->print(s, last, buf, len);
+    if (coords == 0 && (g->notation && g->notation->print))
+        return g->notation->print(s, last, buf, len);
     if (coords && !game_has_coords(g, coords))
         return BANYAN_EINVAL;
     if (!game_board(g, s, &w, &h))
@@ -706,7 +816,7 @@ BANYAN_API int banyan_game_print(const banyan_game *g, const void *s, banyan_mov
                                          BANYAN_COORDS_COLUMN, BANYAN_COORDS_SGF, BANYAN_COORDS_XY};
         coords = BANYAN_COORDS_POINT;
         for (size_t i = countof(order); i-- > 0;)
-            if (g->coords & order[i])
+            if ((g->board ? g->board->coords : 0u) & order[i])
                 coords = order[i];
     }
     return game_diagram(g, s, last, coords, w, h, buf, len);

@@ -146,10 +146,11 @@ static void search_prove_root(banyan_engine *e, uint32_t effort, double seconds)
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
     banyan_move win;
-    if (!g->prove_win || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
-        !(g->prove_win(e->root_state, &win) ||
-          (g->prove_win_deep &&
-           g->prove_win_deep(e->root_state, effort, seconds, e->workers[0].deep, &win))))
+    if (!(g->tactics && g->tactics->prove_win) || g->n_players != 2 ||
+        tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
+        !(g->tactics->prove_win(e->root_state, &win) ||
+          ((g->tactics && g->tactics->prove_win_deep) &&
+           g->tactics->prove_win_deep(e->root_state, effort, seconds, e->workers[0].deep, &win))))
         return;
     search_prove_root_move(e, win, BANYAN_PROVEN_WIN);
 }
@@ -180,7 +181,7 @@ static int search_solve_sliced(banyan_engine *e, const void *s, uint64_t budget,
     int known = BANYAN_SOLVE_UNKNOWN;
     for (;;) {
         banyan_move m;
-        int sc, r = g->solve(s, b, &e->stop, e->workers[0].deep, &m, &sc);
+        int sc, r = g->tactics->solve(s, b, &e->stop, e->workers[0].deep, &m, &sc);
         if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW) {
             known = r;
             *best = m;
@@ -245,7 +246,8 @@ static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline
     int score;
     /* A root proven already keeps what solved it (a second search of the
      * same position: search_exact() checks that it is the same). */
-    if (!g->solve || g->n_players != 2 || tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
+    if (!(g->tactics && g->tactics->solve) || g->n_players != 2 ||
+        tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
     e->exact.result = BANYAN_SOLVE_UNKNOWN;
     e->exact.n = 0;
@@ -302,7 +304,7 @@ void search_verify_best(banyan_engine *e, const banyan_limits *u, const limits *
     const banyan_game *g = e->game;
     worker *w0 = &e->workers[0];
     banyan_report rep;
-    if (!g->prove_win_deep || g->n_players != 2)
+    if (!(g->tactics && g->tactics->prove_win_deep) || g->n_players != 2)
         return;
     for (int tries = 0; tries < e->budgets.verify_tries; tries++) {
         double ret[BANYAN_MAX_PLAYERS];
@@ -318,8 +320,8 @@ void search_verify_best(banyan_engine *e, const banyan_limits *u, const limits *
             return;
         double seconds;
         uint32_t effort = search_verify_effort(e, u, L, &seconds);
-        if (!(g->prove_win && g->prove_win(w0->state, &win)) &&
-            !g->prove_win_deep(w0->state, effort, seconds, w0->deep, &win))
+        if (!((g->tactics && g->tactics->prove_win) && g->tactics->prove_win(w0->state, &win)) &&
+            !g->tactics->prove_win_deep(w0->state, effort, seconds, w0->deep, &win))
             return;
         search_prove_root_move(e, m, BANYAN_PROVEN_LOSS);
     }
@@ -334,10 +336,10 @@ static void search_defend_root(banyan_engine *e, uint32_t effort, double seconds
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
     banyan_move keep[BANYAN_MAX_MOVES];
-    if (!g->candidates_deep || g->n_players != 2 ||
+    if (!(g->tactics && g->tactics->candidates_deep) || g->n_players != 2 ||
         tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
-    int nk = g->candidates_deep(e->root_state, effort, seconds, e->workers[0].deep, keep);
+    int nk = g->tactics->candidates_deep(e->root_state, effort, seconds, e->workers[0].deep, keep);
     if (nk <= 0 || nk > BANYAN_MAX_MOVES)
         return;
     for (int k = 0; k < e->n_trees; k++) {
@@ -359,7 +361,7 @@ void search_ownership(banyan_engine *e)
 {
     int width = 0, height = 0;
     uint64_t n = 0;
-    e->game->board_size(e->root_state, &width, &height);
+    e->game->board->board_size(e->root_state, &width, &height);
     e->owner.width = e->owner.height = 0;
     if (width * height > BANYAN_OWNER_CELLS)
         return;

@@ -49,7 +49,7 @@
  * that key, the mirror, the lookup c4_book_find() on a list not yet
  * compiled in, and the solver's bounded test of one move (c4_at_least:
  * win, not a win, or unknown when the budget runs out). The public solve
- * hook (banyan_game.solve, with book=off) would prove moves, but it
+ * hook (banyan_tactics.solve, with book=off) would prove moves, but it
  * neither names positions by those keys nor reads a book other than the
  * one compiled in.
  */

@@ -384,7 +384,7 @@ static bool play_line(unsigned char *s, char **save, int keep, banyan_move *last
         toks[n++] = tok;
     for (int i = 0; i < n; i++) {
         banyan_move mv;
-        if (g->outcome(s, r) || g->parse_move(s, toks[i], &mv) != BANYAN_OK ||
+        if (g->outcome(s, r) || g->notation->parse_move(s, toks[i], &mv) != BANYAN_OK ||
             !banyan_game_is_legal(g, s, mv))
             return false;
         if (i >= n - keep)
@@ -502,7 +502,7 @@ static int load_moves(const char *path)
         char *save = NULL, *id = strtok_r(line, " \t\r\n", &save);
         if (!id || !play_line(s, &save, 1, &chosen))
             continue;
-        int n = g->candidates(s, cand), k = 0;
+        int n = g->tactics->candidates(s, cand), k = 0;
         while (k < n && cand[k] != chosen)
             k++;
         if (n < 2 || k == n) /* Forced, or a move the candidates lack. */

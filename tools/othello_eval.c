@@ -66,7 +66,7 @@ static int eval_play(long games, long first, long playouts, const char *leaf)
                 m = rep.best;
             }
             char text[16];
-            G->format_move(banyan_engine_state(e), m, text, sizeof text);
+            G->notation->format_move(banyan_engine_state(e), m, text, sizeof text);
             len += (size_t)snprintf(line + len, sizeof line - len, " %s", text);
             if (len >= sizeof line || banyan_engine_play(e, m) != BANYAN_OK)
                 return 1;
@@ -113,7 +113,7 @@ static int eval_read(int skip, data *d)
                 d->game[d->n++] = games;
             }
             banyan_move m;
-            if (G->parse_move(s, tok, &m) != BANYAN_OK || !banyan_game_is_legal(G, s, m))
+            if (G->notation->parse_move(s, tok, &m) != BANYAN_OK || !banyan_game_is_legal(G, s, m))
                 break;
             G->play(s, m);
         }

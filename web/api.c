@@ -175,7 +175,8 @@ static void web_move_text(const banyan_game *g, const void *s, banyan_move m, ch
 static json_t *web_move_json(const banyan_game *g, const void *s, banyan_move m)
 {
     char text[64];
-    int x = 0, y = 0, kind = g->place ? g->place(s, m, &x, &y) : BANYAN_PLACE_NONE;
+    int x = 0, y = 0,
+        kind = (g->board && g->board->place) ? g->board->place(s, m, &x, &y) : BANYAN_PLACE_NONE;
     static const char *const kinds[] = {"none", "cell", "column", "pass"};
     web_move_text(g, s, m, text, sizeof text);
     json_t *o = json_pack("{s:s,s:s}", "move", text, "kind", kinds[kind & 3]);
@@ -198,7 +199,8 @@ static double web_first_player(const banyan_game *g, int to_move, double value)
 static bool web_is_column_game(const banyan_game *g, const void *s)
 {
     banyan_move m;
-    return g->place_move && g->place_move(s, BANYAN_PLACE_COLUMN, 0, 0, &m) == BANYAN_OK;
+    return (g->board && g->board->place_move) &&
+           g->board->place_move(s, BANYAN_PLACE_COLUMN, 0, 0, &m) == BANYAN_OK;
 }
 
 /* The labels of the columns and rows in the game's own notation: the
@@ -208,11 +210,11 @@ static void web_labels(const banyan_game *g, const void *s, int w, int h, bool c
                        json_t *board)
 {
     json_t *cols = json_array(), *rows = json_array();
-    bool ok = g->place_move != NULL;
+    bool ok = (g->board && g->board->place_move);
     for (int x = 0; ok && x < w; x++) {
         banyan_move m;
         char t[64];
-        ok = g->place_move(s, column ? BANYAN_PLACE_COLUMN : BANYAN_PLACE_CELL, x, 0, &m) ==
+        ok = g->board->place_move(s, column ? BANYAN_PLACE_COLUMN : BANYAN_PLACE_CELL, x, 0, &m) ==
              BANYAN_OK;
         if (ok) {
             web_move_text(g, s, m, t, sizeof t);
@@ -226,7 +228,7 @@ static void web_labels(const banyan_game *g, const void *s, int w, int h, bool c
     for (int y = 0; ok && !column && y < h; y++) {
         banyan_move m;
         char t[64];
-        ok = g->place_move(s, BANYAN_PLACE_CELL, 0, y, &m) == BANYAN_OK;
+        ok = g->board->place_move(s, BANYAN_PLACE_CELL, 0, y, &m) == BANYAN_OK;
         if (ok) {
             web_move_text(g, s, m, t, sizeof t);
             size_t n = strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
@@ -245,12 +247,13 @@ static void web_labels(const banyan_game *g, const void *s, int w, int h, bool c
 static json_t *web_formats(const banyan_game *g)
 {
     json_t *a = json_array();
-    if (g->sgf_game)
+    if ((g->board ? g->board->sgf_game : 0))
         json_array_append_new(a, json_string("sgf"));
     json_array_append_new(a, json_string("text"));
-    if ((g->coords & BANYAN_COORDS_XY) && g->sgf_game == 4) /* Piskvork's, which names no
-                                                               game: record.h reads it as
-                                                               the game of SGF number 4. */
+    if (((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY) &&
+        (g->board ? g->board->sgf_game : 0) == 4) /* Piskvork's, which names no
+     game: record.h reads it as
+     the game of SGF number 4. */
         json_array_append_new(a, json_string("psq"));
     return a;
 }
@@ -301,27 +304,27 @@ static json_t *web_state(const session *S)
     json_object_set_new(o, "game", json_string(g->name));
     json_object_set_new(o, "title", json_string(g->title ? g->title : g->name));
     json_object_set_new(o, "params", json_string(S->params));
-    json_object_set_new(o, "sgf", json_integer(g->sgf_game));
+    json_object_set_new(o, "sgf", json_integer((g->board ? g->board->sgf_game : 0)));
     json_object_set_new(o, "formats", web_formats(g));
 
     json_t *board = json_object();
     int w = 0, h = 0;
     bool column = web_is_column_game(g, s);
-    if (g->board_size)
-        g->board_size(s, &w, &h);
+    if ((g->board && g->board->board_size))
+        g->board->board_size(s, &w, &h);
     json_object_set_new(board, "width", json_integer(w));
     json_object_set_new(board, "height", json_integer(h));
     json_object_set_new(board, "kind",
-                        json_string(!g->board_size ? "none"
-                                    : column       ? "column"
-                                                   : "cell"));
+                        json_string(!(g->board && g->board->board_size) ? "none"
+                                    : column                            ? "column"
+                                                                        : "cell"));
     web_labels(g, s, w, h, column, board);
     json_object_set_new(o, "board", board);
     json_t *cells = json_array();
-    for (int y = 0; y < h && g->piece; y++) {
+    for (int y = 0; y < h && (g->board && g->board->piece); y++) {
         json_t *row = json_array();
         for (int x = 0; x < w; x++)
-            json_array_append_new(row, json_integer(g->piece(s, x, y)));
+            json_array_append_new(row, json_integer(g->board->piece(s, x, y)));
         json_array_append_new(cells, row);
     }
     json_object_set_new(o, "cells", cells);
@@ -587,7 +590,9 @@ static int web_make_engine(session *S, const banyan_game *g, const char *params,
     char full[512];
     size_t share = c->memory / (size_t)c->sessions;
     bool net = c->eng.net[0] && (!c->net_for || !strcmp(c->net_for, g->name));
-    size_t side = (size_t)threads * (g->deep_size + (net ? WEB_NET_CACHE : 0)) + WEB_SLACK;
+    size_t side =
+        (size_t)threads * ((g->tactics ? g->tactics->mem_size : 0) + (net ? WEB_NET_CACHE : 0)) +
+        WEB_SLACK;
     if (share < side + (64u << 10) * (size_t)threads) {
         snprintf(why, len,
                  "%d search threads of %s do not fit in a session's share of the memory "
@@ -931,8 +936,9 @@ static json_t *web_games_json(const web *w)
         json_array_append_new(games,
                               json_pack("{s:s,s:s,s:i,s:i,s:b,s:o,s:o}", "name", g->name, "title",
                                         g->title ? g->title : g->name, "players", g->n_players,
-                                        "sgf", g->sgf_game, "board", g->board_size != NULL,
-                                        "formats", web_formats(g), "params", params));
+                                        "sgf", (g->board ? g->board->sgf_game : 0), "board",
+                                        (g->board && g->board->board_size), "formats",
+                                        web_formats(g), "params", params));
     }
     const options *o = &w->c.eng;
     double time = o->lim.time > 0 ? o->lim.time : o->lim.playouts ? 0 : 1.0;
@@ -1319,7 +1325,9 @@ done:
 
 static void web_record_get(session *S, const web_request *r, web_response *out)
 {
-    const char *f = r->format ? r->format : S->g->sgf_game ? "sgf" : "text";
+    const char *f = r->format                                   ? r->format
+                    : (S->g->board ? S->g->board->sgf_game : 0) ? "sgf"
+                                                                : "text";
     record_format fmt = !strcmp(f, "sgf")   ? RECORD_SGF
                         : !strcmp(f, "psq") ? RECORD_PSQ
                                             : RECORD_TEXT;

@@ -455,8 +455,10 @@ static int go_load(void *s, const char *text)
     memcpy(&t, s, sizeof t);
     int rc = go_load_board(&t, text);
     if (rc == 1) {
+        banyan_notation notation = *banyan_game_go.notation;
         banyan_game moves = banyan_game_go;
-        moves.load = NULL;
+        notation.load = NULL;
+        moves.notation = &notation;
         return banyan_game_load(&moves, s, text);
     }
     if (rc == BANYAN_OK)
@@ -536,7 +538,7 @@ static const banyan_param go_params[] = {
 _Static_assert(sizeof go_params / sizeof go_params[0] == GO_N_PARAMS + 1, "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
-static const banyan_bench go_bench[] = {
+const banyan_bench games_bench_go[] = {
     {"size=9 playouts=light", "", 0, 100000},
     {"size=9 playouts=heavy", "", 0, 20000},
     {"size=19 playouts=light", "", 0, 10000},
@@ -635,7 +637,26 @@ static int go_explain(const void *s, banyan_move m, char *buf, size_t len)
     return 0;
 }
 
+static const banyan_tactics go_tactics = {
+    BANYAN_TACTICS_INIT,
+    .candidates = go_candidates,
+};
+
+static const banyan_notation go_notation = {
+    BANYAN_NOTATION_INIT,        .format_move = go_format_move,
+    .parse_move = go_parse_move, .load = go_load,
+    .print = go_print,
+};
+
+static const banyan_board go_board = {
+    BANYAN_BOARD_INIT,    .coords = BANYAN_COORDS_GTP | BANYAN_COORDS_SGF,
+    .sgf_game = 1,        .board_size = go_board_size,
+    .place = go_place_of, .place_move = go_place_move,
+    .piece = go_piece,    .owner = go_owner,
+};
+
 const banyan_game banyan_game_go = {
+    BANYAN_GAME_INIT,
     .name = "go",
     .state_size = sizeof(go),
     .n_players = 2,
@@ -644,29 +665,19 @@ const banyan_game banyan_game_go = {
     .play = go_play,
     .outcome = go_outcome,
     .to_move = go_to_move,
-    .format_move = go_format_move,
-    .parse_move = go_parse_move,
-    .load = go_load,
-    .print = go_print,
     .rollout = go_rollout,
     .priors = go_priors,
     .hash = go_hash,
     .is_valid = go_is_valid,
-    .candidates = go_candidates,
     .score = go_score,
     .title = "Go",
+    .params = go_params,
+    .playout = go_playout,
+    .rules = BANYAN_RULE_SUPERKO,
+    .tactics = &go_tactics,
+    .notation = &go_notation,
     .player_names = (const char *const[]){"Black", "White"},
     .score_unit = "points",
-    .params = go_params,
-    .bench = go_bench,
-    .coords = BANYAN_COORDS_GTP | BANYAN_COORDS_SGF,
-    .sgf_game = 1,
-    .board_size = go_board_size,
-    .place = go_place_of,
-    .place_move = go_place_move,
-    .piece = go_piece,
     .explain = go_explain,
-    .playout = go_playout,
-    .owner = go_owner,
-    .rules = BANYAN_RULE_SUPERKO,
+    .board = &go_board,
 };

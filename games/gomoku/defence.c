@@ -182,7 +182,8 @@ int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *me
 {
     const gmk *t = s;
     gmk_vct *vct = &((gmk_deep *)mem)->vct;
-    int n = banyan_game_gomoku.candidates(s, out), me = t->ply & 1, size = t->size, n_keep = 0;
+    int n = banyan_game_gomoku.tactics->candidates(s, out), me = t->ply & 1, size = t->size,
+        n_keep = 0;
     int far[BANYAN_MAX_MOVES];
     bool lost[BANYAN_MAX_MOVES];
     banyan_move w;

@@ -310,7 +310,7 @@ bool gmk_prove_win_deep(const void *s, uint32_t effort, double seconds, void *me
                         banyan_move *out);
 int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *mem,
                         banyan_move *out);
-/* The game table's deep_size: the VCT's table (6 MiB) and workspace. */
+/* The game table's mem_size: the VCT's table (6 MiB) and workspace. */
 #define GMK_DEEP_SIZE ((size_t)6250 << 10)
 
 /* Narrows moves[0 .. n - 1], candidates of t, in place and in order, to

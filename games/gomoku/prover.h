@@ -123,7 +123,7 @@ bool gmk_vcf_for(const gmk *t, int att, banyan_move *out);
  * found no win there (moves in the high byte, threes in the low one): no
  * win with fewer left either. Wins rest on the hash alone: two positions
  * of one call sharing 64 bits is a chance of about 2^-64 a probe. The
- * table lives in the engine's per-thread memory (deep_size) and is never
+ * table lives in the engine's per-thread memory (mem_size) and is never
  * cleared: an entry counts only in the call that wrote it (its gen). On
  * the positions where Rapfi won against Banyan, 2^18 entries found a
  * fifth more wins at 10^5 to 10^6 positions than 2^12 did, in the same
@@ -182,7 +182,7 @@ bool gmk_past(double deadline);
 
 /* ---- The deep memory ---- */
 
-/* The thread's deep memory (the game table's deep_size): the VCT's
+/* The thread's deep memory (the game table's mem_size): the VCT's
  * workspace, and after it the quiet positions of defence.c. */
 #define GMK_QUIET (1u << 12)
 

@@ -497,7 +497,7 @@ _Static_assert(sizeof gmk_params / sizeof gmk_params[0] == GMK_N_PARAMS + 1,
 /* Append only: any change to a search (a position with playouts) changes
  * the bench signature; rollout-only entries (no playouts) do not count
  * in it. */
-static const banyan_bench gmk_bench[] = {
+const banyan_bench games_bench_gomoku[] = {
     {"", "", 3000, 40000},
     {"", "h8 i9 h9 i10 h10", 3000, 0},
     {"rule=renju", "h8 i9 j8 j9 i8 k10", 3000, 0},
@@ -547,7 +547,53 @@ static int gmk_win_line(const void *s, int *x, int *y, int max)
                           gmk_exact(t->rule, t->winner), x, y, max);
 }
 
+static const banyan_tactics gomoku_tactics = {
+    BANYAN_TACTICS_INIT,
+    .prove_win = gmk_prove_win,
+    .candidates = gmk_candidates,
+    .prove_win_deep = gmk_prove_win_deep,
+    .candidates_deep = gmk_candidates_deep,
+    .mem_size = GMK_DEEP_SIZE,
+    /* The budgets the engine's defaults were measured with, on this game's
+     * VCT (src/budgets.h): 10,000 positions about 1.7 ms, 200,000 about
+     * 40 ms; the shares of a timed search's time for the root's provers
+     * (docs/journal/2026-12-04-provers-clock.md) and the final check. */
+    .deep_visits = 64,
+    .deep_share = 32,
+    .deep_effort = 10000,
+    .root_effort = 200000,
+    .root_per_second = 400000.0,
+    .root_min = 50000,
+    .root_max = 500000,
+    .root_time_share = 0.6,
+    .defend_time_share = 0.35,
+    .verify_tries = 3,
+    .verify_share = 0.07,
+    .verify_per_second = 2500000.0,
+    .expand = gmk_expand,
+};
+
+static const banyan_notation gomoku_notation = {
+    BANYAN_NOTATION_INIT,
+    .format_move = gmk_format_move,
+    .parse_move = gmk_parse_move,
+    .load = gmk_load,
+    .print = NULL, /* The library draws the board from piece(). */
+};
+
+static const banyan_board gomoku_board = {
+    BANYAN_BOARD_INIT,
+    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
+    .sgf_game = 4,
+    .board_size = gmk_board_size,
+    .place = gmk_move_place,
+    .place_move = gmk_place_to_move,
+    .piece = gmk_piece,
+    .win_line = gmk_win_line,
+};
+
 const banyan_game banyan_game_gomoku = {
+    BANYAN_GAME_INIT,
     .name = "gomoku",
     .state_size = sizeof(gmk),
     .n_players = 2,
@@ -556,31 +602,16 @@ const banyan_game banyan_game_gomoku = {
     .play = gmk_play,
     .outcome = gmk_outcome,
     .to_move = gmk_to_move,
-    .format_move = gmk_format_move,
-    .parse_move = gmk_parse_move,
-    .load = gmk_load,
-    .print = NULL, /* The library draws the board from piece(). */
     .rollout = gmk_rollout,
     .priors = gmk_priors,
     .hash = gmk_hash,
     .is_valid = gmk_is_valid,
-    .prove_win = gmk_prove_win,
-    .candidates = gmk_candidates,
-    .prove_win_deep = gmk_prove_win_deep,
-    .candidates_deep = gmk_candidates_deep,
-    .deep_size = GMK_DEEP_SIZE,
     .title = "Gomoku",
-    .player_names = (const char *const[]){"Black", "White"},
     .params = gmk_params,
-    .bench = gmk_bench,
-    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
-    .sgf_game = 4,
-    .board_size = gmk_board_size,
-    .place = gmk_move_place,
-    .place_move = gmk_place_to_move,
-    .piece = gmk_piece,
-    .explain = gmk_explain,
-    .win_line = gmk_win_line,
     .evaluate = gmk_evaluate,
-    .expand = gmk_expand,
+    .tactics = &gomoku_tactics,
+    .notation = &gomoku_notation,
+    .player_names = (const char *const[]){"Black", "White"},
+    .explain = gmk_explain,
+    .board = &gomoku_board,
 };

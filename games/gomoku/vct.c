@@ -3,7 +3,7 @@
  * threes), the game table's prove_win_deep, which the engine runs on the
  * root and its children, and which the root's deeper defence (defence.c)
  * runs for the opponent. Its table and workspace live in the engine's
- * per-thread memory (the game's deep_size, prover.h).
+ * per-thread memory (the game's mem_size, prover.h).
  */
 #include "prover.h"
 
@@ -791,7 +791,7 @@ static void gmk_vct_shorten(gmk_vct *v, uint32_t effort)
 /* A VCT within effort positions for player att (the other player, when to
  * move, taken to pass), and before gmk_clock() reaches deadline (0: no
  * time bound), with the positions visited in *used; freestyle and standard
- * rules only. v is the thread's deep memory (deep_size). With shortest, a
+ * rules only. v is the thread's deep memory (mem_size). With shortest, a
  * win found is shortened (gmk_vct_shorten). */
 bool gmk_vct_for(const gmk *t, int att, uint32_t effort, double deadline, bool shortest, gmk_vct *v,
                  uint32_t *used, banyan_move *out)

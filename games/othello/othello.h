@@ -138,7 +138,7 @@ static inline uint64_t oth_danger(uint64_t empty)
 /* ---- Between the files ---- */
 
 /* The solver's table of score bounds: 2^OTH_TT_BITS entries of 24 bytes
- * (6 MiB), the game's deep_size. */
+ * (6 MiB), the game's mem_size. */
 #define OTH_TT_BITS     18
 #define OTH_SOLVER_SIZE ((size_t)24 << OTH_TT_BITS)
 
@@ -146,7 +146,7 @@ static inline uint64_t oth_danger(uint64_t empty)
 int oth_solve(const void *s, uint64_t budget, const _Atomic int *stop, void *mem, banyan_move *best,
               int *score);
 
-/* banyan_game_othello.solve, which also writes to *nodes the positions it
+/* banyan_game_othello.tactics->solve, which also writes to *nodes the positions it
  * visited (also when it returns BANYAN_SOLVE_UNKNOWN). s, stop and mem as
  * for solve. */
 int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,

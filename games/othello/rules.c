@@ -417,7 +417,7 @@ _Static_assert(sizeof oth_params / sizeof oth_params[0] == OTH_N_PARAMS + 1,
                "one value a parameter");
 
 /* Append only: any change to this list changes the bench signature. */
-static const banyan_bench oth_bench[] = {
+const banyan_bench games_bench_othello[] = {
     {"", "", 10000, 100000},
     {"rollout=uniform", "", 0, 100000},
     {"", "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7", 10000, 0},
@@ -496,7 +496,36 @@ static int oth_explain(const void *s, banyan_move m, char *buf, size_t len)
     return 0;
 }
 
+static const banyan_tactics othello_tactics = {
+    BANYAN_TACTICS_INIT,
+    .solve = oth_solve,
+    .mem_size = OTH_SOLVER_SIZE,
+    /* On a node being expanded, 300 positions (about 9 empty squares); with
+     * 2,000 (11) the calls cost more than they proved, -64 Elo against none
+     * at 0.3 s a move (docs/journal/2026-12-02-othello-grhino.md). */
+    .solve_node = 300,
+};
+
+static const banyan_notation othello_notation = {
+    BANYAN_NOTATION_INIT,         .format_move = oth_format_move,
+    .parse_move = oth_parse_move, .load = oth_load,
+    .print = oth_print,
+};
+
+static const banyan_board othello_board = {
+    BANYAN_BOARD_INIT,  .coords = BANYAN_COORDS_SGF,
+    .sgf_game = 2,      .board_size = oth_board_size,
+    .place = oth_place, .place_move = oth_place_move,
+    .piece = oth_piece,
+};
+
+static const banyan_learning othello_learning = {
+    BANYAN_LEARNING_INIT,
+    .planes = oth_planes,
+};
+
 const banyan_game banyan_game_othello = {
+    BANYAN_GAME_INIT,
     .name = "othello",
     .state_size = sizeof(oth),
     .n_players = 2,
@@ -505,29 +534,19 @@ const banyan_game banyan_game_othello = {
     .play = oth_play,
     .outcome = oth_outcome,
     .to_move = oth_to_move,
-    .format_move = oth_format_move,
-    .parse_move = oth_parse_move,
-    .load = oth_load,
-    .print = oth_print,
     .rollout = oth_rollout,
     .priors = oth_priors,
     .hash = oth_hash,
     .is_valid = oth_is_valid,
-    .solve = oth_solve,
-    .deep_size = OTH_SOLVER_SIZE,
     .evaluate = oth_evaluate,
     .score = oth_score,
     .title = "Othello",
+    .params = oth_params,
+    .tactics = &othello_tactics,
+    .notation = &othello_notation,
     .player_names = (const char *const[]){"Black", "White"},
     .score_unit = "discs",
-    .params = oth_params,
-    .bench = oth_bench,
-    .coords = BANYAN_COORDS_SGF,
-    .sgf_game = 2,
-    .board_size = oth_board_size,
-    .place = oth_place,
-    .place_move = oth_place_move,
-    .piece = oth_piece,
-    .planes = oth_planes,
     .explain = oth_explain,
+    .board = &othello_board,
+    .learning = &othello_learning,
 };

@@ -1,7 +1,7 @@
 /*
  * solver.c - Othello's exact endgame solver: a negamax alpha-beta to the
  * end of the game on the two bitboards, with a table of score bounds in the
- * caller's memory (the game's deep_size).
+ * caller's memory (the game's mem_size).
  */
 #include "othello.h"
 

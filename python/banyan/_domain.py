@@ -105,7 +105,10 @@ class Domain:
             _lib.TO_MOVE_FN(self._guard(self._to_move, lambda s: 0)),
             _lib.FORMAT_FN(self._guard(self._format, self._unknown)),
         )
-        self.table = _lib.padded(_lib.Game)
+        # The table and its notation part, each with its size (as the C
+        # macros BANYAN_GAME_INIT and BANYAN_NOTATION_INIT set it).
+        self.notation = _lib.sized(_lib.Notation)
+        self.table = _lib.sized(_lib.Game)
         t = self.table
         t.name = self.name
         t.title = self.title
@@ -113,7 +116,8 @@ class Domain:
         t.n_players = self.n_players
         t.reward_min = self.reward_min
         t.reward_max = self.reward_max
-        (t.setup, t.moves, t.play, t.outcome, t.to_move, t.format_move) = self.callbacks
+        (t.setup, t.moves, t.play, t.outcome, t.to_move, self.notation.format_move) = self.callbacks
+        t.notation = ctypes.pointer(self.notation)
         why = _lib.game_check(ctypes.byref(t))
         if why:
             raise Error(_lib.text(why))

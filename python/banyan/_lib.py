@@ -18,18 +18,16 @@ compares them with ctypes; and check_layout() runs a small search at the
 first engine's creation and checks that what the library wrote reads back
 consistently. The library promises that the structures only ever grow at
 their end and that a zero field means its default. The configuration, the
-limits and the report carry their size, which the library checks: a newer
-library reads only that many bytes of them and writes only that many, so
-they are made by sized(). The game table has no size yet, so it is given
-room to spare, zeroed (padded()): a newer library with appended fields
-reads zeros (defaults) there.
+limits, the report, the game table and each of its parts carry their
+size, which the library checks: a newer library reads only that many bytes
+of them (the rest as zeros: defaults) and writes only that many, so they
+are made by sized().
 """
 import ctypes
 import os
 
 SONAME = "libbanyan.so.0"
 HEADER_VERSION = "0.1.0"  # The version of include/banyan.h mirrored here.
-SPARE = 512  # Bytes of zeroed room after each structure passed to the library.
 
 # Status codes (banyan_game.h).
 OK = 0
@@ -121,52 +119,99 @@ class Param(ctypes.Structure):
     ]
 
 
-class Game(ctypes.Structure):
+class Tactics(ctypes.Structure):
     _fields_ = [
-        ("name", ctypes.c_char_p),
-        ("state_size", ctypes.c_size_t),
-        ("n_players", ctypes.c_int),
-        ("reward_min", ctypes.c_double),
-        ("reward_max", ctypes.c_double),
-        ("setup", SETUP_FN),
-        ("moves", MOVES_FN),
-        ("play", PLAY_FN),
-        ("outcome", OUTCOME_FN),
-        ("to_move", TO_MOVE_FN),
-        ("format_move", FORMAT_FN),
-        ("parse_move", fn),
-        ("load", fn),
-        ("print", fn),
-        ("rollout", fn),
-        ("priors", fn),
-        ("hash", fn),
-        ("is_valid", fn),
+        ("size", ctypes.c_size_t),
         ("candidates", fn),
         ("prove_win", fn),
         ("prove_win_deep", fn),
         ("candidates_deep", fn),
         ("solve", fn),
-        ("deep_size", ctypes.c_size_t),
-        ("evaluate", fn),
-        ("score", fn),
-        ("title", ctypes.c_char_p),
-        ("params", ctypes.POINTER(Param)),
-        ("bench", ctypes.c_void_p),
+        ("expand", fn),
+        ("mem_size", ctypes.c_size_t),
+        ("deep_visits", u32),
+        ("deep_share", u32),
+        ("deep_effort", u32),
+        ("root_effort", u32),
+        ("root_per_second", ctypes.c_double),
+        ("root_min", u32),
+        ("root_max", u32),
+        ("root_time_share", ctypes.c_double),
+        ("defend_time_share", ctypes.c_double),
+        ("solve_node", ctypes.c_uint64),
+        ("solve_root", ctypes.c_uint64),
+        ("solve_root_min", ctypes.c_uint64),
+        ("solve_root_max", ctypes.c_uint64),
+        ("solve_per_second", ctypes.c_double),
+        ("solve_slice", ctypes.c_uint64),
+        ("solve_time_share", ctypes.c_double),
+        ("verify_tries", ctypes.c_int),
+        ("verify_share", ctypes.c_double),
+        ("verify_per_second", ctypes.c_double),
+    ]
+
+
+class Notation(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("format_move", FORMAT_FN),
+        ("parse_move", fn),
+        ("load", fn),
+        ("print", fn),
+    ]
+
+
+class Board(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
         ("coords", ctypes.c_uint),
         ("sgf_game", ctypes.c_int),
         ("board_size", fn),
         ("place", fn),
         ("place_move", fn),
         ("piece", fn),
-        ("explain", fn),
         ("win_line", fn),
-        ("planes", fn),
-        ("playout", fn),
         ("owner", fn),
+    ]
+
+
+class Learning(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("planes", fn),
+    ]
+
+
+class Game(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("name", ctypes.c_char_p),
+        ("title", ctypes.c_char_p),
+        ("state_size", ctypes.c_size_t),
+        ("n_players", ctypes.c_int),
+        ("reward_min", ctypes.c_double),
+        ("reward_max", ctypes.c_double),
+        ("params", ctypes.POINTER(Param)),
         ("rules", ctypes.c_uint),
-        ("expand", fn),
+        ("setup", SETUP_FN),
+        ("moves", MOVES_FN),
+        ("play", PLAY_FN),
+        ("outcome", OUTCOME_FN),
+        ("to_move", TO_MOVE_FN),
+        ("rollout", fn),
+        ("playout", fn),
+        ("priors", fn),
+        ("hash", fn),
+        ("is_valid", fn),
+        ("evaluate", fn),
+        ("score", fn),
+        ("explain", fn),
         ("player_names", ctypes.c_void_p),
         ("score_unit", ctypes.c_char_p),
+        ("tactics", ctypes.POINTER(Tactics)),
+        ("notation", ctypes.POINTER(Notation)),
+        ("board", ctypes.POINTER(Board)),
+        ("learning", ctypes.POINTER(Learning)),
     ]
 
 
@@ -317,6 +362,10 @@ class SoloResult(ctypes.Structure):
 STRUCTS = {
     "banyan_param": Param,
     "banyan_game": Game,
+    "banyan_tactics": Tactics,
+    "banyan_notation": Notation,
+    "banyan_board": Board,
+    "banyan_learning": Learning,
     "banyan_config": Config,
     "banyan_limits": Limits,
     "banyan_move_stats": MoveStats,
@@ -327,19 +376,10 @@ STRUCTS = {
 }
 
 
-def padded(struct_type):
-    """A zeroed instance of struct_type with SPARE bytes of zeroed room
-    after it, for the library to read or write (see the module's comment).
-    The returned structure keeps its buffer alive."""
-    buf = (ctypes.c_char * (ctypes.sizeof(struct_type) + SPARE))()
-    obj = struct_type.from_buffer(buf)
-    obj._buf = buf
-    return obj
-
-
 def sized(struct_type):
-    """A zeroed instance of struct_type (Config, Limits or Report) with its
-    size field set, as the C macros BANYAN_CONFIG() and the others do."""
+    """A zeroed instance of struct_type (Config, Limits, Report, Game or one
+    of its parts) with its size field set, as the C macros BANYAN_CONFIG(),
+    BANYAN_GAME_INIT and the others do."""
     return struct_type(size=ctypes.sizeof(struct_type))
 
 

@@ -1,12 +1,15 @@
 # tests/cli/abi.sh - binary compatibility of the public structs (banyan.h,
-# "Binary compatibility"). A caller (tests/extra/abi_caller.c) built against
-# today's include/banyan.h runs against a library built from a copy of the
-# headers in which banyan_config, banyan_limits and banyan_report each have a
-# field appended, as a later version's would: the search must run and the
+# "Binary compatibility"; banyan_game.h, "A game table and each of its
+# parts begin with their size"). A caller (tests/extra/abi_caller.c) built
+# against today's headers runs against a library built from a copy of the
+# headers in which banyan_config, banyan_limits, banyan_report, banyan_game
+# and banyan_board each have a field appended, as a later version's would:
+# the searches (one with a game table the caller made) must run and the
 # caller's memory must be neither overrun nor read past (a guard after its
-# report, and AddressSanitizer in caller and library where the compiler
-# links it). The other way round, a caller built against the grown header
-# gets BANYAN_EINVAL and a sentence from today's library. Both libraries
+# report, its table and part on the heap, and AddressSanitizer in caller and
+# library where the compiler links it). The other way round, a caller built
+# against the grown headers gets BANYAN_EINVAL and a sentence from today's
+# library, for its config and for its game table. Both libraries
 # are built -O0 in a temporary folder by the Makefile's own rules. Sourced
 # by tests/run.sh.
 abi=$tmp/abi
@@ -19,12 +22,16 @@ sed -i -e 's/^} banyan_config;/    double abi_appended[8];\n} banyan_config;/' \
     -e 's/^} banyan_limits;/    double abi_appended[8];\n} banyan_limits;/' \
     -e '/^struct banyan_report {/,/^};/s/^};/    double abi_appended[8];\n};/' \
     "$abi/new/include/banyan.h"
+sed -i -e 's/^} banyan_game;/    double abi_appended[8];\n} banyan_game;/' \
+    -e 's/^} banyan_board;/    double abi_appended[8];\n} banyan_board;/' \
+    "$abi/new/include/banyan_game.h"
 abi_cc=${CC:-cc}
 abi_san=
 echo 'int main(void){return 0;}' | $abi_cc -fsanitize=address -x c - -o "$abi/probe" \
     > /dev/null 2>&1 && abi_san=-fsanitize=address
-if [ "$(grep -c abi_appended "$abi/new/include/banyan.h")" -ne 3 ]; then
-    bad "abi: the copy of banyan.h has a field appended to each of the three structs"
+if [ "$(grep -c abi_appended "$abi/new/include/banyan.h")" -ne 3 ] ||
+    [ "$(grep -c abi_appended "$abi/new/include/banyan_game.h")" -ne 2 ]; then
+    bad "abi: the copies of the headers have a field appended to each of the five structs"
 else
     # Each library by the Makefile's rules, with that copy of the headers.
     abi_ok=1
@@ -49,12 +56,20 @@ else
         [ $rc -eq 0 ] && ok "abi: an older caller runs with a library whose structs grew" ||
             { cat "$tmp/out" | tail -20; bad "abi: an older caller runs with a library whose structs grew (status $rc)"; }
         has "abi: its search ran" '^searched 2000 playouts, best [a-g], report size '
-        grep '^searched' "$abi/same" > "$abi/same.line"
-        grep -qxF -f "$abi/same.line" "$tmp/out" && ok "abi: it finds what it finds with its own library" ||
+        has "abi: its game table is accepted" '^game table [0-9]* bytes, board part [0-9]*: accepted$'
+        has "abi: a search with its game table ran" "^caller's table: searched 2000 playouts, best [a-g]\$"
+        lib_line=$(grep "^library's table: " "$tmp/out" | sed 's/^library.s table/caller'"'"'s table/')
+        [ -n "$lib_line" ] && grep -qxF "$lib_line" "$tmp/out" &&
+            ok "abi: its game table plays as the library's own" ||
+            bad "abi: its game table plays as the library's own"
+        abi_found() { grep "^searched\|table: searched" "$1"; }
+        [ -n "$(abi_found "$abi/same")" ] && [ "$(abi_found "$abi/same")" = "$(abi_found "$tmp/out")" ] &&
+            ok "abi: it finds what it finds with its own library" ||
             bad "abi: it finds what it finds with its own library"
         ASAN_OPTIONS=detect_leaks=0 "$abi/run-new-old" > "$tmp/out" 2>&1; rc=$?
         [ $rc -eq 3 ] && ok "abi: a newer caller is refused by an older library" ||
             { cat "$tmp/out" | tail -20; bad "abi: a newer caller is refused by an older library (status $rc)"; }
         has "abi: the refusal says why" '^config refused: the config is larger than this library.s: the caller was built against a newer banyan.h$'
+        has "abi: a newer game table is refused with a sentence" '^game table [0-9]* bytes, board part [0-9]*: the game table is larger than this library.s: the game was built against a newer banyan_game.h$'
     fi
 fi

@@ -149,12 +149,22 @@ static int lines_piece(const void *s, int x, int y)
     return t->stones[0] >> c & 1 ? 0 : t->stones[1] >> c & 1 ? 1 : -1;
 }
 
-static const banyan_bench lines_bench[] = {
+const banyan_bench games_bench_lines[] = {
     {"", "", 2000, 0},
     {NULL, NULL, 0, 0},
 };
 
+static const banyan_board lines_board = {
+    BANYAN_BOARD_INIT,
+    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
+    .board_size = lines_board_size,
+    .place = lines_place,
+    .place_move = lines_place_move,
+    .piece = lines_piece,
+};
+
 const banyan_game test_game_lines = {
+    BANYAN_GAME_INIT,
     .name = "lines",
     .state_size = sizeof(lines),
     .n_players = 2,
@@ -164,10 +174,5 @@ const banyan_game test_game_lines = {
     .outcome = lines_outcome,
     .to_move = lines_to_move,
     .title = "Four in a row on 5x5, with passes (a test game)",
-    .bench = lines_bench,
-    .coords = BANYAN_COORDS_POINT | BANYAN_COORDS_GTP | BANYAN_COORDS_XY | BANYAN_COORDS_SGF,
-    .board_size = lines_board_size,
-    .place = lines_place,
-    .place_move = lines_place_move,
-    .piece = lines_piece,
+    .board = &lines_board,
 };

@@ -24,10 +24,10 @@ static void fuzz_morpion_move(const banyan_game *g, const void *s, const char *t
 {
     banyan_move m, back;
     char buf[64];
-    if (g->parse_move(s, text, &m) != BANYAN_OK)
+    if (g->notation->parse_move(s, text, &m) != BANYAN_OK)
         return;
-    if (g->format_move(s, m, buf, sizeof buf) >= (int)sizeof buf ||
-        g->parse_move(s, buf, &back) != BANYAN_OK || back != m)
+    if (g->notation->format_move(s, m, buf, sizeof buf) >= (int)sizeof buf ||
+        g->notation->parse_move(s, buf, &back) != BANYAN_OK || back != m)
         abort();
     banyan_game_explain(g, s, m, buf, sizeof buf);
 }
@@ -66,18 +66,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(t, s, g->state_size);
     g->play(t, moves[0]);
     memcpy(u, t, g->state_size);
-    if (g->load(t, text) != BANYAN_OK) {
+    if (g->notation->load(t, text) != BANYAN_OK) {
         if (memcmp(t, u, g->state_size))
             abort(); /* A failed load changed the state. */
         goto done;
     }
     if (!g->is_valid(t))
         abort();
-    g->print(t, BANYAN_MOVE_NONE, diagram, 1 << 14);
+    g->notation->print(t, BANYAN_MOVE_NONE, diagram, 1 << 14);
     int n = g->moves(t, moves);
     for (int i = 0; i < n; i++) {
         char buf[64];
-        g->format_move(t, moves[i], buf, sizeof buf);
+        g->notation->format_move(t, moves[i], buf, sizeof buf);
         fuzz_morpion_move(g, t, buf);
     }
 
@@ -100,11 +100,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     n = g->playout(u, &rng, played, FUZZ_MORPION_PLAYOUT);
     size_t len = 0;
     for (int i = 0; i < n; i++) {
-        len += (size_t)g->format_move(u, played[i], text + len, cap - len);
+        len += (size_t)g->notation->format_move(u, played[i], text + len, cap - len);
         text[len++] = i % 2 ? '\n' : ',';
     }
     text[len] = 0;
-    if (g->score(u) == n && (g->load(t, text) != BANYAN_OK || memcmp(t, u, g->state_size)))
+    if (g->score(u) == n &&
+        (g->notation->load(t, text) != BANYAN_OK || memcmp(t, u, g->state_size)))
         abort();
 done:
     free(text);

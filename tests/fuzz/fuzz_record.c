@@ -55,7 +55,8 @@ static void fuzz_record_round_trip(const record *r, record_format fmt)
         return;
     int rc = record_save(r, f, fmt);
     fclose(f);
-    bool has_sgf = g->sgf_game && g->n_players == 2 && (g->coords & BANYAN_COORDS_SGF);
+    bool has_sgf = (g->board ? g->board->sgf_game : 0) && g->n_players == 2 &&
+                   ((g->board ? g->board->coords : 0) & BANYAN_COORDS_SGF);
     if (rc == BANYAN_OK) {
         if (record_load(&back, g, text, err, sizeof err) != BANYAN_OK) {
             /* PSQ has no rule: moves legal under another rule (after a

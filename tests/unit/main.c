@@ -126,8 +126,7 @@ int main(int argc, char **argv)
             continue;
 #ifdef MAIN_SANITIZED
         if (main_tests[i].slow == 2) {
-            printf("SKIPPED: %s: once, in the release build (list.h's ONCE)\n",
-                   main_tests[i].name);
+            printf("SKIPPED: %s: once, in the release build (list.h's ONCE)\n", main_tests[i].name);
             continue;
         }
 #endif

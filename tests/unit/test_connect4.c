@@ -50,7 +50,7 @@ static int c4_test_game(const char *moves)
 {
     c4_test_state s;
     c4_test_setup(&s);
-    int rc = G->load(&s, moves);
+    int rc = G->notation->load(&s, moves);
     if (rc != BANYAN_OK) {
         T_FAIL_AT("load(\"%s\") gave %d", moves, rc);
         return -2;
@@ -66,7 +66,7 @@ void test_c4_perft(void)
     for (int d = 1; d <= 7; d++)
         T_EQ(t_perft(G, &s, d), expected[d - 1]);
     /* Column a full: six columns left for every ply. */
-    T_EQ(G->load(&s, "111111"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "111111"), BANYAN_OK);
     T_EQ(t_perft(G, &s, 1), 6);
     T_EQ(t_perft(G, &s, 3), 216);
 }
@@ -115,13 +115,13 @@ void test_c4_load_errors(void)
     };
     c4_test_state s, before;
     c4_test_setup(&s);
-    T_EQ(G->load(&s, "4453"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "4453"), BANYAN_OK);
     before = s;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        T_EQ(G->load(&s, cases[i].text), cases[i].rc);
+        T_EQ(G->notation->load(&s, cases[i].text), cases[i].rc);
         T_TRUE(memcmp(&s, &before, G->state_size) == 0);
     }
-    T_EQ(G->load(&s, NULL), BANYAN_EINVAL);
+    T_EQ(G->notation->load(&s, NULL), BANYAN_EINVAL);
     T_TRUE(memcmp(&s, &before, G->state_size) == 0);
 }
 
@@ -133,11 +133,11 @@ void test_c4_load_print(void)
     c4_test_setup(&a);
     c4_test_setup(&b);
     c4_test_setup(&start);
-    T_EQ(G->load(&a, "4453"), BANYAN_OK);
-    T_EQ(G->load(&b, " 4 4\t5 3 \n"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "4453"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, " 4 4\t5 3 \n"), BANYAN_OK);
     T_TRUE(memcmp(&a, &b, G->state_size) == 0);
     T_EQ(G->to_move(&a), 0);
-    T_EQ(G->parse_move(&a, "c", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&a, "c", &m), BANYAN_OK);
     const char *want = " . . . . . . .\n"
                        " . . . . . . .\n"
                        " . . . . . . .\n"
@@ -151,11 +151,11 @@ void test_c4_load_print(void)
     T_EQ(banyan_game_print(G, &a, m, 0, buf, 4), strlen(want));
     T_STR(buf, " . ");
     /* The marked disc is the top one of the column; g at the right edge. */
-    T_EQ(G->load(&a, "77"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "77"), BANYAN_OK);
     banyan_game_print(G, &a, 6, 0, buf, sizeof buf);
     T_TRUE(strstr(buf, " . . . . . .(O)\n . . . . . . X\n a b") != NULL);
     /* Load replaces the position rather than adding to it. */
-    T_EQ(G->load(&a, ""), BANYAN_OK);
+    T_EQ(G->notation->load(&a, ""), BANYAN_OK);
     T_TRUE(memcmp(&a, &start, G->state_size) == 0);
     banyan_game_print(G, &a, BANYAN_MOVE_NONE, 0, buf, sizeof buf);
     T_TRUE(strchr(buf, 'X') == NULL && strchr(buf, '(') == NULL);
@@ -199,36 +199,36 @@ void test_c4_notation(void)
     c4_test_setup(&s);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         banyan_move m = 12345;
-        int rc = G->parse_move(&s, cases[i].text, &m);
+        int rc = G->notation->parse_move(&s, cases[i].text, &m);
         if (rc != cases[i].rc)
             T_FAIL_AT("parse_move(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
         T_EQ(m, rc == BANYAN_OK ? cases[i].m : 12345);
     }
     banyan_move m = 12345;
-    T_EQ(G->parse_move(&s, NULL, &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, NULL, &m), BANYAN_EINVAL);
     static char big[10001];
     memset(big, '4', sizeof big - 1);
-    T_EQ(G->parse_move(&s, big, &m), BANYAN_ERANGE);
+    T_EQ(G->notation->parse_move(&s, big, &m), BANYAN_ERANGE);
     memset(big, 'd', sizeof big - 1);
-    T_EQ(G->parse_move(&s, big, &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, big, &m), BANYAN_EINVAL);
     memset(big, ' ', sizeof big - 1);
     big[5000] = 'e';
-    T_EQ(G->parse_move(&s, big, &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, big, &m), BANYAN_OK);
     T_EQ(m, 4);
     /* Every column formats to its letter and parses back, also full ones. */
-    T_EQ(G->load(&s, "444444"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "444444"), BANYAN_OK);
     for (banyan_move c = 0; c < 7; c++) {
         char text[8], digit[4];
-        T_EQ(G->format_move(&s, c, text, sizeof text), 1);
+        T_EQ(G->notation->format_move(&s, c, text, sizeof text), 1);
         T_EQ(text[0], 'a' + (int)c);
-        T_EQ(G->parse_move(&s, text, &m), BANYAN_OK);
+        T_EQ(G->notation->parse_move(&s, text, &m), BANYAN_OK);
         T_EQ(m, c);
         snprintf(digit, sizeof digit, "%d", (int)c + 1);
-        T_EQ(G->parse_move(&s, digit, &m), BANYAN_OK);
+        T_EQ(G->notation->parse_move(&s, digit, &m), BANYAN_OK);
         T_EQ(m, c);
     }
     char one[1];
-    T_EQ(G->format_move(&s, 2, one, sizeof one), 1);
+    T_EQ(G->notation->format_move(&s, 2, one, sizeof one), 1);
     T_EQ(one[0], 0);
     /* moves() lists playable columns in order; the full column d is gone. */
     banyan_move moves[BANYAN_MAX_MOVES];
@@ -314,7 +314,7 @@ void test_c4_rollout_distribution(void)
     T_NEAR(sums[0] / n, 0.556 + 0.0025 / 2, 5 * 0.0011 + 0.001);
 
     /* From a crowded middle game, where full columns matter. */
-    T_EQ(G->load(&s, "4444441111113333"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "4444441111113333"), BANYAN_OK);
     c4_test_random(&s, 100000, true, 4, a, &len_a);
     c4_test_random(&s, 100000, false, 5, b, &len_b);
     for (int r = 0; r < 3; r++) {
@@ -362,13 +362,13 @@ void test_c4_hash(void)
     c4_test_state a, b;
     c4_test_setup(&a);
     c4_test_setup(&b);
-    T_EQ(G->load(&a, "4453"), BANYAN_OK);
-    T_EQ(G->load(&b, "4354"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "4453"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "4354"), BANYAN_OK);
     T_TRUE(memcmp(&a, &b, G->state_size) == 0);
     T_EQ(G->hash(&a), G->hash(&b));
-    T_EQ(G->load(&b, "5443"), BANYAN_OK); /* Same squares, colours swapped on d. */
+    T_EQ(G->notation->load(&b, "5443"), BANYAN_OK); /* Same squares, colours swapped on d. */
     T_TRUE(G->hash(&a) != G->hash(&b));
-    T_EQ(G->load(&b, "4435"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "4435"), BANYAN_OK);
     T_TRUE(G->hash(&a) != G->hash(&b));
 
     int n = 0, total = 1 + 7 + 49 + 343 + 2401 + 16807;
@@ -415,7 +415,7 @@ void test_c4_reference_positions(void)
         *space = 0;
         c4_test_state s;
         c4_test_setup(&s);
-        int rc = G->load(&s, line);
+        int rc = G->notation->load(&s, line);
         if (rc != BANYAN_OK)
             T_FAIL_AT("line %d: load(\"%s\") gave %d", n_lines + 1, line, rc);
         T_EQ(c4_test_result(&s), -1);
@@ -433,9 +433,9 @@ void test_c4_win_line(void)
     int x[8], y[8];
     char buf[256];
     c4_test_setup(&a);
-    T_EQ(G->load(&a, "121212"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "121212"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &a, x, y, 8), 0);
-    T_EQ(G->load(&a, "1212121"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "1212121"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &a, x, y, 8), 4);
     for (int i = 0; i < 4; i++)
         T_TRUE(x[i] == 0 && y[i] == 2 + i);
@@ -459,7 +459,7 @@ static int c4_test_solve(const c4_test_state *s, uint64_t budget, void *mem, ban
 {
     *best = BANYAN_MOVE_NONE;
     *score = 99;
-    return G->solve(s, budget, NULL, mem, best, score);
+    return G->tactics->solve(s, budget, NULL, mem, best, score);
 }
 
 /* Every position of one reference file (tests/data/connect4_NAME.txt),
@@ -471,7 +471,7 @@ static void c4_test_solve_file(const char *name, int step)
     char path[1024], line[256];
     snprintf(path, sizeof path, "%s/connect4_%s.txt", t_data_dir, name);
     FILE *f = fopen(path, "r");
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     T_TRUE(f != NULL && mem != NULL);
     int n = 0, checked = 0, wrong = 0;
     while (f && mem && fgets(line, sizeof line, f)) {
@@ -482,7 +482,7 @@ static void c4_test_solve_file(const char *name, int step)
         if (n++ % step != 0 || sscanf(line, "%127s %d", moves, &want) != 2)
             continue;
         c4_test_setup(&s);
-        T_EQ(G->load(&s, moves), BANYAN_OK);
+        T_EQ(G->notation->load(&s, moves), BANYAN_OK);
         int r = c4_test_solve(&s, UINT64_MAX, mem, &best, &score);
         int want_r = want > 0 ? BANYAN_SOLVE_WIN : want < 0 ? BANYAN_SOLVE_LOSS : BANYAN_SOLVE_DRAW;
         bool ok = r == want_r && score == want && banyan_game_is_legal(G, &s, best);
@@ -528,7 +528,7 @@ void test_c4_solve_reference(void)
  * leaves behind misleads no later one. A game that is over is not solved. */
 void test_c4_solve_budget(void)
 {
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     c4_test_state s;
     banyan_move best;
     int score;
@@ -539,16 +539,16 @@ void test_c4_solve_budget(void)
     T_EQ(c4_test_solve(&s, 1000000, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, BANYAN_MOVE_NONE);
     /* 23 empty squares, about 150,000 positions for a first solve. */
-    T_EQ(G->load(&s, "4444443222222115"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "4444443222222115"), BANYAN_OK);
     _Atomic int stop = 1; /* A stop flag already set: given up whatever the budget. */
-    T_EQ(G->solve(&s, UINT64_MAX, &stop, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->tactics->solve(&s, UINT64_MAX, &stop, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, BANYAN_MOVE_NONE);
     int tries = 0;
     for (uint64_t budget = 1000; budget <= 64000; budget *= 2)
         tries += c4_test_solve(&s, budget, mem, &best, &score) == BANYAN_SOLVE_UNKNOWN;
     T_TRUE(tries > 0);
     int r = c4_test_solve(&s, UINT64_MAX, mem, &best, &score);
-    void *fresh = calloc(1, G->deep_size);
+    void *fresh = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     banyan_move best2;
     int score2;
     T_TRUE(fresh != NULL);
@@ -559,7 +559,7 @@ void test_c4_solve_budget(void)
         free(fresh);
     }
     T_TRUE(r != BANYAN_SOLVE_UNKNOWN);
-    T_EQ(G->load(&s, "1212121"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "1212121"), BANYAN_OK);
     T_EQ(c4_test_solve(&s, UINT64_MAX, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     free(mem);
 }
@@ -594,7 +594,7 @@ static int c4_test_book_walk(const char *moves, void *mem, int step, int *deepes
     banyan_move best, replies[BANYAN_MAX_MOVES];
     int score, seen = 1;
     c4_test_setup(&s);
-    T_EQ(G->load(&s, moves), BANYAN_OK);
+    T_EQ(G->notation->load(&s, moves), BANYAN_OK);
     size_t len = strlen(moves);
     if (len > C4_TEST_BOOK_PLIES || c4_test_wins_at_once(&s))
         return 0;
@@ -610,7 +610,7 @@ static int c4_test_book_walk(const char *moves, void *mem, int step, int *deepes
         banyan_move reply;
         int after;
         T_EQ(G->setup(&t, "book=off"), BANYAN_OK);
-        T_EQ(G->load(&t, moves), BANYAN_OK);
+        T_EQ(G->notation->load(&t, moves), BANYAN_OK);
         G->play(&t, best);
         int rt = c4_test_solve(&t, 10000000, mem, &reply, &after);
         if (rt != BANYAN_SOLVE_LOSS && (*failed)++ < 5)
@@ -632,7 +632,7 @@ static int c4_test_book_walk(const char *moves, void *mem, int step, int *deepes
  * tools/connect4_book.sh. With book=off the solver does not use it. */
 void test_c4_book(void)
 {
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     int deepest = 0, failed = 0;
     T_TRUE(mem != NULL);
     if (!mem)
@@ -659,7 +659,7 @@ void test_c4_book(void)
  * same position gets its exact score, and the result agrees. */
 void test_c4_solve_result_only(void)
 {
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     c4_test_state s, t;
     banyan_move best, reply;
     int score, after;
@@ -667,11 +667,11 @@ void test_c4_solve_result_only(void)
     if (!mem)
         return;
     T_EQ(G->setup(&s, "book=off"), BANYAN_OK);
-    T_EQ(G->load(&s, "3447112143"), BANYAN_OK); /* 32 empty squares, a win by 3. */
+    T_EQ(G->notation->load(&s, "3447112143"), BANYAN_OK); /* 32 empty squares, a win by 3. */
     T_EQ(c4_test_solve(&s, 4000000, mem, &best, &score), BANYAN_SOLVE_WIN);
     T_EQ(score, BANYAN_SOLVE_NO_SCORE);
     T_TRUE(banyan_game_is_legal(G, &s, best));
-    memset(mem, 0, G->deep_size);
+    memset(mem, 0, (G->tactics ? G->tactics->mem_size : 0));
     T_EQ(c4_test_solve(&s, UINT64_MAX, mem, &reply, &after), BANYAN_SOLVE_WIN);
     T_EQ(after, 3);
     /* The move given keeps the win: the opponent loses after it. */

@@ -60,16 +60,9 @@ static int puzzle_to_move(const void *s)
 }
 
 static const banyan_game puzzle = {
-    .name = "puzzle",
-    .state_size = sizeof(dom),
-    .n_players = 1,
-    .reward_min = -5,
-    .reward_max = 10,
-    .setup = dom_setup,
-    .moves = puzzle_moves,
-    .play = dom_play,
-    .outcome = puzzle_outcome,
-    .to_move = puzzle_to_move,
+    BANYAN_GAME_INIT, .name = "puzzle",          .state_size = sizeof(dom), .n_players = 1,
+    .reward_min = -5, .reward_max = 10,          .setup = dom_setup,        .moves = puzzle_moves,
+    .play = dom_play, .outcome = puzzle_outcome, .to_move = puzzle_to_move,
 };
 
 void test_domain_single_player(void)
@@ -142,6 +135,7 @@ static bool needle_outcome(const void *s, double *returns)
 }
 
 static const banyan_game needle_game = {
+    BANYAN_GAME_INIT,
     .name = "needle",
     .state_size = sizeof(needle),
     .n_players = 1,
@@ -405,14 +399,9 @@ static int three_to_move(const void *s)
 }
 
 static const banyan_game three = {
-    .name = "three",
-    .state_size = sizeof(dom),
-    .n_players = 3,
-    .setup = dom_setup,
-    .moves = three_moves,
-    .play = dom_play,
-    .outcome = three_outcome,
-    .to_move = three_to_move,
+    BANYAN_GAME_INIT, .name = "three",          .state_size = sizeof(dom),
+    .n_players = 3,   .setup = dom_setup,       .moves = three_moves,
+    .play = dom_play, .outcome = three_outcome, .to_move = three_to_move,
 };
 
 void test_domain_three_players(void)
@@ -465,12 +454,35 @@ void test_domain_no_notation(void)
     T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "moves()"));
     T_TRUE(banyan_game_check(&three) == NULL);
     broken = three;
-    broken.deep_size = 64; /* Memory for deep provers it does not have. */
-    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "deep_size"));
+    banyan_tactics tactics = {BANYAN_TACTICS_INIT, .mem_size = 64}; /* Memory for deep provers
+                                                                       it does not have. */
+    broken.tactics = &tactics;
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "mem_size"));
     broken = banyan_game_gomoku;
-    broken.prove_win = NULL; /* expand() stands for it and candidates() together. */
+    tactics = *banyan_game_gomoku.tactics;
+    tactics.prove_win = NULL; /* expand() stands for it and candidates() together. */
+    broken.tactics = &tactics;
     T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "expand()"));
     T_TRUE(banyan_game_check(&banyan_game_gomoku) == NULL);
+    /* Sizes: a table or part not made with its macro (0), or made against a
+     * newer header (larger), is refused with a sentence. */
+    broken = three;
+    broken.size = 0;
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "BANYAN_GAME_INIT"));
+    T_EQ(banyan_engine_new(&broken, NULL, NULL, &e), BANYAN_EINVAL);
+    broken.size = sizeof broken + 8;
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "newer"));
+    broken = banyan_game_gomoku;
+    tactics = *banyan_game_gomoku.tactics;
+    tactics.size = 0;
+    broken.tactics = &tactics;
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "BANYAN_TACTICS_INIT"));
+    /* A board part needs its four functions. */
+    banyan_board board = *banyan_game_gomoku.board;
+    broken = banyan_game_gomoku;
+    board.piece = NULL;
+    broken.board = &board;
+    T_TRUE(banyan_game_check(&broken) && strstr(banyan_game_check(&broken), "piece()"));
 
     T_EQ(banyan_engine_new(&three, NULL, NULL, &e), BANYAN_OK);
     if (!e)
@@ -627,14 +639,9 @@ static int path_to_move(const void *s)
 
 void test_domain_proof_distance(void)
 {
-    banyan_game race = {.name = "race",
-                        .state_size = sizeof(dom),
-                        .n_players = 2,
-                        .setup = dom_setup,
-                        .moves = race_moves,
-                        .play = path_play,
-                        .outcome = race_outcome,
-                        .to_move = path_to_move};
+    banyan_game race = {BANYAN_GAME_INIT,  .name = "race",          .state_size = sizeof(dom),
+                        .n_players = 2,    .setup = dom_setup,      .moves = race_moves,
+                        .play = path_play, .outcome = race_outcome, .to_move = path_to_move};
     banyan_game rout = race;
     rout.name = "rout";
     rout.moves = path_moves;

@@ -543,7 +543,7 @@ void test_engine_stop(void)
 static int test_best_in(banyan_engine *e, banyan_move best, const char *cols)
 {
     char buf[8];
-    banyan_engine_game(e)->format_move(banyan_engine_state(e), best, buf, sizeof buf);
+    banyan_engine_game(e)->notation->format_move(banyan_engine_state(e), best, buf, sizeof buf);
     return buf[0] && buf[1] == 0 && strchr(cols, buf[0]) != NULL;
 }
 
@@ -1021,9 +1021,11 @@ void test_engine_reuse_proven_root(void)
     banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 16 << 20, .select = BANYAN_SELECT_UCT,
                                       .leaf = BANYAN_LEAF_ROLLOUT);
     banyan_game g = banyan_game_gomoku; /* Every legal move a child: none dropped as lost. */
-    g.candidates = NULL;
-    g.candidates_deep = NULL;
-    g.expand = NULL; /* It stands for candidates() too. */
+    banyan_tactics tactics = *g.tactics;
+    tactics.candidates = NULL;
+    tactics.candidates_deep = NULL;
+    tactics.expand = NULL; /* It stands for candidates() too. */
+    g.tactics = &tactics;
     banyan_engine *e = test_engine(&g, NULL, &cfg);
     banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
     banyan_report r = BANYAN_REPORT();
@@ -1070,7 +1072,7 @@ void test_engine_reuse_long_game(void)
     }
 }
 
-/* The deep provers' memory (deep_size): every call gets a block, each
+/* The deep provers' memory (mem_size): every call gets a block, each
  * block is zeroed when first seen, each search thread has its own, and the
  * same blocks come back in the next search. deep_probe wraps Gomoku's VCT,
  * expand_probe its expansions, and deep_see records the blocks they are
@@ -1087,7 +1089,8 @@ static void deep_see(void *mem)
         uintptr_t cur = 0;
         if (atomic_compare_exchange_strong(&deep_seen[i], &cur, p)) {
             const unsigned char *b = mem; /* First seen: must be zeroed. */
-            for (size_t k = 0; k < banyan_game_gomoku.deep_size; k++)
+            for (size_t k = 0;
+                 k < (banyan_game_gomoku.tactics ? banyan_game_gomoku.tactics->mem_size : 0); k++)
                 if (b[k]) {
                     atomic_store(&deep_bad, 1);
                     break;
@@ -1105,22 +1108,24 @@ static bool deep_probe(const void *s, uint32_t effort, double seconds, void *mem
 {
     atomic_fetch_add(&deep_calls, 1);
     deep_see(mem);
-    return banyan_game_gomoku.prove_win_deep(s, effort, seconds, mem, out);
+    return banyan_game_gomoku.tactics->prove_win_deep(s, effort, seconds, mem, out);
 }
 
 static int expand_probe(const void *s, void *mem, banyan_move *win, banyan_move *out)
 {
     deep_see(mem);
-    return banyan_game_gomoku.expand(s, mem, win, out);
+    return banyan_game_gomoku.tactics->expand(s, mem, win, out);
 }
 
 void test_engine_deep_memory(void)
 {
     banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 16 << 20, .threads = 2);
     banyan_game g = banyan_game_gomoku;
-    g.prove_win_deep = deep_probe;
-    g.expand = expand_probe;
-    T_TRUE(g.deep_size > 0);
+    banyan_tactics tactics = *g.tactics;
+    tactics.prove_win_deep = deep_probe;
+    tactics.expand = expand_probe;
+    g.tactics = &tactics;
+    T_TRUE(g.tactics->mem_size > 0);
     banyan_engine *e = test_engine(&g, NULL, &cfg);
     banyan_limits lim = BANYAN_LIMITS(.playouts = 4000);
     banyan_report r = BANYAN_REPORT();
@@ -1266,14 +1271,17 @@ static int test_playout(void *s, banyan_rng *rng, banyan_move *out, int max)
 /* A cell belongs to whoever has a piece on it. */
 static int test_owner(const void *s, int x, int y)
 {
-    return banyan_game_tictactoe.piece(s, x, y);
+    return banyan_game_tictactoe.board->piece(s, x, y);
 }
 
 static banyan_game test_rave_game(void)
 {
+    static banyan_board board; /* The game's board, with owner(). */
     banyan_game g = banyan_game_tictactoe;
+    board = *g.board;
+    board.owner = test_owner;
     g.playout = test_playout;
-    g.owner = test_owner;
+    g.board = &board;
     return g;
 }
 

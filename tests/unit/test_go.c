@@ -45,7 +45,7 @@ static void go_test_load(go_test_state *s, const char *params, const char *moves
 static banyan_move go_test_move(const go_test_state *s, const char *text)
 {
     banyan_move m = BANYAN_MOVE_NONE;
-    T_EQ(G->parse_move(s, text, &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(s, text, &m), BANYAN_OK);
     return m;
 }
 
@@ -53,17 +53,17 @@ static banyan_move go_test_move(const go_test_state *s, const char *text)
 static int go_test_at(const go_test_state *s, const char *vertex)
 {
     int x, y;
-    T_EQ(G->place(s, go_test_move(s, vertex), &x, &y), BANYAN_PLACE_CELL);
-    return G->piece(s, x, y);
+    T_EQ(G->board->place(s, go_test_move(s, vertex), &x, &y), BANYAN_PLACE_CELL);
+    return G->board->piece(s, x, y);
 }
 
 static int go_test_stones(const go_test_state *s, int who)
 {
     int w, h, n = 0;
-    G->board_size(s, &w, &h);
+    G->board->board_size(s, &w, &h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            n += G->piece(s, x, y) == who;
+            n += G->board->piece(s, x, y) == who;
     return n;
 }
 
@@ -192,7 +192,7 @@ static bool go_test_same_board(const go_test_state *s, const go_naive *b)
 {
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++)
-            if (G->piece(s, x, y) != b->board[y * b->size + x])
+            if (G->board->piece(s, x, y) != b->board[y * b->size + x])
                 return false;
     return G->to_move(s) == b->turn;
 }
@@ -335,15 +335,15 @@ void test_go_score(void)
     go_test_load(&s, "size=9 komi=0", "E5 A9");
     T_NEAR(G->score(&s), 1 - 1, 1e-9);
     /* Owner on the walls: Black's side, White's side, the walls. */
-    T_EQ(G->owner(&s, 4, 4), 0);
-    T_EQ(G->owner(&s, 0, 0), 1);
-    T_EQ(G->owner(&s, 3, 3), -1);
+    T_EQ(G->board->owner(&s, 4, 4), 0);
+    T_EQ(G->board->owner(&s, 0, 0), 1);
+    T_EQ(G->board->owner(&s, 3, 3), -1);
     go_test_load(&s, "size=9", moves);
-    T_EQ(G->owner(&s, 0, 0), 0);
-    T_EQ(G->owner(&s, 3, 8), 0);
-    T_EQ(G->owner(&s, 4, 8), 1);
-    T_EQ(G->owner(&s, 8, 8), 1);
-    T_EQ(G->owner(&s, 9, 0), -1);
+    T_EQ(G->board->owner(&s, 0, 0), 0);
+    T_EQ(G->board->owner(&s, 3, 8), 0);
+    T_EQ(G->board->owner(&s, 4, 8), 1);
+    T_EQ(G->board->owner(&s, 8, 8), 1);
+    T_EQ(G->board->owner(&s, 9, 0), -1);
 }
 
 void test_go_handicap(void)
@@ -389,11 +389,11 @@ void test_go_setup(void)
     go_test_state s;
     int w, h;
     go_test_setup(&s, NULL);
-    G->board_size(&s, &w, &h);
+    G->board->board_size(&s, &w, &h);
     T_EQ(w, 19);
     T_EQ(h, 19);
     go_test_setup(&s, "size=13, komi=6.5, playouts=heavy");
-    G->board_size(&s, &w, &h);
+    G->board->board_size(&s, &w, &h);
     T_EQ(w, 13);
     T_NEAR(G->score(&s), -6.5, 1e-9);
     static const char *const bad[] = {"size=8",    "size=20",      "komi=151", "komi=x",
@@ -413,27 +413,27 @@ void test_go_notation(void)
     char buf[16];
     banyan_move m;
     go_test_setup(&s, "size=9");
-    T_EQ(G->parse_move(&s, "J9", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "J9", &m), BANYAN_OK);
     T_EQ(m, 8);
-    T_EQ(G->parse_move(&s, " j9 ", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, " j9 ", &m), BANYAN_OK);
     T_EQ(m, 8);
-    T_EQ(G->parse_move(&s, "A1", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "A1", &m), BANYAN_OK);
     T_EQ(m, 72);
-    T_EQ(G->parse_move(&s, "h1", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "h1", &m), BANYAN_OK);
     T_EQ(m, 79);
-    T_EQ(G->parse_move(&s, "PASS", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "PASS", &m), BANYAN_OK);
     T_EQ(m, 81);
-    T_EQ(G->parse_move(&s, "I5", &m), BANYAN_EINVAL);
-    T_EQ(G->parse_move(&s, "K5", &m), BANYAN_ERANGE);
-    T_EQ(G->parse_move(&s, "A10", &m), BANYAN_ERANGE);
-    T_EQ(G->parse_move(&s, "A0", &m), BANYAN_ERANGE);
-    T_EQ(G->parse_move(&s, "A", &m), BANYAN_EINVAL);
-    T_EQ(G->parse_move(&s, "5A", &m), BANYAN_EINVAL);
-    T_EQ(G->parse_move(&s, "", &m), BANYAN_EINVAL);
-    T_EQ(G->parse_move(&s, "A1x", &m), BANYAN_EINVAL);
-    G->format_move(&s, 8, buf, sizeof buf);
+    T_EQ(G->notation->parse_move(&s, "I5", &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, "K5", &m), BANYAN_ERANGE);
+    T_EQ(G->notation->parse_move(&s, "A10", &m), BANYAN_ERANGE);
+    T_EQ(G->notation->parse_move(&s, "A0", &m), BANYAN_ERANGE);
+    T_EQ(G->notation->parse_move(&s, "A", &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, "5A", &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, "", &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, "A1x", &m), BANYAN_EINVAL);
+    G->notation->format_move(&s, 8, buf, sizeof buf);
     T_STR(buf, "J9");
-    G->format_move(&s, 81, buf, sizeof buf);
+    G->notation->format_move(&s, 81, buf, sizeof buf);
     T_STR(buf, "pass");
     /* Every move of every size, both ways, and through the coordinate
      * systems of the description. */
@@ -442,9 +442,9 @@ void test_go_notation(void)
         snprintf(params, sizeof params, "size=%d", size);
         go_test_setup(&s, params);
         for (banyan_move k = 0; k <= (banyan_move)(size * size); k++) {
-            G->format_move(&s, k, buf, sizeof buf);
+            G->notation->format_move(&s, k, buf, sizeof buf);
             T_TRUE(strchr(buf, 'I') == NULL);
-            T_EQ(G->parse_move(&s, buf, &m), BANYAN_OK);
+            T_EQ(G->notation->parse_move(&s, buf, &m), BANYAN_OK);
             T_EQ(m, k);
             static const unsigned systems[] = {BANYAN_COORDS_GTP, BANYAN_COORDS_SGF};
             for (int j = 0; j < 2; j++) {
@@ -465,7 +465,7 @@ void test_go_notation(void)
     /* The diagram: GTP letters, star points, the last move marked. */
     char diagram[2048];
     go_test_load(&s, "size=9", "E5 C3");
-    T_TRUE(G->print(&s, go_test_move(&s, "C3"), diagram, sizeof diagram) > 0);
+    T_TRUE(G->notation->print(&s, go_test_move(&s, "C3"), diagram, sizeof diagram) > 0);
     T_TRUE(strstr(diagram, "A B C D E F G H J") != NULL);
     T_TRUE(strstr(diagram, " 3  . .(O). . . + . . 3") != NULL);
     T_TRUE(strstr(diagram, " 5  . . . . X . . . . 5") != NULL);
@@ -489,7 +489,7 @@ void test_go_column_i(void)
         for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
             T_EQ(banyan_game_parse(G, &s, 0, texts[i], &m), BANYAN_EINVAL);
             for (unsigned c = 1; c <= BANYAN_COORDS_COLUMN; c <<= 1)
-                if (G->coords & c)
+                if ((G->board ? G->board->coords : 0) & c)
                     T_TRUE(banyan_game_parse(G, &s, c, texts[i], &m) != BANYAN_OK);
             T_TRUE(banyan_game_parse_why(G, &s, 0, texts[i], why, sizeof why) > 0);
             T_STR(why, "I is not a Go column (GTP skips I)");
@@ -577,7 +577,7 @@ void test_go_board_form(void)
     T_EQ(go_test_stones(&s, 0), 3);
     /* A diagram with no last move marks none (it once put ')' before A9). */
     char diagram[2048];
-    T_TRUE(G->print(&s, BANYAN_MOVE_NONE, diagram, sizeof diagram) > 0);
+    T_TRUE(G->notation->print(&s, BANYAN_MOVE_NONE, diagram, sizeof diagram) > 0);
     T_TRUE(strchr(diagram, ')') == NULL && strchr(diagram, '(') == NULL);
 }
 
@@ -781,7 +781,7 @@ void test_go_priors(void)
     T_EQ(moves[best], go_test_move(&s, "G5"));
     /* Candidates: no own eye, the pass last. */
     go_test_load(&s, "size=9", "A2 E5 B1 E6");
-    int k = G->candidates(&s, cands);
+    int k = G->tactics->candidates(&s, cands);
     n = G->moves(&s, moves);
     T_EQ(k, n - 1);
     T_EQ(cands[k - 1], go_test_move(&s, "pass"));
@@ -813,7 +813,7 @@ void test_go_engine(void)
                  BANYAN_OK);
             T_EQ(banyan_engine_load(e, cases[i].moves), BANYAN_OK);
             T_EQ(banyan_engine_search(e, &lim, &rep), BANYAN_OK);
-            G->format_move(banyan_engine_state(e), rep.best, buf, sizeof buf);
+            G->notation->format_move(banyan_engine_state(e), rep.best, buf, sizeof buf);
             if (strcmp(buf, cases[i].best))
                 T_FAIL_AT("%s (%s): played %s, not %s", cases[i].moves, heavy ? "heavy" : "light",
                           buf, cases[i].best);
@@ -865,7 +865,7 @@ void test_go_record(void)
     banyan_rng_seed(&rng, 9, 0);
     T_EQ(record_init(&r, G, "size=9 komi=0.5 handicap=2", NULL, err, sizeof err), BANYAN_OK);
     for (int ply = 0; ply < 150; ply++) {
-        int n = G->candidates(record_state(&r), moves);
+        int n = G->tactics->candidates(record_state(&r), moves);
         if (!n)
             break;
         banyan_move m = moves[banyan_rng_below(&rng, (uint32_t)n)];

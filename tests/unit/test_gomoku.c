@@ -25,13 +25,13 @@ typedef struct gmk_test_state {
     uint64_t words[64]; /* 512 bytes, checked against state_size. */
 } gmk_test_state;
 
-/* The deep provers' working memory (deep_size bytes): one block for the
+/* The deep provers' working memory (mem_size bytes): one block for the
  * whole run, the tests being single-threaded. */
 static void *gmk_test_deep(void)
 {
     static void *mem;
     if (!mem)
-        mem = calloc(1, G->deep_size);
+        mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     T_TRUE(mem != NULL);
     return mem;
 }
@@ -61,7 +61,7 @@ static int gmk_test_game(const char *params, const char *moves)
 {
     gmk_test_state s;
     gmk_test_setup(&s, params);
-    int rc = G->load(&s, moves);
+    int rc = G->notation->load(&s, moves);
     if (rc != BANYAN_OK) {
         T_FAIL_AT("load(\"%s\") on \"%s\" gave %d", moves, params, rc);
         return -2;
@@ -72,7 +72,7 @@ static int gmk_test_game(const char *params, const char *moves)
 static banyan_move gmk_test_move(const gmk_test_state *s, const char *text)
 {
     banyan_move m = BANYAN_MOVE_NONE;
-    if (G->parse_move(s, text, &m) != BANYAN_OK)
+    if (G->notation->parse_move(s, text, &m) != BANYAN_OK)
         T_FAIL_AT("parse_move(\"%s\") failed", text);
     return m;
 }
@@ -160,7 +160,7 @@ static int gmk_test_replay(const gmk_test_state *start, int n, int rule)
         banyan_move m;
         gmk_naive g;
         int cells[8];
-        if (!G->prove_win(&s, &m) || !gmk_test_in_moves(&s, m))
+        if (!G->tactics->prove_win(&s, &m) || !gmk_test_in_moves(&s, m))
             return -1;
         gmk_naive_from(&g, &s, n, rule);
         int dfives = gmk_naive_fives(&g, you, cells, 8);
@@ -212,7 +212,7 @@ static bool gmk_test_diagram(gmk_test_state *s, const char *params, const char *
         strcat(list, " ");
     }
     gmk_test_setup(s, params);
-    int rc = G->load(s, list);
+    int rc = G->notation->load(s, list);
     if (rc != BANYAN_OK)
         T_FAIL_AT("diagram load gave %d: %s", rc, list);
     return rc == BANYAN_OK;
@@ -255,11 +255,11 @@ void test_gmk_wins_all_sizes(void)
                             int cell = who == winner ? line[k] : filler[k];
                             if (k == 4 && who > winner)
                                 break;
-                            G->format_move(&s, (banyan_move)cell, mv, sizeof mv);
+                            G->notation->format_move(&s, (banyan_move)cell, mv, sizeof mv);
                             strcat(list, mv);
                             strcat(list, " ");
                         }
-                    int rc = G->load(&s, list);
+                    int rc = G->notation->load(&s, list);
                     if (rc != BANYAN_OK) {
                         T_FAIL_AT("size %d: load %s gave %d", n, list, rc);
                         continue;
@@ -290,8 +290,8 @@ void test_gmk_overline(void)
     T_EQ(gmk_test_game("rule=renju", white6), 1);
     gmk_test_state s;
     gmk_test_setup(&s, "rule=renju");
-    T_EQ(G->load(&s, black6), BANYAN_EILLEGAL);
-    T_EQ(G->load(&s, "c8 a1 d8 a3 e8 a5 g8 a7 h8 a9"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, black6), BANYAN_EILLEGAL);
+    T_EQ(G->notation->load(&s, "c8 a1 d8 a3 e8 a5 g8 a7 h8 a9"), BANYAN_OK);
     T_TRUE(!gmk_test_in_moves(&s, gmk_test_move(&s, "f8")));
     T_TRUE(gmk_test_in_moves(&s, gmk_test_move(&s, "i8"))); /* Not a five, not forbidden. */
     /* Exactly five wins under every rule, for both. */
@@ -486,24 +486,24 @@ void test_gmk_candidates(void)
     banyan_move moves[BANYAN_MAX_MOVES];
     /* The search's candidates: the centre, then cells within distance 2. */
     gmk_test_setup(&s, "");
-    T_EQ(G->candidates(&s, moves), 1);
+    T_EQ(G->tactics->candidates(&s, moves), 1);
     T_EQ(moves[0], gmk_test_move(&s, "h8"));
-    T_EQ(G->load(&s, "h8"), BANYAN_OK);
-    T_EQ(G->candidates(&s, moves), 24);
-    T_EQ(G->load(&s, "h8 h9"), BANYAN_OK);
-    T_EQ(G->candidates(&s, moves), 5 * 6 - 2);
-    T_EQ(G->load(&s, "a1"), BANYAN_OK);
-    T_EQ(G->candidates(&s, moves), 8);
-    T_EQ(G->load(&s, "a1 o15"), BANYAN_OK);
-    T_EQ(G->candidates(&s, moves), 16);
+    T_EQ(G->notation->load(&s, "h8"), BANYAN_OK);
+    T_EQ(G->tactics->candidates(&s, moves), 24);
+    T_EQ(G->notation->load(&s, "h8 h9"), BANYAN_OK);
+    T_EQ(G->tactics->candidates(&s, moves), 5 * 6 - 2);
+    T_EQ(G->notation->load(&s, "a1"), BANYAN_OK);
+    T_EQ(G->tactics->candidates(&s, moves), 8);
+    T_EQ(G->notation->load(&s, "a1 o15"), BANYAN_OK);
+    T_EQ(G->tactics->candidates(&s, moves), 16);
     /* The legal moves are every empty point, whatever the candidates. */
     T_EQ(G->moves(&s, moves), 223);
     gmk_test_setup(&s, "");
     T_EQ(G->moves(&s, moves), 225);
     gmk_test_setup(&s, "candidates=all");
-    T_EQ(G->candidates(&s, moves), 225);
-    T_EQ(G->load(&s, "a1 o15"), BANYAN_OK);
-    T_EQ(G->candidates(&s, moves), 223);
+    T_EQ(G->tactics->candidates(&s, moves), 225);
+    T_EQ(G->notation->load(&s, "a1 o15"), BANYAN_OK);
+    T_EQ(G->tactics->candidates(&s, moves), 223);
     gmk_test_setup(&s, "size=7 candidates=all");
     T_EQ(G->moves(&s, moves), 49);
     /* Random games keep near equal to its definition (is_valid checks it). */
@@ -533,14 +533,14 @@ void test_gmk_notation(void)
             char text[16], alt[40];
             banyan_move m = BANYAN_MOVE_NONE;
             T_EQ(moves[j], (banyan_move)j);
-            T_EQ(G->format_move(&s, moves[j], text, sizeof text), strlen(text));
-            T_EQ(G->parse_move(&s, text, &m), BANYAN_OK);
+            T_EQ(G->notation->format_move(&s, moves[j], text, sizeof text), strlen(text));
+            T_EQ(G->notation->parse_move(&s, text, &m), BANYAN_OK);
             T_EQ(m, moves[j]);
             snprintf(alt, sizeof alt, " %c %s ", text[0] - 'a' + 'A', text + 1);
-            T_EQ(G->parse_move(&s, alt, &m), BANYAN_OK);
+            T_EQ(G->notation->parse_move(&s, alt, &m), BANYAN_OK);
             T_EQ(m, moves[j]);
             snprintf(alt, sizeof alt, "%s%c", text + 1, text[0]);
-            T_EQ(G->parse_move(&s, alt, &m), BANYAN_OK);
+            T_EQ(G->notation->parse_move(&s, alt, &m), BANYAN_OK);
             T_EQ(m, moves[j]);
         }
     }
@@ -558,18 +558,18 @@ void test_gmk_notation(void)
     gmk_test_setup(&s, "");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         banyan_move m = 12345;
-        int rc = G->parse_move(&s, cases[i].text, &m);
+        int rc = G->notation->parse_move(&s, cases[i].text, &m);
         if (rc != cases[i].rc)
             T_FAIL_AT("parse_move(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
         T_EQ(m, 12345);
     }
     banyan_move m;
-    T_EQ(G->parse_move(&s, NULL, &m), BANYAN_EINVAL);
-    T_EQ(G->parse_move(&s, "h8", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, NULL, &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, "h8", &m), BANYAN_OK);
     T_EQ(m, 7 * 15 + 7);
     gmk_test_setup(&s, "size=22");
-    T_EQ(G->parse_move(&s, "v22", &m), BANYAN_OK);
-    T_EQ(G->parse_move(&s, "w1", &m), BANYAN_ERANGE);
+    T_EQ(G->notation->parse_move(&s, "v22", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "w1", &m), BANYAN_ERANGE);
     /* Fuzz: only the three codes, and successes format back. */
     static const char alphabet[] = "ahovwAH0189 ,\t-";
     banyan_rng rng;
@@ -581,15 +581,15 @@ void test_gmk_notation(void)
             text[j] = alphabet[banyan_rng_below(&rng, sizeof alphabet - 1)];
         text[len] = 0;
         banyan_move a = BANYAN_MOVE_NONE, b = BANYAN_MOVE_NONE;
-        int rc = G->parse_move(&s, text, &a);
+        int rc = G->notation->parse_move(&s, text, &a);
         T_TRUE(rc == BANYAN_OK || rc == BANYAN_EINVAL || rc == BANYAN_ERANGE);
         if (rc == BANYAN_OK) {
-            G->format_move(&s, a, back, sizeof back);
-            T_EQ(G->parse_move(&s, back, &b), BANYAN_OK);
+            G->notation->format_move(&s, a, back, sizeof back);
+            T_EQ(G->notation->parse_move(&s, back, &b), BANYAN_OK);
             T_EQ(a, b);
         }
         gmk_test_state copy = s;
-        rc = G->load(&copy, text);
+        rc = G->notation->load(&copy, text);
         if (rc != BANYAN_OK)
             T_TRUE(memcmp(&copy, &s, G->state_size) == 0);
         else
@@ -602,7 +602,7 @@ void test_gmk_load_print(void)
     gmk_test_state s, before;
     char buf[4096];
     gmk_test_setup(&s, "size=5");
-    T_EQ(G->load(&s, "c3, b2 ,D4"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "c3, b2 ,D4"), BANYAN_OK);
     const char *want = " 5 . . . . .\n 4 . . .(X).\n 3 . . X . .\n 2 . O . . .\n 1 . . . . .\n"
                        "   a b c d e\n";
     T_EQ(banyan_game_print(G, &s, gmk_test_move(&s, "d4"), 0, buf, sizeof buf), strlen(want));
@@ -624,13 +624,13 @@ void test_gmk_load_print(void)
         {"a1 b1 a2 b2 a3 b3 a4 b4 a5 b5", BANYAN_EILLEGAL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        T_EQ(G->load(&s, bad[i].text), bad[i].rc);
+        T_EQ(G->notation->load(&s, bad[i].text), bad[i].rc);
         T_TRUE(memcmp(&s, &before, G->state_size) == 0);
     }
-    T_EQ(G->load(&s, NULL), BANYAN_EINVAL);
+    T_EQ(G->notation->load(&s, NULL), BANYAN_EINVAL);
     /* 22x22 prints two-digit rows and the letters a .. v. */
     gmk_test_setup(&s, "size=22");
-    T_EQ(G->load(&s, "v22 a1"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "v22 a1"), BANYAN_OK);
     int n = banyan_game_print(G, &s, gmk_test_move(&s, "a1"), 0, buf, sizeof buf);
     T_EQ(n, strlen(buf));
     T_TRUE(strstr(buf, "22 . . . . . . . . . . . . . . . . . . . . . X\n") == buf);
@@ -640,10 +640,10 @@ void test_gmk_load_print(void)
     gmk_test_state a, b;
     gmk_test_setup(&a, "");
     gmk_test_setup(&b, "");
-    T_EQ(G->load(&a, "h8 i9 h9 i10"), BANYAN_OK);
-    T_EQ(G->load(&b, "h9 i10 h8 i9"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "h8 i9 h9 i10"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "h9 i10 h8 i9"), BANYAN_OK);
     T_EQ(G->hash(&a), G->hash(&b));
-    T_EQ(G->load(&b, "h8 i9 i10 h9"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "h8 i9 i10 h9"), BANYAN_OK);
     T_TRUE(G->hash(&a) != G->hash(&b));
 }
 
@@ -696,10 +696,10 @@ void test_gmk_setup_errors(void)
     /* The plain choices keep the hashes they had when other choices stood
      * between them (a search's table keeps its layout). */
     gmk_test_setup(&s, "prover=off rollout=uniform");
-    T_EQ(G->load(&s, "e5 d4 e4"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "e5 d4 e4"), BANYAN_OK);
     T_EQ(G->hash(&s), 0x646172e909736131ULL);
     gmk_test_setup(&s, "");
-    T_EQ(G->load(&s, "e5 d4 e4"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "e5 d4 e4"), BANYAN_OK);
     T_EQ(G->hash(&s), 0x9d38dd26c76e218bULL);
     /* A priors code out of range is not a valid state. */
     gmk *t = (gmk *)s.words;
@@ -752,7 +752,7 @@ void test_gmk_rollout_distribution(void)
     T_NEAR(gmk_test_black("rollout=heuristic", 100, true, 7) >= 0, 1, 0);
     gmk_test_state s;
     gmk_test_setup(&s, "");
-    T_EQ(G->load(&s, "h8 i9 h9 i10 h10 i11 h11 a1"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "h8 i9 h9 i10 h10 i11 h11 a1"), BANYAN_OK);
     double sums[2];
     banyan_rng rng;
     gmk_test_state scratch;
@@ -769,7 +769,7 @@ void test_gmk_priors(void)
     gmk_test_setup(&s, "");
     /* Black to move: g8..j8 is Black's four (five at f8/k8 for... k8 only,
      * f8 blocked); White's h9..h12 four has h13 free, h8 taken. */
-    T_EQ(G->load(&s, "g8 h9 h8 h10 i8 h11 j8 h12 e8 f8"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "g8 h9 h8 h10 i8 h11 j8 h12 e8 f8"), BANYAN_OK);
     int n = G->moves(&s, moves);
     G->priors(&s, moves, n, pr);
     int best = 0, second = -1;
@@ -787,7 +787,7 @@ void test_gmk_priors(void)
     T_EQ(moves[second], gmk_test_move(&s, "h13"));
     /* An open three of the opponent ranks its blocks first when there is
      * nothing bigger: White to move after Black's open three. */
-    T_EQ(G->load(&s, "h8 a1 i8 a3 j8"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "h8 a1 i8 a3 j8"), BANYAN_OK);
     n = G->moves(&s, moves);
     G->priors(&s, moves, n, pr);
     best = 0;
@@ -838,10 +838,10 @@ void test_gmk_vcf_wins(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gmk_test_state s;
         gmk_test_setup(&s, cases[i].params);
-        T_EQ(G->load(&s, cases[i].moves), BANYAN_OK);
+        T_EQ(G->notation->load(&s, cases[i].moves), BANYAN_OK);
         clock_t t0 = clock();
         banyan_move m;
-        T_TRUE(G->prove_win(&s, &m));
+        T_TRUE(G->tactics->prove_win(&s, &m));
         double ms = (double)(clock() - t0) * 1000.0 / CLOCKS_PER_SEC;
         if (ms > 50)
             T_FAIL_AT("VCF case %zu took %.1f ms", i, ms);
@@ -932,11 +932,11 @@ void test_gmk_vcf_none(void)
         banyan_move m;
         int rule = strstr(cases[i].params, "renju") ? 2 : 0;
         gmk_test_setup(&s, cases[i].params);
-        if (G->load(&s, cases[i].moves) != BANYAN_OK) {
+        if (G->notation->load(&s, cases[i].moves) != BANYAN_OK) {
             T_FAIL_AT("case %zu does not load", i);
             continue;
         }
-        if (G->prove_win(&s, &m))
+        if (G->tactics->prove_win(&s, &m))
             T_FAIL_AT("case %zu: a VCF claimed", i);
         gmk_naive_from(&g, &s, 15, rule);
         char me = G->to_move(&s) ? 'O' : 'X';
@@ -946,8 +946,8 @@ void test_gmk_vcf_none(void)
     gmk_test_state s;
     banyan_move m;
     gmk_test_setup(&s, "");
-    T_EQ(G->load(&s, "e8 d8 f8 h4 g8 a1 h5 a3 h6 a5 h7 a7"), BANYAN_OK);
-    T_TRUE(G->prove_win(&s, &m));
+    T_EQ(G->notation->load(&s, "e8 d8 f8 h4 g8 a1 h5 a3 h6 a5 h7 a7"), BANYAN_OK);
+    T_TRUE(G->tactics->prove_win(&s, &m));
     T_EQ(gmk_test_replay(&s, 15, 0), 3);
     /* Random positions under each rule: a claim is always refereed sound;
      * a naive VCF of up to 3 attacker moves is always found. */
@@ -961,7 +961,7 @@ void test_gmk_vcf_none(void)
         gmk_naive_from(&g, &s, 15, rule);
         char me = G->to_move(&s) ? 'O' : 'X';
         bool naive = gmk_naive_vcf(&g, me, me == 'X' ? 'O' : 'X', 3, &s);
-        bool fast = G->prove_win(&s, &m);
+        bool fast = G->tactics->prove_win(&s, &m);
         if (fast && gmk_test_replay(&s, 15, rule) < 0)
             T_FAIL_AT("random %d: an unsound VCF", it);
         if (naive && !fast)
@@ -978,7 +978,7 @@ void test_gmk_vcf_none(void)
 static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
 {
     banyan_move m, replies[BANYAN_MAX_MOVES];
-    if (!G->prove_win_deep(s, 10000, 0, gmk_test_deep(), &m) || !gmk_test_in_moves(s, m))
+    if (!G->tactics->prove_win_deep(s, 10000, 0, gmk_test_deep(), &m) || !gmk_test_in_moves(s, m))
         return false;
     gmk_test_state a = *s;
     G->play(&a, m);
@@ -991,9 +991,9 @@ static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
         G->play(&d, replies[i]);
         if (gmk_test_result(&d) >= 0)
             return false; /* The defender made five. */
-        if (depth > 1
-                ? !gmk_test_vct_holds(&d, depth - 1)
-                : !G->prove_win(&d, &w) && !G->prove_win_deep(&d, 10000, 0, gmk_test_deep(), &w))
+        if (depth > 1 ? !gmk_test_vct_holds(&d, depth - 1)
+                      : !G->tactics->prove_win(&d, &w) &&
+                            !G->tactics->prove_win_deep(&d, 10000, 0, gmk_test_deep(), &w))
             return false;
     }
     return true;
@@ -1018,10 +1018,10 @@ void test_gmk_vct(void)
         gmk_test_state s;
         banyan_move m;
         gmk_test_setup(&s, "");
-        T_EQ(G->load(&s, wins[i]), BANYAN_OK);
-        if (i == 0 && G->prove_win(&s, &m))
+        T_EQ(G->notation->load(&s, wins[i]), BANYAN_OK);
+        if (i == 0 && G->tactics->prove_win(&s, &m))
             T_FAIL_AT("case %zu: a VCF where there is none", i);
-        if (!G->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m))
+        if (!G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m))
             T_FAIL_AT("VCT case %zu not found", i);
         else if (!gmk_test_vct_holds(&s, i == 0 ? 2 : 1))
             T_FAIL_AT("VCT case %zu: a defence the solver missed", i);
@@ -1043,8 +1043,8 @@ void test_gmk_vct(void)
         gmk_test_state s;
         banyan_move m;
         gmk_test_setup(&s, none[i].params);
-        T_EQ(G->load(&s, none[i].moves), BANYAN_OK);
-        if (G->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m))
+        T_EQ(G->notation->load(&s, none[i].moves), BANYAN_OK);
+        if (G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m))
             T_FAIL_AT("case %zu: a VCT claimed", i);
     }
     /* Random positions: every claim holds against every defence. */
@@ -1055,8 +1055,8 @@ void test_gmk_vct(void)
         gmk_test_state s;
         banyan_move m;
         gmk_test_random(&s, it % 2 ? "rule=standard" : "", &rng,
-                        16 + (int)banyan_rng_below(&rng, 24), G->candidates);
-        if (!G->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m))
+                        16 + (int)banyan_rng_below(&rng, 24), G->tactics->candidates);
+        if (!G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m))
             continue;
         claims++;
         if (!gmk_test_vct_holds(&s, 1))
@@ -1097,7 +1097,8 @@ static bool gmk_test_proof_attack(gmk_test_win *p, const gmk_test_state *s, int 
         p->plies = ply + 1 > p->plies ? ply + 1 : p->plies;
         return true;
     }
-    if (!G->prove_win(s, &m) && !G->prove_win_deep(s, p->effort, 0, gmk_test_deep(), &m))
+    if (!G->tactics->prove_win(s, &m) &&
+        !G->tactics->prove_win_deep(s, p->effort, 0, gmk_test_deep(), &m))
         return false;
     if (!gmk_test_in_moves(s, m))
         return false;
@@ -1153,7 +1154,7 @@ static bool gmk_test_proof(const gmk_test_state *s, uint32_t effort, long max_tu
 static bool gmk_test_load(gmk_test_state *s, const char *params, const char *moves)
 {
     gmk_test_setup(s, params);
-    int rc = G->load(s, moves);
+    int rc = G->notation->load(s, moves);
     if (rc != BANYAN_OK)
         T_FAIL_AT("load(\"%s\") on \"%s\" gave %d", moves, params, rc);
     return rc == BANYAN_OK;
@@ -1203,7 +1204,8 @@ static int gmk_test_defence(const char *params, const char *moves)
     snprintf(off_params, sizeof off_params, "%s prover=off", params);
     if (!gmk_test_load(&s, params, moves) || !gmk_test_load(&off, off_params, moves))
         return 0;
-    int nc = G->candidates(&s, c), np = G->candidates(&off, plain), nr = 0, cells[8];
+    int nc = G->tactics->candidates(&s, c), np = G->tactics->candidates(&off, plain), nr = 0,
+        cells[8];
     int rule = strstr(params, "renju") ? 2 : strstr(params, "standard") ? 1 : 0;
     char mine = G->to_move(&s) ? 'O' : 'X', theirs = G->to_move(&s) ? 'X' : 'O';
     gmk_naive g;
@@ -1232,7 +1234,7 @@ static int gmk_test_defence(const char *params, const char *moves)
         G->play(&t, plain[i]);
         bool kept = j < nc && c[j] == plain[i];
         j += kept;
-        if (!G->prove_win(&t, &m)) {
+        if (!G->tactics->prove_win(&t, &m)) {
             if (!kept)
                 T_FAIL_AT("%s: a move without a VCF against it was dropped", moves);
         } else if (!kept && gmk_test_replay(&t, 15, rule) < 0) {
@@ -1255,7 +1257,7 @@ static void gmk_test_random_text(const char *params, banyan_rng *rng, int stones
     gmk_test_setup(&s, params);
     buf[0] = 0;
     for (int k = 0; k < stones; k++) {
-        int n = G->candidates(&s, moves), pick = 0;
+        int n = G->tactics->candidates(&s, moves), pick = 0;
         if (!n)
             break;
         G->priors(&s, moves, n, pr);
@@ -1268,7 +1270,7 @@ static void gmk_test_random_text(const char *params, banyan_rng *rng, int stones
         if (gmk_test_result(&t) >= 0)
             break;
         s = t;
-        used += (size_t)G->format_move(&s, moves[pick], buf + used, len - used);
+        used += (size_t)G->notation->format_move(&s, moves[pick], buf + used, len - used);
         used += (size_t)snprintf(buf + used, len - used, " ");
     }
 }
@@ -1281,7 +1283,7 @@ static void gmk_test_random_text(const char *params, banyan_rng *rng, int stones
 void test_gmk_expand(void)
 {
     static const char *const rules[] = {"", "rule=standard", "rule=renju", "size=11"};
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     banyan_rng rng;
     int quiet = 0, proven = 0, checked = 0;
     T_TRUE(mem != NULL);
@@ -1295,7 +1297,7 @@ void test_gmk_expand(void)
         gmk_test_setup(&s, rules[game % 4]);
         for (int ply = 0; ply < 60 && !G->outcome(&s, r); ply++) {
             banyan_move win;
-            int n = G->expand(&s, mem, &win, moves);
+            int n = G->tactics->expand(&s, mem, &win, moves);
             if (n < 0)
                 break;
             for (int i = 0; i <= n; i++) {
@@ -1306,10 +1308,10 @@ void test_gmk_expand(void)
                 if (G->outcome(&c, r))
                     continue;
                 quiet += gmk_quiet((const gmk *)&c, mem);
-                int ne = G->expand(&c, mem, &w1, a), nc = 0;
-                bool won = G->prove_win(&c, &w2);
+                int ne = G->tactics->expand(&c, mem, &w1, a), nc = 0;
+                bool won = G->tactics->prove_win(&c, &w2);
                 if (!won)
-                    nc = G->candidates(&c, b);
+                    nc = G->tactics->candidates(&c, b);
                 T_EQ(ne < 0, won);
                 if (won && ne < 0)
                     T_EQ(w1, w2);
@@ -1343,35 +1345,35 @@ void test_gmk_defence_candidates(void)
     const char *vcf = "h4 h5 d8 h6 l12 h7 n14 e8 b2 f8 m3 g8";
     T_TRUE(gmk_test_defence("", vcf) > 50);
     gmk_test_load(&s, "", vcf);
-    n = G->candidates(&s, c);
+    n = G->tactics->candidates(&s, c);
     T_TRUE(gmk_test_list_is(&s, c, n, "h8 i8 h9"));
     gmk_test_load(&s, "candidates=all", vcf);
-    n = G->candidates(&s, c);
+    n = G->tactics->candidates(&s, c);
     T_TRUE(gmk_test_list_is(&s, c, n, "h8 i8 h9"));
     T_TRUE(gmk_test_defence("rule=standard", vcf) > 50);
     T_TRUE(gmk_test_defence("rule=renju", vcf) > 50);
     /* prover=off, the textbook baseline: every near cell. */
     gmk_test_load(&s, "prover=off", vcf);
-    T_TRUE(G->candidates(&s, c) > 50);
+    T_TRUE(G->tactics->candidates(&s, c) > 50);
     /* Black's fours (m10, n10 beside j10 k10 l10; k11, m13 on the
      * diagonal j10 .. n14) gain tempo: kept; White's fillers a1 a3. */
     const char *tempo = "h4 h5 d8 h6 l12 h7 n14 e8 b2 f8 m3 g8 j10 i10 k10 a1 l10 a3";
     T_TRUE(gmk_test_defence("", tempo) > 50);
     gmk_test_load(&s, "", tempo);
-    n = G->candidates(&s, c);
+    n = G->tactics->candidates(&s, c);
     T_TRUE(n < 10);
     T_TRUE(gmk_test_subsequence((banyan_move[]){gmk_test_move(&s, "h8"), gmk_test_move(&s, "m10")},
                                 2, c, n));
     /* A four on the board: its block; an open four: both ends, though
      * both lose; a five of one's own comes first. */
     gmk_test_load(&s, "", "h4 h5 a1 h6 a3 h7 o15 h8");
-    n = G->candidates(&s, c);
+    n = G->tactics->candidates(&s, c);
     T_TRUE(gmk_test_list_is(&s, c, n, "h9"));
     gmk_test_load(&s, "", "a1 h5 a3 h6 o15 h7 o13 h8");
-    n = G->candidates(&s, c);
+    n = G->tactics->candidates(&s, c);
     T_TRUE(gmk_test_list_is(&s, c, n, "h4 h9"));
     gmk_test_load(&s, "", "h5 a1 h6 a2 h7 a3 h8 a4");
-    n = G->candidates(&s, c);
+    n = G->tactics->candidates(&s, c);
     T_TRUE(gmk_test_list_is(&s, c, n, "h4 h9"));
     T_TRUE(gmk_test_defence("", "h4 h5 a1 h6 a3 h7 o15 h8") > 0);
     T_TRUE(gmk_test_defence("", "a1 h5 a3 h6 o15 h7 o13 h8") > 0);
@@ -1415,8 +1417,8 @@ void test_gmk_candidates_deep(void)
         char answers[64];
         if (!gmk_test_load(&s, "", cases[i].moves))
             continue;
-        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, 200000, 0, gmk_test_deep(), d),
-            dropped = 0;
+        int nc = G->tactics->candidates(&s, c),
+            nd = G->tactics->candidates_deep(&s, 200000, 0, gmk_test_deep(), d), dropped = 0;
         T_TRUE(nd > 0 && nd < nc && gmk_test_subsequence(d, nd, c, nc));
         snprintf(answers, sizeof answers, "%s", cases[i].answers);
         for (char *save = NULL, *tok = strtok_r(answers, " ", &save); tok;
@@ -1454,15 +1456,18 @@ void test_gmk_candidates_deep(void)
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         if (!gmk_test_load(&s, same[i].params, same[i].moves))
             continue;
-        int nc = G->candidates(&s, c), nd = G->candidates_deep(&s, 200000, 0, gmk_test_deep(), d);
+        int nc = G->tactics->candidates(&s, c),
+            nd = G->tactics->candidates_deep(&s, 200000, 0, gmk_test_deep(), d);
         T_EQ(nd, nc);
         T_TRUE(memcmp(c, d, (size_t)nc * sizeof *c) == 0);
     }
     /* The same under renju but freestyle: White's two twos win. */
     gmk_test_load(&s, "", "b2 h5 m3 h6 l12 e8 n14 f8");
-    T_TRUE(G->candidates_deep(&s, 200000, 0, gmk_test_deep(), d) < G->candidates(&s, c));
+    T_TRUE(G->tactics->candidates_deep(&s, 200000, 0, gmk_test_deep(), d) <
+           G->tactics->candidates(&s, c));
     /* Out of time before the first check: nothing proven, all kept. */
-    T_EQ(G->candidates_deep(&s, 200000, 1e-9, gmk_test_deep(), d), G->candidates(&s, c));
+    T_EQ(G->tactics->candidates_deep(&s, 200000, 1e-9, gmk_test_deep(), d),
+         G->tactics->candidates(&s, c));
 }
 
 /* The deep prover at the root's effort (200,000 positions) finds wins that
@@ -1482,8 +1487,8 @@ void test_gmk_vct_long(void)
         gmk_test_win p;
         if (!gmk_test_load(&s, "", cases[i].moves))
             continue;
-        T_TRUE(!G->prove_win(&s, &m));
-        T_TRUE(G->prove_win_deep(&s, 200000, 0, gmk_test_deep(), &m));
+        T_TRUE(!G->tactics->prove_win(&s, &m));
+        T_TRUE(G->tactics->prove_win_deep(&s, 200000, 0, gmk_test_deep(), &m));
         T_EQ(m, gmk_test_move(&s, cases[i].win));
         if (!gmk_test_proof(&s, 200000, 100000, &p))
             T_FAIL_AT("case %zu: the win does not hold", i);
@@ -1506,11 +1511,11 @@ void test_gmk_vct_quiet(void)
     banyan_move m;
     gmk_test_win p;
     if (gmk_test_load(&s, "", "j7 h10 g7 i6 l10 h7 j5 j8 j3 i8 i5")) {
-        T_TRUE(!G->prove_win(&s, &m));
+        T_TRUE(!G->tactics->prove_win(&s, &m));
         /* Found in about 10,000 positions: not within a time bound
          * shorter than the first thousand take. */
-        T_TRUE(!G->prove_win_deep(&s, 200000, 1e-9, gmk_test_deep(), &m));
-        T_TRUE(G->prove_win_deep(&s, 200000, 0, gmk_test_deep(), &m));
+        T_TRUE(!G->tactics->prove_win_deep(&s, 200000, 1e-9, gmk_test_deep(), &m));
+        T_TRUE(G->tactics->prove_win_deep(&s, 200000, 0, gmk_test_deep(), &m));
         T_EQ(m, gmk_test_move(&s, "h6"));
         if (!gmk_test_proof(&s, 200000, 100000, &p))
             T_FAIL_AT("att-d05: the win does not hold");
@@ -1536,7 +1541,7 @@ void test_gmk_vct_quiet(void)
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         if (!gmk_test_load(&s, "", games[i]))
             continue;
-        T_TRUE(G->prove_win_deep(&s, 30000, 0, gmk_test_deep(), &m));
+        T_TRUE(G->tactics->prove_win_deep(&s, 30000, 0, gmk_test_deep(), &m));
         if (!gmk_test_vct_holds(&s, 2))
             T_FAIL_AT("game position %zu: a defence the solver missed", i);
     }
@@ -1556,7 +1561,8 @@ void test_gmk_vct_quiet(void)
     };
     for (size_t i = 0; i < sizeof refuted / sizeof refuted[0]; i++)
         if (gmk_test_load(&s, "", refuted[i]) &&
-            G->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m) && !gmk_test_vct_holds(&s, 2))
+            G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m) &&
+            !gmk_test_vct_holds(&s, 2))
             T_FAIL_AT("refuted position %zu: an unsound VCT", i);
 }
 
@@ -1571,8 +1577,8 @@ void test_gmk_vct_shortest(void)
     gmk_test_win p;
     if (!gmk_test_load(&s, "", "f4 e4 c3 e3 g5 d5 j9 e2 e5 d4 c5 c6 f3 d6 d3"))
         return;
-    T_TRUE(!G->prove_win(&s, &m));
-    T_TRUE(G->prove_win_deep(&s, 30000, 0, gmk_test_deep(), &m));
+    T_TRUE(!G->tactics->prove_win(&s, &m));
+    T_TRUE(G->tactics->prove_win_deep(&s, 30000, 0, gmk_test_deep(), &m));
     T_EQ(m, gmk_test_move(&s, "b5"));
     T_TRUE(gmk_test_proof(&s, 30000, 10000, &p));
     gmk_test_state a = s;
@@ -1608,7 +1614,7 @@ void test_gmk_positions_file(void)
             continue;
         }
         gmk_test_state s;
-        if (G->setup(&s, field[0]) != BANYAN_OK || G->load(&s, field[1]) != BANYAN_OK) {
+        if (G->setup(&s, field[0]) != BANYAN_OK || G->notation->load(&s, field[1]) != BANYAN_OK) {
             T_FAIL_AT("line %d: %s | %s does not load", count + 1, field[0], field[1]);
             continue;
         }
@@ -1618,7 +1624,7 @@ void test_gmk_positions_file(void)
              tok = strtok_r(NULL, " \t", &save)) {
             banyan_move m;
             answers++;
-            if (G->parse_move(&s, tok, &m) != BANYAN_OK || !gmk_test_in_moves(&s, m))
+            if (G->notation->parse_move(&s, tok, &m) != BANYAN_OK || !gmk_test_in_moves(&s, m))
                 T_FAIL_AT("line %d: answer %s is not a legal move", count + 1, tok);
         }
         T_TRUE(answers > 0);
@@ -1665,7 +1671,7 @@ void test_gmk_perft(void)
         gmk_naive g;
         int n = strstr(cases[i].params, "size=5") ? 5 : 7;
         gmk_test_setup(&s, cases[i].params);
-        T_EQ(G->load(&s, cases[i].moves), BANYAN_OK);
+        T_EQ(G->notation->load(&s, cases[i].moves), BANYAN_OK);
         gmk_naive_from(&g, &s, n, strstr(cases[i].params, "standard") ? 1 : 0);
         for (int d = 1; d <= cases[i].depth; d++) {
             uint64_t want = gmk_naive_perft(&g, G->to_move(&s) ? 'O' : 'X', d);
@@ -1687,18 +1693,18 @@ void test_gmk_win_line(void)
     gmk_test_state s;
     int x[32], y[32];
     gmk_test_setup(&s, "size=9");
-    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 d1 d9"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "a1 a9 b1 b9 c1 c9 d1 d9"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &s, x, y, 32), 0);
-    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 d1 d9 e1"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "a1 a9 b1 b9 c1 c9 d1 d9 e1"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &s, x, y, 32), 5);
     for (int i = 0; i < 5; i++)
         T_TRUE(x[i] == i && y[i] == 8);
     /* Freestyle: an overline wins, all six cells. */
-    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 e1 e9 f1 f9 d1"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "a1 a9 b1 b9 c1 c9 e1 e9 f1 f9 d1"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &s, x, y, 32), 6);
     /* Standard: White's five wins, Black's overline stones are not shown. */
     gmk_test_setup(&s, "size=9 rule=standard");
-    T_EQ(G->load(&s, "a1 a9 b1 b9 c1 c9 e1 d9 f1 i5 d1 e9"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "a1 a9 b1 b9 c1 c9 e1 d9 f1 i5 d1 e9"), BANYAN_OK);
     T_EQ(G->to_move(&s), 0);
     int n = banyan_game_win_line(G, &s, x, y, 32);
     T_EQ(n, 5);

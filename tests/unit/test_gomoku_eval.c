@@ -23,7 +23,7 @@ static void eval_load(eval_state *s, const char *params, const char *moves)
 {
     T_TRUE(G->state_size <= sizeof *s);
     T_EQ(G->setup(s, params), BANYAN_OK);
-    T_EQ(G->load(s, moves), BANYAN_OK);
+    T_EQ(G->notation->load(s, moves), BANYAN_OK);
 }
 
 /* The evaluation's value for the player to move. */
@@ -123,7 +123,7 @@ void test_gmk_eval_model(void)
                 checked++;
                 moved += fabs(v - lin) > 0.01;
             }
-            int k = G->candidates(&s, moves);
+            int k = G->tactics->candidates(&s, moves);
             G->play(&s, moves[banyan_rng_below(&rng, (uint32_t)k)]);
         }
     }
@@ -198,7 +198,7 @@ void test_gmk_eval_symmetry(void)
         eval_state s;
         T_EQ(G->setup(&s, params[pi]), BANYAN_OK);
         int w, h;
-        G->board_size(&s, &w, &h);
+        G->board->board_size(&s, &w, &h);
         for (int game = 0; game < 40; game++) {
             int xs[64], ys[64], n = 0, plies = 4 + (int)banyan_rng_below(&rng, 40);
             T_EQ(G->setup(&s, params[pi]), BANYAN_OK);
@@ -213,7 +213,7 @@ void test_gmk_eval_symmetry(void)
                 double ret[2];
                 if (G->outcome(&t, ret))
                     break;
-                T_EQ(G->place(&s, m, &xs[n], &ys[n]), BANYAN_PLACE_CELL);
+                T_EQ(G->board->place(&s, m, &xs[n], &ys[n]), BANYAN_PLACE_CELL);
                 s = t;
             }
             double f0[GMK_EVAL_FEATURES], v0 = 0;
@@ -263,7 +263,7 @@ void test_gmk_priors_lines(void)
             for (int n = 0; n < plies; n++) {
                 banyan_move moves[BANYAN_MAX_MOVES];
                 float a[BANYAN_MAX_MOVES], b[BANYAN_MAX_MOVES];
-                int k = G->candidates(&s, moves);
+                int k = G->tactics->candidates(&s, moves);
                 if (k == 0)
                     break;
                 gmk_priors_board((const gmk *)&s, moves, k, a);
@@ -291,14 +291,14 @@ void test_gmk_priors_patterns(void)
         T_EQ(G->setup(&s, ""), BANYAN_OK);
         for (; n < plies; n++) {
             banyan_move moves[BANYAN_MAX_MOVES];
-            int k = G->candidates(&s, moves);
+            int k = G->tactics->candidates(&s, moves);
             eval_state t = s;
             double ret[2];
             banyan_move m = moves[banyan_rng_below(&rng, (uint32_t)k)];
             G->play(&t, m);
             if (G->outcome(&t, ret))
                 break;
-            T_EQ(G->place(&s, m, &xs[n], &ys[n]), BANYAN_PLACE_CELL);
+            T_EQ(G->board->place(&s, m, &xs[n], &ys[n]), BANYAN_PLACE_CELL);
             s = t;
         }
         float p0[BANYAN_MAX_MOVES];
@@ -331,9 +331,9 @@ void test_gmk_priors_patterns(void)
             for (int i = 0; i < k0; i++) { /* m0[i]'s image among m[]. */
                 int x, y, j = 0;
                 banyan_move mi;
-                T_EQ(G->place(&s, m0[i], &x, &y), BANYAN_PLACE_CELL);
+                T_EQ(G->board->place(&s, m0[i], &x, &y), BANYAN_PLACE_CELL);
                 eval_map(k, 15, x, 14 - y, cell, sizeof cell);
-                T_EQ(G->parse_move(&t, cell, &mi), BANYAN_OK);
+                T_EQ(G->notation->parse_move(&t, cell, &mi), BANYAN_OK);
                 while (j < nm && m[j] != mi)
                     j++;
                 T_TRUE(j < nm);
@@ -357,7 +357,7 @@ void test_gmk_priors_patterns(void)
         gmk_priors_patterns((const gmk *)&t, m, nm, p);
         for (int j = 1; j < nm; j++)
             best = p[j] > p[best] ? j : best;
-        T_TRUE(G->format_move(&t, m[best], buf, sizeof buf) > 0);
+        T_TRUE(G->notation->format_move(&t, m[best], buf, sizeof buf) > 0);
         if (!strstr(tests[i][1], buf))
             T_FAIL_AT("%s: largest prior %s (%g), not one of %s", tests[i][0], buf, p[best],
                       tests[i][1]);
@@ -382,7 +382,7 @@ void test_gmk_priors_mixed(void)
                 float p[3][BANYAN_MAX_MOVES], sum = 0;
                 double ret[2];
                 const gmk *t = (const gmk *)&s;
-                int k = G->candidates(&s, moves);
+                int k = G->tactics->candidates(&s, moves);
                 if (k == 0)
                     break;
                 G->priors(&s, moves, k, p[0]);

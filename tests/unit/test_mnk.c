@@ -51,7 +51,7 @@ static int mnk_test_game(const char *params, const char *moves)
 {
     mnk_test_state s;
     mnk_test_setup(&s, params);
-    int rc = G->load(&s, moves);
+    int rc = G->notation->load(&s, moves);
     if (rc != BANYAN_OK) {
         T_FAIL_AT("load(\"%s\") on \"%s\" gave %d", moves, params, rc);
         return -2;
@@ -232,13 +232,13 @@ void test_mnk_load_errors(void)
     };
     mnk_test_state s, before;
     mnk_test_setup(&s, "");
-    T_EQ(G->load(&s, "c3 b2"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "c3 b2"), BANYAN_OK);
     before = s;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        T_EQ(G->load(&s, cases[i].text), cases[i].rc);
+        T_EQ(G->notation->load(&s, cases[i].text), cases[i].rc);
         T_TRUE(memcmp(&s, &before, G->state_size) == 0);
     }
-    T_EQ(G->load(&s, NULL), BANYAN_EINVAL);
+    T_EQ(G->notation->load(&s, NULL), BANYAN_EINVAL);
     T_TRUE(memcmp(&s, &before, G->state_size) == 0);
 }
 
@@ -250,18 +250,18 @@ void test_mnk_load(void)
     mnk_test_setup(&a, "");
     mnk_test_setup(&b, "");
     mnk_test_setup(&start, "");
-    T_EQ(G->load(&a, "b2 a1 c3"), BANYAN_OK);
-    T_EQ(G->load(&b, " ,B2,,1a , C3,\t"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "b2 a1 c3"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, " ,B2,,1a , C3,\t"), BANYAN_OK);
     T_TRUE(memcmp(&a, &b, G->state_size) == 0);
     T_EQ(G->to_move(&a), 1);
-    T_EQ(G->load(&a, ""), BANYAN_OK);
+    T_EQ(G->notation->load(&a, ""), BANYAN_OK);
     T_TRUE(memcmp(&a, &start, G->state_size) == 0);
-    T_EQ(G->load(&a, "c3"), BANYAN_OK);
-    T_EQ(G->load(&a, "c3"), BANYAN_OK); /* From the start again, so legal. */
+    T_EQ(G->notation->load(&a, "c3"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "c3"), BANYAN_OK); /* From the start again, so legal. */
     T_EQ(G->to_move(&a), 1);
     /* A larger board keeps its size through load. */
     mnk_test_setup(&a, "m=19 n=19 k=5");
-    T_EQ(G->load(&a, "s19 a1 j10"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "s19 a1 j10"), BANYAN_OK);
     T_EQ(mnk_test_result(&a), -1);
     banyan_move moves[BANYAN_MAX_MOVES];
     T_EQ(G->moves(&a, moves), 361 - 3);
@@ -273,15 +273,15 @@ void test_mnk_print(void)
     banyan_move m;
     char buf[1024];
     mnk_test_setup(&s, "");
-    T_EQ(G->load(&s, "b2 a1 c3"), BANYAN_OK);
-    T_EQ(G->parse_move(&s, "c3", &m), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "b2 a1 c3"), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "c3", &m), BANYAN_OK);
     const char *want = " 3 . .(X)\n 2 . X .\n 1 O . .\n   a b c\n";
     T_EQ(banyan_game_print(G, &s, m, 0, buf, sizeof buf), strlen(want));
     T_STR(buf, want);
     const char *plain = " 3 . . X\n 2 . X .\n 1 O . .\n   a b c\n";
     T_EQ(banyan_game_print(G, &s, BANYAN_MOVE_NONE, 0, buf, sizeof buf), strlen(plain));
     T_STR(buf, plain);
-    T_EQ(G->parse_move(&s, "a1", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "a1", &m), BANYAN_OK);
     const char *corner = " 3 . . X\n 2 . X .\n 1(O). .\n   a b c\n";
     banyan_game_print(G, &s, m, 0, buf, sizeof buf);
     T_STR(buf, corner);
@@ -291,8 +291,8 @@ void test_mnk_print(void)
     T_STR(buf, " 3 .");
     /* Two-digit rows and the 19th column letter. */
     mnk_test_setup(&s, "m=19 n=19 k=5");
-    T_EQ(G->load(&s, "s19 a1"), BANYAN_OK);
-    T_EQ(G->parse_move(&s, "s19", &m), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "s19 a1"), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "s19", &m), BANYAN_OK);
     int n = banyan_game_print(G, &s, m, 0, buf, sizeof buf);
     T_EQ(n, strlen(buf));
     T_TRUE(strncmp(buf, "19 . . . . . . . . . . . . . . . . . .(X)\n", 42) == 0);
@@ -301,8 +301,8 @@ void test_mnk_print(void)
     T_EQ(buf[n - 1], '\n');
     /* A board wider than high, and a last move that is no cell of it. */
     mnk_test_setup(&s, "m=4 n=2 k=3");
-    T_EQ(G->load(&s, "d2 a1 b2"), BANYAN_OK);
-    T_EQ(G->parse_move(&s, "d2", &m), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "d2 a1 b2"), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "d2", &m), BANYAN_OK);
     banyan_game_print(G, &s, m, 0, buf, sizeof buf);
     T_STR(buf, " 2 . X .(X)\n 1 O . . .\n   a b c d\n");
     banyan_game_print(G, &s, 8, 0, buf, sizeof buf);
@@ -323,22 +323,22 @@ void test_mnk_notation_round_trip(void)
             char text[16], alt[40];
             banyan_move m = BANYAN_MOVE_NONE;
             T_EQ(moves[j], (banyan_move)j); /* Ascending cell index from a1. */
-            int len = G->format_move(&s, moves[j], text, sizeof text);
+            int len = G->notation->format_move(&s, moves[j], text, sizeof text);
             T_EQ(len, strlen(text));
-            T_EQ(G->parse_move(&s, text, &m), BANYAN_OK);
+            T_EQ(G->notation->parse_move(&s, text, &m), BANYAN_OK);
             T_EQ(m, moves[j]);
             /* Upper case, digits first, inner and outer spaces. */
             snprintf(alt, sizeof alt, " \t%c%s ", text[0] - 'a' + 'A', text + 1);
             m = BANYAN_MOVE_NONE;
-            T_EQ(G->parse_move(&s, alt, &m), BANYAN_OK);
+            T_EQ(G->notation->parse_move(&s, alt, &m), BANYAN_OK);
             T_EQ(m, moves[j]);
             snprintf(alt, sizeof alt, "%s%c", text + 1, text[0]);
             m = BANYAN_MOVE_NONE;
-            T_EQ(G->parse_move(&s, alt, &m), BANYAN_OK);
+            T_EQ(G->notation->parse_move(&s, alt, &m), BANYAN_OK);
             T_EQ(m, moves[j]);
             snprintf(alt, sizeof alt, "%c  %s", text[0], text + 1);
             m = BANYAN_MOVE_NONE;
-            T_EQ(G->parse_move(&s, alt, &m), BANYAN_OK);
+            T_EQ(G->notation->parse_move(&s, alt, &m), BANYAN_OK);
             T_EQ(m, moves[j]);
         }
     }
@@ -382,31 +382,31 @@ void test_mnk_notation_errors(void)
     mnk_test_setup(&s, "");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         banyan_move m = 12345;
-        int rc = G->parse_move(&s, cases[i].text, &m);
+        int rc = G->notation->parse_move(&s, cases[i].text, &m);
         if (rc != cases[i].rc)
             T_FAIL_AT("parse_move(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
         T_EQ(m, 12345); /* Written only on success. */
     }
     banyan_move m = 12345;
-    T_EQ(G->parse_move(&s, NULL, &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, NULL, &m), BANYAN_EINVAL);
     /* Very long texts: letters, digits, spaces. */
     static char big[20001];
     memset(big, 'a', sizeof big - 1);
-    T_EQ(G->parse_move(&s, big, &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, big, &m), BANYAN_EINVAL);
     memset(big + 1, '9', sizeof big - 2);
-    T_EQ(G->parse_move(&s, big, &m), BANYAN_ERANGE);
+    T_EQ(G->notation->parse_move(&s, big, &m), BANYAN_ERANGE);
     memset(big, ' ', sizeof big - 1);
-    T_EQ(G->parse_move(&s, big, &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, big, &m), BANYAN_EINVAL);
     big[sizeof big / 2] = 'b';
     big[sizeof big / 2 + 1] = '2';
-    T_EQ(G->parse_move(&s, big, &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, big, &m), BANYAN_OK);
     T_EQ(m, 4);
-    T_EQ(G->load(&s, big), BANYAN_OK);
+    T_EQ(G->notation->load(&s, big), BANYAN_OK);
     /* format_move is snprintf-style too. */
     char text[4];
-    T_EQ(G->format_move(&s, 8, text, 2), 2);
+    T_EQ(G->notation->format_move(&s, 8, text, 2), 2);
     T_STR(text, "c");
-    T_EQ(G->format_move(&s, 8, NULL, 0), 2);
+    T_EQ(G->notation->format_move(&s, 8, NULL, 0), 2);
 }
 
 /* Random short texts over the characters the parser cares about: the
@@ -426,18 +426,18 @@ void test_mnk_notation_fuzz(void)
             text[j] = alphabet[banyan_rng_below(&rng, sizeof alphabet - 1)];
         text[len] = 0;
         banyan_move m = BANYAN_MOVE_NONE, again = BANYAN_MOVE_NONE;
-        int rc = G->parse_move(&s, text, &m);
+        int rc = G->notation->parse_move(&s, text, &m);
         T_TRUE(rc == BANYAN_OK || rc == BANYAN_EINVAL || rc == BANYAN_ERANGE);
         if (rc == BANYAN_OK) {
             T_TRUE(m < 48);
-            G->format_move(&s, m, back, sizeof back);
-            T_EQ(G->parse_move(&s, back, &again), BANYAN_OK);
+            G->notation->format_move(&s, m, back, sizeof back);
+            T_EQ(G->notation->parse_move(&s, back, &again), BANYAN_OK);
             T_EQ(again, m);
         } else {
             T_EQ(m, BANYAN_MOVE_NONE);
         }
         mnk_test_state copy = s;
-        rc = G->load(&copy, text);
+        rc = G->notation->load(&copy, text);
         T_TRUE(rc == BANYAN_OK || rc == BANYAN_EINVAL || rc == BANYAN_ERANGE ||
                rc == BANYAN_EILLEGAL);
         if (rc != BANYAN_OK)
@@ -523,10 +523,10 @@ static mnk_test_stats mnk_test_random(const mnk_test_state *s, int n, bool fast,
         }
         st.results[r] += 1.0 / n;
         int w, h;
-        G->board_size(&t, &w, &h);
+        G->board->board_size(&t, &w, &h);
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
-                len += G->piece(&t, x, y) >= 0;
+                len += G->board->piece(&t, x, y) >= 0;
         sum += len;
         sum2 += (double)len * len;
     }
@@ -578,7 +578,7 @@ void test_mnk_rollout_distribution(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mnk_test_setup(&s, cases[i].params);
-        T_EQ(G->load(&s, cases[i].moves), BANYAN_OK);
+        T_EQ(G->notation->load(&s, cases[i].moves), BANYAN_OK);
         int m = cases[i].n;
         mnk_test_stats a = mnk_test_random(&s, m, true, 10 + i);
         mnk_test_stats b = mnk_test_random(&s, m, false, 20 + i);
@@ -601,23 +601,23 @@ void test_mnk_hash(void)
     mnk_test_state a, b;
     mnk_test_setup(&a, "");
     mnk_test_setup(&b, "");
-    T_EQ(G->load(&a, "a1 b2 c3 a2"), BANYAN_OK);
-    T_EQ(G->load(&b, "c3 a2 a1 b2"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "a1 b2 c3 a2"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "c3 a2 a1 b2"), BANYAN_OK);
     T_TRUE(memcmp(&a, &b, G->state_size) == 0);
     T_EQ(G->hash(&a), G->hash(&b));
-    T_EQ(G->load(&b, "c3 b2 a1 a2"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "c3 b2 a1 a2"), BANYAN_OK);
     T_TRUE(G->hash(&a) == G->hash(&b));
-    T_EQ(G->load(&b, "a2 b2 c3 a1"), BANYAN_OK); /* Colours swapped on a1, a2. */
+    T_EQ(G->notation->load(&b, "a2 b2 c3 a1"), BANYAN_OK); /* Colours swapped on a1, a2. */
     T_TRUE(G->hash(&a) != G->hash(&b));
-    T_EQ(G->load(&b, "a1 b2 c3"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "a1 b2 c3"), BANYAN_OK);
     T_TRUE(G->hash(&a) != G->hash(&b));
 
     mnk_test_setup(&a, "m=19 n=19 k=5");
     mnk_test_setup(&b, "m=19 n=19 k=5");
-    T_EQ(G->load(&a, "s19 a1 j10 k10"), BANYAN_OK);
-    T_EQ(G->load(&b, "j10 k10 s19 a1"), BANYAN_OK);
+    T_EQ(G->notation->load(&a, "s19 a1 j10 k10"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "j10 k10 s19 a1"), BANYAN_OK);
     T_EQ(G->hash(&a), G->hash(&b));
-    T_EQ(G->load(&b, "j10 k10 s18 a1"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "j10 k10 s18 a1"), BANYAN_OK);
     T_TRUE(G->hash(&a) != G->hash(&b));
 
     /* Every reachable position: the diagram is the key. Positions reached
@@ -672,9 +672,9 @@ void test_mnk_win_line(void)
     int x[16], y[16];
     char buf[256];
     mnk_test_setup(&s, "");
-    T_EQ(G->load(&s, "a1 b1 b2 c1"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "a1 b1 b2 c1"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &s, x, y, 16), 0);
-    T_EQ(G->load(&s, "a1 b1 b2 c1 c3"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "a1 b1 b2 c1 c3"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &s, x, y, 16), 3);
     /* Scanned by direction, then from the top: c3, b2, a1 is the diagonal up. */
     T_EQ(x[0] + y[0] + x[1] + y[1] + x[2] + y[2], 6);
@@ -684,7 +684,7 @@ void test_mnk_win_line(void)
     T_STR(buf, want);
     /* An overline of a 5,5,3-game counts whole; both lines of a double win. */
     mnk_test_setup(&s, "m=5 n=5 k=3");
-    T_EQ(G->load(&s, "a1 a5 b1 b5 d1 d5 e1 e5 c1"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "a1 a5 b1 b5 d1 d5 e1 e5 c1"), BANYAN_OK);
     T_EQ(banyan_game_win_line(G, &s, x, y, 16), 5);
     for (int i = 0; i < 5; i++)
         T_EQ(y[i], 4);

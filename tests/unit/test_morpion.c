@@ -36,7 +36,7 @@ static int mor_test_has(const mor_test_state *s, const char *move)
 {
     banyan_move m, moves[BANYAN_MAX_MOVES];
     int n = G->moves(s, moves);
-    if (G->parse_move(s, move, &m) != BANYAN_OK) {
+    if (G->notation->parse_move(s, move, &m) != BANYAN_OK) {
         T_FAIL_AT("\"%s\" does not parse", move);
         return -1;
     }
@@ -49,7 +49,7 @@ static int mor_test_has(const mor_test_state *s, const char *move)
 static void mor_test_play(mor_test_state *s, const char *move)
 {
     banyan_move m;
-    T_EQ(G->parse_move(s, move, &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(s, move, &m), BANYAN_OK);
     if (mor_test_has(s, move) < 0) {
         T_FAIL_AT("\"%s\" is not legal", move);
         return;
@@ -239,7 +239,7 @@ void test_morpion_rules(void)
         T_TRUE(mor_test_has(&s, "(28,29) | -2") > 0);
         mor_test_play(&s, "(28,24) | +2");
         T_EQ(mor_test_has(&s, "(28,29) | -2"), -1);
-        T_EQ(G->parse_move(&s, "(28,29) | -2", &m), BANYAN_OK);
+        T_EQ(G->notation->parse_move(&s, "(28,29) | -2", &m), BANYAN_OK);
         T_TRUE(G->explain(&s, m, why, sizeof why) > 0);
         T_STR(why, rule ? "touches a line of the same direction (5D)"
                         : "overlaps a line of the same direction");
@@ -305,7 +305,7 @@ void test_morpion_naive_games(void)
             for (int i = 0; i < n && i < n_naive; i++) {
                 char text[64];
                 nv_move m;
-                G->format_move(&s, moves[i], text, sizeof text);
+                G->notation->format_move(&s, moves[i], text, sizeof text);
                 if (!nv_from_text(text, &m) || m.x != naive[i].x || m.y != naive[i].y ||
                     m.d != naive[i].d || m.off != naive[i].off) {
                     T_FAIL_AT("game %d, ply %d: move %d is %s", game, v->n_lines, i, text);
@@ -366,7 +366,7 @@ void test_morpion_notation(void)
     mor_test_setup(&s, NULL);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         banyan_move m = 12345;
-        int rc = G->parse_move(&s, cases[i].text, &m);
+        int rc = G->notation->parse_move(&s, cases[i].text, &m);
         if (rc != cases[i].rc)
             T_FAIL_AT("parse_move(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
         if (rc != BANYAN_OK)
@@ -378,12 +378,12 @@ void test_morpion_notation(void)
     for (banyan_move m = 0; m < 65536; m++) {
         char text[64];
         banyan_move back = BANYAN_MOVE_NONE;
-        int len = G->format_move(&s, m, text, sizeof text);
+        int len = G->notation->format_move(&s, m, text, sizeof text);
         T_EQ(len, (int)strlen(text));
         if (!strcmp(text, "?"))
             continue;
         n_codes++;
-        T_EQ(G->parse_move(&s, text, &back), BANYAN_OK);
+        T_EQ(G->notation->parse_move(&s, text, &back), BANYAN_OK);
         if (back != m) {
             T_FAIL_AT("%u formats as \"%s\", which parses as %u", m, text, back);
             break;
@@ -395,16 +395,16 @@ void test_morpion_notation(void)
     char text[64];
     int n = G->moves(&s, moves);
     T_EQ(n, 28);
-    G->format_move(&s, moves[0], text, sizeof text);
+    G->notation->format_move(&s, moves[0], text, sizeof text);
     T_STR(text, "(28,24) | +2");
-    G->format_move(&s, moves[5], text, sizeof text);
+    G->notation->format_move(&s, moves[5], text, sizeof text);
     T_STR(text, "(27,27) / 0");
-    G->format_move(&s, moves[n - 1], text, sizeof text);
+    G->notation->format_move(&s, moves[n - 1], text, sizeof text);
     T_STR(text, "(31,35) | -2");
     /* snprintf-style: truncated, with the length it needs. */
-    T_EQ(G->format_move(&s, moves[0], text, 5), 12);
+    T_EQ(G->notation->format_move(&s, moves[0], text, 5), 12);
     T_STR(text, "(28,");
-    T_EQ(G->format_move(&s, moves[0], NULL, 0), 12);
+    T_EQ(G->notation->format_move(&s, moves[0], NULL, 0), 12);
 }
 
 /* The text of a file of tests/data, or NULL. */
@@ -443,7 +443,7 @@ void test_morpion_records(void)
         if (!text)
             continue;
         mor_test_setup(&s, records[i].params);
-        T_EQ(G->load(&s, text), BANYAN_OK);
+        T_EQ(G->notation->load(&s, text), BANYAN_OK);
         T_TRUE(G->is_valid(&s));
         T_EQ(mor_test_score(&s), records[i].moves);
         T_EQ(G->moves(&s, moves), 0);
@@ -451,7 +451,7 @@ void test_morpion_records(void)
         T_NEAR(r[0], records[i].moves, 0);
         mor_test_setup(&t, !strcmp(records[i].params, "rule=5t") ? "rule=5d" : "rule=5t");
         memcpy(&s, &t, sizeof s);
-        T_EQ(G->load(&t, text), records[i].rc_other);
+        T_EQ(G->notation->load(&t, text), records[i].rc_other);
         if (records[i].rc_other != BANYAN_OK)
             T_TRUE(!memcmp(&s, &t, G->state_size));
         else
@@ -498,7 +498,7 @@ void test_morpion_load(void)
         mor_test_setup(&s, NULL);
         mor_test_play(&s, "(32,27) \\ 0"); /* Replaced by a good load, kept by a bad one. */
         memcpy(&before, &s, sizeof s);
-        int rc = G->load(&s, cases[i].text);
+        int rc = G->notation->load(&s, cases[i].text);
         if (rc != cases[i].rc)
             T_FAIL_AT("load(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
         if (rc != BANYAN_OK) {
@@ -512,11 +512,11 @@ void test_morpion_load(void)
     }
     /* The rule of *s is kept. */
     mor_test_setup(&s, "rule=5d");
-    T_EQ(G->load(&s, "(28,29) | -2 (28,30) | +1"), BANYAN_EILLEGAL);
-    T_EQ(G->load(&s, "(28,29) | -2 (28,30) | +2"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "(28,29) | -2 (28,30) | +1"), BANYAN_EILLEGAL);
+    T_EQ(G->notation->load(&s, "(28,29) | -2 (28,30) | +2"), BANYAN_OK);
     mor_test_setup(&s, "rule=5t");
-    T_EQ(G->load(&s, "(28,29) | -2 (28,30) | +1"), BANYAN_OK);
-    T_EQ(G->load(&s, NULL), BANYAN_EINVAL);
+    T_EQ(G->notation->load(&s, "(28,29) | -2 (28,30) | +1"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, NULL), BANYAN_EINVAL);
 }
 
 /* The character at column col of line `line` of a diagram (a space past
@@ -547,7 +547,7 @@ void test_morpion_print(void)
     char text[8192];
     banyan_move m;
     mor_test_setup(&s, NULL);
-    int len = G->print(&s, BANYAN_MOVE_NONE, text, sizeof text);
+    int len = G->notation->print(&s, BANYAN_MOVE_NONE, text, sizeof text);
     T_EQ(len, (int)strlen(text));
     T_TRUE(strstr(text, "5T, 0 moves played, 28 legal\n"
                         "    2 2 2 2 2 2 3 3 3 3 3 3\n"
@@ -561,17 +561,17 @@ void test_morpion_print(void)
     T_EQ(MOR_AT(text, 35, 35), '.');
     T_EQ(mor_test_at(text, MOR_LINE(35) + 1, 0), 0);
     /* snprintf-style. */
-    T_EQ(G->print(&s, BANYAN_MOVE_NONE, NULL, 0), len);
+    T_EQ(G->notation->print(&s, BANYAN_MOVE_NONE, NULL, 0), len);
     char small[10];
-    T_EQ(G->print(&s, BANYAN_MOVE_NONE, small, sizeof small), len);
+    T_EQ(G->notation->print(&s, BANYAN_MOVE_NONE, small, sizeof small), len);
     T_EQ(strlen(small), 9);
 
     /* 5T: touching lines on column 28, 25..29 and 29..33, are one unbroken
      * run; the last move's dot is '@'. */
     mor_test_play(&s, "(28,29) | -2");
-    T_EQ(G->parse_move(&s, "(28,30) | +1", &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, "(28,30) | +1", &m), BANYAN_OK);
     G->play(&s, m);
-    G->print(&s, m, text, sizeof text);
+    G->notation->print(&s, m, text, sizeof text);
     T_EQ(MOR_AT(text, 28, 29), '*');
     T_EQ(MOR_AT(text, 28, 30), '@');
     for (int y = 25; y < 33; y++)
@@ -583,7 +583,7 @@ void test_morpion_print(void)
     mor_test_setup(&s, "rule=5d");
     mor_test_play(&s, "(28,29) | -2");
     mor_test_play(&s, "(28,30) | +2");
-    G->print(&s, BANYAN_MOVE_NONE, text, sizeof text);
+    G->notation->print(&s, BANYAN_MOVE_NONE, text, sizeof text);
     T_TRUE(strstr(text, "5D, 2 moves played") == text);
     for (int y = 25; y < 34; y++)
         T_EQ(MOR_BELOW(text, 28, y), y == 29 ? ' ' : '|');
@@ -593,7 +593,7 @@ void test_morpion_print(void)
     mor_test_setup(&s, NULL);
     mor_test_play(&s, "(27,27) / 0");
     mor_test_play(&s, "(32,27) \\ 0");
-    G->print(&s, BANYAN_MOVE_NONE, text, sizeof text);
+    G->notation->print(&s, BANYAN_MOVE_NONE, text, sizeof text);
     for (int x = 25; x < 29; x++)
         T_EQ(mor_test_at(text, MOR_LINE(29 - (x - 25)) - 1, MOR_COLUMN(x) + 1), '/');
     for (int x = 30; x < 34; x++)
@@ -614,7 +614,7 @@ void test_morpion_rollouts(void)
     for (int game = 0; game < 400; game++) {
         mor_test_setup(&start, game & 1 ? "rule=5d" : "rule=5t");
         if (game % 4 >= 2)
-            T_EQ(G->load(&start, "(27,27) / 0 (28,24) | +2"), BANYAN_OK);
+            T_EQ(G->notation->load(&start, "(27,27) / 0 (28,24) | +2"), BANYAN_OK);
         memcpy(&s, &start, sizeof s);
         int n;
         if (game % 8 < 4) {
@@ -768,8 +768,8 @@ void test_morpion_explain(void)
     banyan_move m;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mor_test_setup(&s, NULL);
-        T_EQ(G->load(&s, cases[i].load), BANYAN_OK);
-        T_EQ(G->parse_move(&s, cases[i].move, &m), BANYAN_OK);
+        T_EQ(G->notation->load(&s, cases[i].load), BANYAN_OK);
+        T_EQ(G->notation->parse_move(&s, cases[i].move, &m), BANYAN_OK);
         T_TRUE(!banyan_game_is_legal(G, &s, m));
         T_TRUE(banyan_game_explain(G, &s, m, why, sizeof why) > 0);
         T_STR(why, cases[i].why);
@@ -778,8 +778,8 @@ void test_morpion_explain(void)
     char *text = mor_test_file("morpion_5d_82.psol");
     if (text) {
         mor_test_setup(&s, "rule=5d");
-        T_EQ(G->load(&s, text), BANYAN_OK);
-        T_EQ(G->parse_move(&s, "(20,20) - 0", &m), BANYAN_OK);
+        T_EQ(G->notation->load(&s, text), BANYAN_OK);
+        T_EQ(G->notation->parse_move(&s, "(20,20) - 0", &m), BANYAN_OK);
         T_TRUE(banyan_game_explain(G, &s, m, why, sizeof why) > 0);
         T_STR(why, "cannot be played: the game is over");
         free(text);

@@ -49,7 +49,7 @@ void test_net_shapes(void)
     T_EQ(net_symmetries(&banyan_game_tictactoe, test_setup(&banyan_game_tictactoe, "m=4,n=3")), 4);
     /* A game without a board, or with three players, cannot learn. */
     banyan_game noboard = banyan_game_tictactoe;
-    noboard.board_size = NULL;
+    noboard.board = NULL;
     T_TRUE(net_game_shape(&noboard, test_setup(&noboard, ""), &s) != NULL);
     banyan_game three = banyan_game_tictactoe;
     three.n_players = 3;
@@ -61,7 +61,7 @@ void test_net_encode(void)
     const banyan_game *g = &banyan_game_tictactoe;
     float p[NET_PLANES * 9];
     void *s = test_setup(g, "");
-    T_EQ(g->load(s, "a1 b2 c3"), BANYAN_OK); /* X a1 c3, O b2; O to move */
+    T_EQ(g->notation->load(s, "a1 b2 c3"), BANYAN_OK); /* X a1 c3, O b2; O to move */
     net_encode(g, s, p);
     int own = 0, opp = 0;
     for (int i = 0; i < 9; i++) {
@@ -76,7 +76,7 @@ void test_net_encode(void)
     int x, y;
     banyan_move b2;
     T_EQ(banyan_game_parse(g, s, 0, "b2", &b2), BANYAN_OK);
-    T_EQ(g->place(s, b2, &x, &y), BANYAN_PLACE_CELL);
+    T_EQ(g->board->place(s, b2, &x, &y), BANYAN_PLACE_CELL);
     T_TRUE(p[y * 3 + x] == 1.0f);
     T_EQ(net_policy_index(g, s, b2), y * 3 + x);
 
@@ -86,14 +86,14 @@ void test_net_encode(void)
     banyan_move moves[BANYAN_MAX_MOVES];
     int n = g->moves(s, moves);
     for (int i = 0; i < n; i++) {
-        g->place(s, moves[i], &x, &y);
+        g->board->place(s, moves[i], &x, &y);
         T_EQ(net_policy_index(g, s, moves[i]), x);
     }
     /* Othello: the pass is the last output. */
     g = &banyan_game_othello;
     s = test_setup(g, "");
     banyan_move pass;
-    T_EQ(g->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass), BANYAN_OK);
+    T_EQ(g->board->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass), BANYAN_OK);
     T_EQ(net_policy_index(g, s, pass), 64);
 }
 
@@ -136,7 +136,7 @@ static void test_net_symmetry_game(const banyan_game *g, const char *params, int
                 if (n == 0)
                     break;
                 banyan_move m = moves[banyan_rng_below(&rng, (uint32_t)n)], mb;
-                int x, y, kind = g->place(a, m, &x, &y);
+                int x, y, kind = g->board->place(a, m, &x, &y);
                 /* Map (x, y) by the one-hot policy's transform. */
                 memset(pol, 0, (size_t)sh.policy * sizeof(float));
                 pol[net_policy_index(g, a, m)] = 1;
@@ -148,9 +148,10 @@ static void test_net_symmetry_game(const banyan_game *g, const char *params, int
                         to = i;
                 T_TRUE(to >= 0);
                 if (kind == BANYAN_PLACE_COLUMN)
-                    T_EQ(g->place_move(b, kind, to, 0, &mb), BANYAN_OK);
+                    T_EQ(g->board->place_move(b, kind, to, 0, &mb), BANYAN_OK);
                 else
-                    T_EQ(g->place_move(b, kind, to % sh.width, to / sh.width, &mb), BANYAN_OK);
+                    T_EQ(g->board->place_move(b, kind, to % sh.width, to / sh.width, &mb),
+                         BANYAN_OK);
                 g->play(a, m);
                 g->play(b, mb);
             }
@@ -187,7 +188,7 @@ void test_net_game_planes(void)
     void *s = test_setup(g, "");
     T_TRUE(net_game_shape(g, s, &sh) == NULL);
     T_EQ(sh.planes, NET_PLANES + 1);
-    T_EQ(g->load(s, "f5 d6 c3"), BANYAN_OK);
+    T_EQ(g->notation->load(s, "f5 d6 c3"), BANYAN_OK);
     net_encode(g, s, p);
     int n = g->moves(s, moves), marked = 0;
     for (int i = 0; i < 64; i++)
@@ -195,19 +196,15 @@ void test_net_game_planes(void)
     T_EQ(marked, n);
     for (int i = 0; i < n; i++) {
         int x, y;
-        T_EQ(g->place(s, moves[i], &x, &y), BANYAN_PLACE_CELL);
+        T_EQ(g->board->place(s, moves[i], &x, &y), BANYAN_PLACE_CELL);
         T_TRUE(p[4 * 64 + y * 8 + x] == 1.0f);
         T_TRUE(p[y * 8 + x] == 0.0f && p[64 + y * 8 + x] == 0.0f); /* an empty square */
     }
     /* planes() needs a board. */
     banyan_game bad = banyan_game_othello;
-    bad.board_size = NULL;
-    bad.coords = 0;
-    bad.place = NULL;
-    bad.place_move = NULL;
-    bad.piece = NULL;
+    bad.board = NULL;
     T_TRUE(banyan_game_check(&bad) != NULL);
-    bad.planes = NULL;
+    bad.learning = NULL;
     T_TRUE(banyan_game_check(&bad) == NULL);
 }
 
@@ -252,7 +249,7 @@ void test_net_evaluator(void)
     T_EQ(net_evaluator_new(&net, &banyan_game_tictactoe, "", 1, 0, &bad, why, sizeof why), -1);
     T_TRUE(strstr(why, "7x6") != NULL);
 
-    T_EQ(g->load(s, "4453"), BANYAN_OK);
+    T_EQ(g->notation->load(s, "4453"), BANYAN_OK);
     banyan_move moves[BANYAN_MAX_MOVES];
     float priors[BANYAN_MAX_MOVES], again[BANYAN_MAX_MOVES];
     double ret[2];
@@ -292,7 +289,7 @@ void test_net_evaluator(void)
     const char *pos[3] = {"1", "12", "123"};
     for (int i = 0; i < 3; i++) {
         T_EQ(g->setup(st[i], ""), BANYAN_OK);
-        T_EQ(g->load(st[i], pos[i]), BANYAN_OK);
+        T_EQ(g->notation->load(st[i], pos[i]), BANYAN_OK);
         many[i] = (banyan_eval_request){st[i], NULL, 0, NULL, rets[i]};
     }
     hook->evaluate(hook->ud, 0, many, 3);

@@ -38,7 +38,7 @@ static void oth_test_setup(oth_test_state *s, const char *params)
 static int oth_test_load(oth_test_state *s, const char *text)
 {
     oth_test_setup(s, NULL);
-    int rc = G->load(s, text);
+    int rc = G->notation->load(s, text);
     if (rc != BANYAN_OK)
         T_FAIL_AT("load(\"%s\") gave %d", text, rc);
     return rc;
@@ -49,7 +49,7 @@ static banyan_move oth_test_move(const char *text)
     oth_test_state s;
     banyan_move m = BANYAN_MOVE_NONE;
     oth_test_setup(&s, NULL);
-    T_EQ(G->parse_move(&s, text, &m), BANYAN_OK);
+    T_EQ(G->notation->parse_move(&s, text, &m), BANYAN_OK);
     return m;
 }
 
@@ -59,7 +59,7 @@ static int oth_test_discs(const oth_test_state *s, int who)
     int n = 0;
     for (int y = 0; y < 8; y++)
         for (int x = 0; x < 8; x++)
-            n += who < 0 ? G->piece(s, x, y) >= 0 : G->piece(s, x, y) == who;
+            n += who < 0 ? G->board->piece(s, x, y) >= 0 : G->board->piece(s, x, y) == who;
     return n;
 }
 
@@ -94,7 +94,7 @@ void test_oth_notation(void)
     oth_test_setup(&s, NULL);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         banyan_move m = 12345;
-        int rc = G->parse_move(&s, cases[i].text, &m);
+        int rc = G->notation->parse_move(&s, cases[i].text, &m);
         if (rc != cases[i].rc)
             T_FAIL_AT("parse_move(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
         T_EQ(m, rc == BANYAN_OK ? cases[i].m : 12345);
@@ -103,8 +103,8 @@ void test_oth_notation(void)
     for (banyan_move m = 0; m <= 64; m++) {
         char text[8], sgf[8];
         banyan_move back = 999;
-        T_TRUE(G->format_move(&s, m, text, sizeof text) > 0);
-        T_EQ(G->parse_move(&s, text, &back), BANYAN_OK);
+        T_TRUE(G->notation->format_move(&s, m, text, sizeof text) > 0);
+        T_EQ(G->notation->parse_move(&s, text, &back), BANYAN_OK);
         T_EQ(back, m);
         T_TRUE(banyan_game_format(G, &s, m, BANYAN_COORDS_SGF, sgf, sizeof sgf) >= 0);
         back = 999;
@@ -119,7 +119,7 @@ void test_oth_notation(void)
     T_EQ(banyan_game_format(G, &s, 0, BANYAN_COORDS_GTP, NULL, 0), BANYAN_EINVAL);
     T_EQ(banyan_game_format(G, &s, 0, BANYAN_COORDS_POINT, NULL, 0), BANYAN_EINVAL);
     banyan_move m = 0;
-    T_EQ(G->parse_move(&s, NULL, &m), BANYAN_EINVAL);
+    T_EQ(G->notation->parse_move(&s, NULL, &m), BANYAN_EINVAL);
 }
 
 /* Move lists in every form, the 64-square form, and errors that leave the
@@ -148,10 +148,10 @@ void test_oth_load(void)
     T_EQ(G->hash(&a), G->hash(&b));
     /* The parameters of the state survive a load. */
     oth_test_setup(&b, "rollout=uniform");
-    T_EQ(G->load(&b, "f5 d6 c3"), BANYAN_OK);
+    T_EQ(G->notation->load(&b, "f5 d6 c3"), BANYAN_OK);
     T_TRUE(memcmp(&a, &b, G->state_size) != 0);
     oth_test_setup(&b, NULL);
-    T_EQ(G->load(&b, ""), BANYAN_OK);
+    T_EQ(G->notation->load(&b, ""), BANYAN_OK);
     oth_test_setup(&a, NULL);
     T_TRUE(memcmp(&a, &b, G->state_size) == 0);
 
@@ -179,12 +179,12 @@ void test_oth_load(void)
     oth_test_load(&a, "f5 d6");
     before = a;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        int rc = G->load(&a, cases[i].text);
+        int rc = G->notation->load(&a, cases[i].text);
         if (rc != cases[i].rc)
             T_FAIL_AT("load(\"%s\") gave %d, not %d", cases[i].text, rc, cases[i].rc);
         T_TRUE(memcmp(&a, &before, G->state_size) == 0);
     }
-    T_EQ(G->load(&a, NULL), BANYAN_EINVAL);
+    T_EQ(G->notation->load(&a, NULL), BANYAN_EINVAL);
 }
 
 void test_oth_print(void)
@@ -213,23 +213,23 @@ void test_oth_print(void)
     T_TRUE(strchr(buf, '(') == NULL);
     /* piece() and place() count rows from the top, as the notation does. */
     int x = -1, y = -1;
-    T_EQ(G->place(&s, oth_test_move("c3"), &x, &y), BANYAN_PLACE_CELL);
+    T_EQ(G->board->place(&s, oth_test_move("c3"), &x, &y), BANYAN_PLACE_CELL);
     T_EQ(x, 2);
     T_EQ(y, 2);
-    T_EQ(G->place(&s, 64, &x, &y), BANYAN_PLACE_PASS);
-    T_EQ(G->place(&s, 65, &x, &y), BANYAN_PLACE_NONE);
+    T_EQ(G->board->place(&s, 64, &x, &y), BANYAN_PLACE_PASS);
+    T_EQ(G->board->place(&s, 65, &x, &y), BANYAN_PLACE_NONE);
     banyan_move m = 0;
-    T_EQ(G->place_move(&s, BANYAN_PLACE_CELL, 7, 3, &m), BANYAN_OK);
+    T_EQ(G->board->place_move(&s, BANYAN_PLACE_CELL, 7, 3, &m), BANYAN_OK);
     T_EQ(m, oth_test_move("h4"));
-    T_EQ(G->place_move(&s, BANYAN_PLACE_CELL, 8, 3, &m), BANYAN_ERANGE);
-    T_EQ(G->place_move(&s, BANYAN_PLACE_PASS, 0, 0, &m), BANYAN_OK);
+    T_EQ(G->board->place_move(&s, BANYAN_PLACE_CELL, 8, 3, &m), BANYAN_ERANGE);
+    T_EQ(G->board->place_move(&s, BANYAN_PLACE_PASS, 0, 0, &m), BANYAN_OK);
     T_EQ(m, 64);
-    T_EQ(G->place_move(&s, BANYAN_PLACE_COLUMN, 0, 0, &m), BANYAN_EINVAL);
+    T_EQ(G->board->place_move(&s, BANYAN_PLACE_COLUMN, 0, 0, &m), BANYAN_EINVAL);
     oth_test_load(&s, "f5 d6 c3");
-    T_EQ(G->piece(&s, 3, 3), 0); /* d4 is Black's after c3. */
-    T_EQ(G->piece(&s, 8, 0), -1);
+    T_EQ(G->board->piece(&s, 3, 3), 0); /* d4 is Black's after c3. */
+    T_EQ(G->board->piece(&s, 8, 0), -1);
     T_STR(G->title, "Othello");
-    T_EQ(G->sgf_game, 2);
+    T_EQ((G->board ? G->board->sgf_game : 0), 2);
     T_TRUE(banyan_game_find("reversi") == G && banyan_game_find("Othello") == G);
 }
 
@@ -298,8 +298,8 @@ void test_oth_setup(void)
     T_TRUE(G->is_valid(&s));
     T_EQ(G->to_move(&s), 0);
     T_EQ(oth_test_discs(&s, 0), 2);
-    T_EQ(G->piece(&s, 3, 4), 0); /* d5 Black. */
-    T_EQ(G->piece(&s, 3, 3), 1); /* d4 White. */
+    T_EQ(G->board->piece(&s, 3, 4), 0); /* d5 Black. */
+    T_EQ(G->board->piece(&s, 3, 3), 1); /* d4 White. */
     char why[128];
     T_EQ(banyan_params_check(G, "rollout=corners,priors=mobility", why, sizeof why), BANYAN_OK);
     T_EQ(banyan_params_check(G, "rollout=near", why, sizeof why), BANYAN_EINVAL);
@@ -429,7 +429,7 @@ void test_oth_rollout_distribution(void)
 
     /* From a middle game, where passes come sooner. */
     oth_test_setup(&s, "rollout=uniform");
-    T_EQ(G->load(&s, "c4 e3 f2 c6 e6 f3 g3 b3 a2 g2"), BANYAN_OK);
+    T_EQ(G->notation->load(&s, "c4 e3 f2 c6 e6 f3 g3 b3 a2 g2"), BANYAN_OK);
     oth_test_random(&s, n, true, 3, a, &placed_a);
     oth_test_random(&s, n, false, 4, b, &placed_b);
     for (int r = 0; r < 2; r++) {
@@ -503,7 +503,7 @@ static int oth_test_listed(const oth_test_state *s, const char *line, banyan_mov
         int score;
         banyan_move m;
         if (sscanf(p + 1, " %7[A-Za-z0-9]:%d", name, &score) == 2 &&
-            G->parse_move(s, name, &m) == BANYAN_OK && m == move)
+            G->notation->parse_move(s, name, &m) == BANYAN_OK && m == move)
             return score;
     }
     return -999;
@@ -516,7 +516,7 @@ void test_oth_solver_fforum(void)
 {
     static char lines[24][256];
     int n_lines = oth_test_read("fforum-1-19.obf", lines, 24);
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     banyan_move moves[BANYAN_MAX_MOVES];
     T_EQ(n_lines, 19);
     T_TRUE(mem != NULL);
@@ -534,7 +534,7 @@ void test_oth_solver_fforum(void)
             }
         }
         int score = -999;
-        int rc = G->solve(&s, UINT64_MAX, NULL, mem, &best, &score);
+        int rc = G->tactics->solve(&s, UINT64_MAX, NULL, mem, &best, &score);
         T_EQ(rc, best_score > 0   ? BANYAN_SOLVE_WIN
                  : best_score < 0 ? BANYAN_SOLVE_LOSS
                                   : BANYAN_SOLVE_DRAW);
@@ -543,7 +543,7 @@ void test_oth_solver_fforum(void)
                       (unsigned)best, best_score, (unsigned)want);
         /* Without a table the answer is the same. */
         if (i < 4) {
-            T_EQ(G->solve(&s, UINT64_MAX, NULL, NULL, &best, &score), rc);
+            T_EQ(G->tactics->solve(&s, UINT64_MAX, NULL, NULL, &best, &score), rc);
             T_EQ(score, best_score);
             T_EQ(best, want);
         }
@@ -574,7 +574,7 @@ void test_oth_solver_minimax(void)
 {
     banyan_rng rng;
     banyan_move moves[BANYAN_MAX_MOVES];
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     int checked = 0;
     banyan_rng_seed(&rng, 5, 0);
     T_TRUE(mem != NULL);
@@ -588,7 +588,7 @@ void test_oth_solver_minimax(void)
             continue;
         banyan_move best = BANYAN_MOVE_NONE;
         int score = -999, want = oth_test_minimax(&s);
-        T_TRUE(G->solve(&s, UINT64_MAX, NULL, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN);
+        T_TRUE(G->tactics->solve(&s, UINT64_MAX, NULL, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN);
         T_EQ(score, want);
         /* The move reaches the score, and no move before it does. */
         for (int i = 0; i < n; i++) {
@@ -613,14 +613,14 @@ void test_oth_solver_minimax(void)
 void test_oth_solver_unknown(void)
 {
     static char lines[24][256];
-    void *mem = calloc(1, G->deep_size);
+    void *mem = calloc(1, (G->tactics ? G->tactics->mem_size : 0));
     banyan_move best = 12345;
     int score = 12345;
     oth_test_state s;
     oth_test_setup(&s, NULL);
     T_TRUE(mem != NULL);
-    T_EQ(G->solve(&s, 1000000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
-    T_EQ(G->solve(&s, UINT64_MAX / 2, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->tactics->solve(&s, 1000000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->tactics->solve(&s, UINT64_MAX / 2, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, 12345);
     T_EQ(score, 12345);
     int n = oth_test_read("fforum-1-19.obf", lines, 24);
@@ -630,25 +630,26 @@ void test_oth_solver_unknown(void)
         return;
     }
     oth_test_load(&s, lines[15]); /* 16 empties: beyond a budget of 5000. */
-    T_EQ(G->solve(&s, 5000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->tactics->solve(&s, 5000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     /* 15 empties, +8 by e1, in reach of 200000 but with more nodes than
      * that: the budget runs out. */
     oth_test_load(&s, lines[7]);
-    T_EQ(G->solve(&s, 200000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->tactics->solve(&s, 200000, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, 12345);
     T_EQ(score, 12345);
     /* A stop flag already set: given up whatever the budget. */
     _Atomic int stop = 1;
-    T_EQ(G->solve(&s, UINT64_MAX, &stop, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->tactics->solve(&s, UINT64_MAX, &stop, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     T_EQ(best, 12345);
     for (uint64_t budget = 1000; budget < 200000; budget *= 2)
-        G->solve(&s, budget, NULL, mem, &best, &score); /* Leaves partial work in the table. */
-    T_EQ(G->solve(&s, UINT64_MAX, NULL, mem, &best, &score), BANYAN_SOLVE_WIN);
+        G->tactics->solve(&s, budget, NULL, mem, &best,
+                          &score); /* Leaves partial work in the table. */
+    T_EQ(G->tactics->solve(&s, UINT64_MAX, NULL, mem, &best, &score), BANYAN_SOLVE_WIN);
     T_EQ(score, 8);
     T_EQ(best, oth_test_move("e1"));
     oth_test_setup(&s, "solver=off");
-    T_EQ(G->load(&s, lines[7]), BANYAN_OK);
-    T_EQ(G->solve(&s, UINT64_MAX, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
+    T_EQ(G->notation->load(&s, lines[7]), BANYAN_OK);
+    T_EQ(G->tactics->solve(&s, UINT64_MAX, NULL, mem, &best, &score), BANYAN_SOLVE_UNKNOWN);
     free(mem);
 }
 
@@ -681,7 +682,7 @@ static void oth_test_transform(const oth_test_state *s, int k, bool flip, oth_te
         for (int x = 0; x < 8; x++) {
             int a = k & 1 ? 7 - x : x, b = k & 2 ? 7 - y : y;
             int sx = k & 4 ? b : a, sy = k & 4 ? a : b;
-            int who = G->piece(s, sx, sy);
+            int who = G->board->piece(s, sx, sy);
             text[8 * y + x] = who == 0 ? 'X' : who == 1 ? 'O' : '-';
         }
     snprintf(text + 64, sizeof text - 64, " %c", (G->to_move(s) == 0) != flip ? 'X' : 'O');

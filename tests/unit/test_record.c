@@ -63,6 +63,7 @@ static int record_test_to_move(const void *s)
 }
 
 static const banyan_game record_test_game = {
+    BANYAN_GAME_INIT,
     .name = "counter",
     .state_size = sizeof(record_test_state),
     .n_players = 2,
@@ -315,11 +316,11 @@ void test_record_push_undo(void)
     g->setup(t, "");
     T_EQ(record_state_at(&r, 0, s), BANYAN_OK);
     T_TRUE(memcmp(s, t, g->state_size) == 0);
-    T_EQ(g->load(t, "b2"), BANYAN_OK);
+    T_EQ(g->notation->load(t, "b2"), BANYAN_OK);
     T_EQ(record_state_at(&r, 1, s), BANYAN_OK);
     T_TRUE(memcmp(s, t, g->state_size) == 0);
     T_TRUE(memcmp(record_before(&r, 1), t, g->state_size) == 0);
-    T_EQ(g->load(t, "b2 a1 c3"), BANYAN_OK);
+    T_EQ(g->notation->load(t, "b2 a1 c3"), BANYAN_OK);
     T_TRUE(memcmp(record_state(&r), t, g->state_size) == 0);
     T_EQ(record_state_at(&r, 3, s), BANYAN_OK);
     T_TRUE(memcmp(s, t, g->state_size) == 0);
@@ -334,7 +335,7 @@ void test_record_push_undo(void)
     T_EQ(record_undo(&r, -3), 0);
     T_EQ(record_undo(&r, 2), 2);
     T_EQ(r.n_moves, 2);
-    T_EQ(g->load(t, "b2 a1"), BANYAN_OK);
+    T_EQ(g->notation->load(t, "b2 a1"), BANYAN_OK);
     T_TRUE(memcmp(record_state(&r), t, g->state_size) == 0);
     T_EQ(record_undo(&r, 10), 2);
     T_EQ(r.n_moves, 0);
@@ -358,7 +359,7 @@ void test_record_push_undo(void)
     T_STR(r.start, "b2 c3");
     T_STR(r.params, "m=4 n=4 k=3");
     g->setup(t, "m=4 n=4 k=3");
-    T_EQ(g->load(t, "b2 c3"), BANYAN_OK);
+    T_EQ(g->notation->load(t, "b2 c3"), BANYAN_OK);
     T_EQ(record_state_at(&r, 0, s), BANYAN_OK);
     T_TRUE(memcmp(s, t, g->state_size) == 0);
     T_EQ(record_test_push(&r, "d4"), BANYAN_OK);
@@ -765,7 +766,7 @@ static int record_test_piece(const record *r, int n, const char *pt)
     unsigned char s[1 << 14];
     T_TRUE(r->g->state_size <= sizeof s);
     T_EQ(record_state_at(r, n, s), BANYAN_OK);
-    return r->g->piece(s, pt[0] - 'a', pt[1] - 'a');
+    return r->g->board->piece(s, pt[0] - 'a', pt[1] - 'a');
 }
 
 /* Setup stones: AB, AW, AE and PL of the root make the start (a board form
@@ -1125,7 +1126,14 @@ static int toggle_piece(const void *s, int x, int y)
     return x >= 0 && x < 2 && y == 0 ? t->cell[x] : -1;
 }
 
+static const banyan_board toggle_board = {
+    BANYAN_BOARD_INIT,     .board_size = toggle_board_size,
+    .place = toggle_place, .place_move = toggle_place_move,
+    .piece = toggle_piece,
+};
+
 static const banyan_game toggle_game = {
+    BANYAN_GAME_INIT,
     .name = "toggle",
     .state_size = sizeof(toggle_state),
     .n_players = 2,
@@ -1134,11 +1142,8 @@ static const banyan_game toggle_game = {
     .play = toggle_play,
     .outcome = toggle_outcome,
     .to_move = toggle_to_move,
-    .board_size = toggle_board_size,
-    .place = toggle_place,
-    .place_move = toggle_place_move,
-    .piece = toggle_piece,
     .rules = BANYAN_RULE_SUPERKO,
+    .board = &toggle_board,
 };
 
 void test_record_superko(void)

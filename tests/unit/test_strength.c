@@ -72,7 +72,7 @@ static int ttt_minimax(int *b, int who)
 static int ttt_cell(const banyan_game *g, const void *s, banyan_move m)
 {
     char buf[8];
-    g->format_move(s, m, buf, sizeof buf);
+    g->notation->format_move(s, m, buf, sizeof buf);
     return (buf[1] - '1') * 3 + (buf[0] - 'a');
 }
 
@@ -293,7 +293,7 @@ void test_strength_connect4_sample(void)
         T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         char buf[8];
-        banyan_game_connect4.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+        banyan_game_connect4.notation->format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
         int col = buf[0] - 'a';
         T_TRUE(col >= 0 && col < 7 && cf_can_play(&c, col));
         int after;
@@ -330,7 +330,7 @@ void test_strength_connect4_exact(void)
     char path[1024], line[256];
     snprintf(path, sizeof path, "%s/connect4_L2_R2.txt", t_data_dir);
     FILE *f = fopen(path, "r");
-    void *mem = calloc(1, g->deep_size);
+    void *mem = calloc(1, (g->tactics ? g->tactics->mem_size : 0));
     banyan_engine *e = NULL;
     banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 64 << 20);
     banyan_limits lim = BANYAN_LIMITS(.playouts = 200000);
@@ -366,7 +366,8 @@ void test_strength_connect4_exact(void)
                 ok =
                     (ret[mover] == 1.0) == (m->score > 0) && (ret[mover] == 0.5) == (m->score == 0);
             else
-                ok = g->solve(s, UINT64_MAX, NULL, mem, &best, &score) != BANYAN_SOLVE_UNKNOWN &&
+                ok = g->tactics->solve(s, UINT64_MAX, NULL, mem, &best, &score) !=
+                         BANYAN_SOLVE_UNKNOWN &&
                      -score == m->score;
         }
         if (!ok && wrong++ < 5)
@@ -446,7 +447,7 @@ void test_strength_connect4_tactics(void)
             continue;
         }
         char buf[8];
-        banyan_game_connect4.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+        banyan_game_connect4.notation->format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
         if (!strchr(cases[i].answers, buf[0]))
             fprintf(stderr, "connect4 tactics %s: played %s, want one of %s\n", cases[i].position,
                     buf, cases[i].answers);
@@ -483,7 +484,7 @@ void test_strength_gomoku_tactics(void)
         T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         char buf[16], want[256];
-        banyan_game_gomoku.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+        banyan_game_gomoku.notation->format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
         snprintf(want, sizeof want, " %s ", answers);
         char key[20];
         snprintf(key, sizeof key, " %s ", buf);
@@ -527,7 +528,7 @@ static int strength_gomoku_file(const char *name, uint64_t playouts, int *total,
         T_EQ(banyan_engine_load(e, moves), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         char buf[16], want[256], key[20];
-        banyan_game_gomoku.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+        banyan_game_gomoku.notation->format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
         snprintf(want, sizeof want, " %s ", answers);
         snprintf(key, sizeof key, " %s ", buf);
         if (strstr(want, key))

@@ -170,7 +170,7 @@ void test_timeman_search(void)
     T_EQ(banyan_engine_search(e, &early, &r), BANYAN_OK);
     T_TRUE(r.playouts < 2000000);
     char buf[8];
-    banyan_game_connect4.format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
+    banyan_game_connect4.notation->format_move(banyan_engine_state(e), r.best, buf, sizeof buf);
     T_STR(buf, "g");
     /* Early stopping with playouts alone is deterministic. */
     uint64_t n = r.playouts;
