@@ -430,7 +430,9 @@ int banyan_engine_set_state(banyan_engine *e, const void *s);
  * unchanged until the next call that changes the position. */
 const void *banyan_engine_state(const banyan_engine *e);
 
-/* The game the engine plays. */
+/* The game the engine plays: the table it was made with, or, for a table
+ * made against an older banyan_game.h, the engine's copy of it at this
+ * library's sizes (the members the table lacked NULL or 0). */
 const banyan_game *banyan_engine_game(const banyan_engine *e);
 
 /* Parses text as a move legal at the root, in the game's notation (decimal

@@ -31,8 +31,8 @@ static const char *net_layout_of(const banyan_game *g, const void *s, net_layout
     memset(out, 0, sizeof *out);
     if (g->n_players != 2)
         return "learning needs a two-player game";
-    if (!(g->board && g->board->board_size) || !(g->board && g->board->place) ||
-        !(g->board && g->board->place_move) || !(g->board && g->board->piece))
+    if (!g->board || !(g->board && g->board->place) || !(g->board && g->board->place_move) ||
+        !(g->board && g->board->piece))
         return "learning needs a game with a board";
     g->board->board_size(s, &out->width, &out->height);
     if (out->width < 1 || out->height < 1 || out->width > NN_MAX_SIDE || out->height > NN_MAX_SIDE)

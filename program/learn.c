@@ -365,7 +365,7 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
     long temp = o->temp_plies;
     if (temp < 0) {
         int w = 1, h = 1;
-        if ((g->board && g->board->board_size))
+        if (g->board)
             g->board->board_size(banyan_engine_state(e), &w, &h);
         temp = w * h / 5 > 2 ? w * h / 5 : 2;
     }

@@ -684,8 +684,7 @@ static const char *play_sides(const play *P, char *buf, size_t len)
         snprintf(buf, len, "You play both sides.");
     else if (!P->human[0] && !P->human[1])
         snprintf(buf, len, "Banyan plays both sides.");
-    else if ((P->g->board && P->g->board->board_size) &&
-             strcmp(banyan_game_player(P->g, p), p ? "O" : "X") != 0)
+    else if (P->g->board && strcmp(banyan_game_player(P->g, p), p ? "O" : "X") != 0)
         snprintf(buf, len, "You play %s (%s on the board).", banyan_game_player(P->g, p),
                  p ? "O" : "X");
     else

@@ -190,8 +190,8 @@ static int gtp_switch(gtp *ctx, const banyan_game *g, const char *params, bool k
     banyan_config cfg = ctx->opt.cfg;
     /* Ownership (kata-analyze) where the game has it and the leaves are
      * rollouts: a network's evaluations have no final position. */
-    cfg.ownership = ctx->want_owner && (g->board && g->board->owner) &&
-                    (g->board && g->board->board_size) && !ctx->opt.net[0];
+    cfg.ownership =
+        ctx->want_owner && (g->board && g->board->owner) && g->board && !ctx->opt.net[0];
     if (cfg.ownership && banyan_config_check(g, &cfg))
         cfg.ownership = false;
     int rc = options_engine_new(&ctx->opt, &cfg, g, params, &e, &ev, why, sizeof why);
@@ -408,8 +408,7 @@ static int gtp_square_side(gtp *ctx)
     const void *s = gtp_state_of(ctx);
     banyan_move pass;
     int w, h;
-    if (ctx->coords != BANYAN_COORDS_GTP || !(g->board && g->board->board_size) ||
-        g->n_players != 2)
+    if (ctx->coords != BANYAN_COORDS_GTP || !g->board || g->n_players != 2)
         return 0;
     g->board->board_size(s, &w, &h);
     if (w != h || g->board->place_move(s, BANYAN_PLACE_PASS, 0, 0, &pass) != BANYAN_OK)
@@ -578,7 +577,7 @@ static int gtp_estimate(gtp *ctx, int *width, int *height)
     banyan_engine *e;
     banyan_report r = BANYAN_REPORT();
     int w, h, n = ctx->rec.n_moves;
-    if (!(g->board && g->board->owner) || !(g->board && g->board->board_size))
+    if (!(g->board && g->board->owner) || !g->board)
         return gtp_fail(ctx, "cannot score");
     g->board->board_size(s, &w, &h);
     if (w * h > GTP_CELLS_MAX)
@@ -806,7 +805,7 @@ static bool gtp_resigns(gtp *ctx, const banyan_report *r, banyan_move m)
     for (int i = 0; i < r->n_moves; i++)
         if (r->moves[i].move == m)
             st = &r->moves[i];
-    if ((ctx->g->board && ctx->g->board->board_size))
+    if (ctx->g->board)
         ctx->g->board->board_size(gtp_state_of(ctx), &w, &h);
     bool low =
         st && st->visits && r->playouts >= GTP_RESIGN_PLAYOUTS && ctx->rec.n_moves >= w * h / 8 &&
@@ -1270,8 +1269,7 @@ static int gtp_analyze(gtp *ctx, int argc, char **argv, bool kata)
     if (how.ownership) {
         banyan_config cfg = ctx->opt.cfg;
         cfg.ownership = true;
-        const char *why = !(ctx->g->board && ctx->g->board->owner) ||
-                                  !(ctx->g->board && ctx->g->board->board_size)
+        const char *why = !(ctx->g->board && ctx->g->board->owner) || !ctx->g->board
                               ? "no ownership in this game"
                           : ctx->opt.net[0] ? "ownership needs rollouts, not a network"
                                             : banyan_config_check(ctx->g, &cfg);

@@ -104,7 +104,7 @@ static uint64_t record_board(const banyan_game *g, const void *s)
 {
     int w = 0, h = 0;
     uint64_t key = 0x9e3779b97f4a7c15ULL;
-    if (!(g->board && g->board->board_size) || !(g->board && g->board->piece))
+    if (!g->board || !(g->board && g->board->piece))
         return 0;
     g->board->board_size(s, &w, &h);
     for (int y = 0; y < h; y++)
@@ -570,8 +570,7 @@ static int record_save_psq(const record *r, FILE *f, void *s)
 {
     const banyan_game *g = r->g;
     int w, h, x, y;
-    if (!((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY) ||
-        !(g->board && g->board->board_size) || r->start)
+    if (!((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY) || !g->board || r->start)
         return BANYAN_EINVAL;
     record_rebuild(r, 0, s);
     for (int i = 0; i < r->n_moves; i++) {
@@ -946,8 +945,7 @@ static int record_psq_begin(record *r, const banyan_game *g, const char *t, int 
     if (!g && !(g = record_game_by_gm(RECORD_PSQ_GM)))
         return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: no game of SGF number %d is built in",
                            RECORD_PSQ_GM);
-    if (!((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY) ||
-        !(g->board && g->board->board_size))
+    if (!((g->board ? g->board->coords : 0) & BANYAN_COORDS_XY) || !g->board)
         return record_fail(err, errlen, BANYAN_EINVAL, "PSQ: %s has no X,Y coordinates", g->name);
     snprintf(label, sizeof label, "the board %ldx%ld", w, h);
     if (record_size_params(g, (int)w, (int)h, label, params, sizeof params, why, sizeof why) !=
@@ -1443,7 +1441,7 @@ static int record_sgf_start(record_sgf *x, const banyan_game *g, const char *par
     int rc, part, w, h;
     if ((rc = record_start(x->r, g, params, start, why, sizeof why, &part)) != BANYAN_OK)
         return record_sgf_fail(x, rc, "%s: %s", part ? label : "the game", why);
-    if (x->width && (g->board && g->board->board_size)) {
+    if (x->width && g->board) {
         g->board->board_size(x->r->state, &w, &h);
         if (w != x->width || h != x->height)
             return record_sgf_fail(x, BANYAN_EINVAL, "%s does not fit %s's %dx%d board", x->sz,
@@ -1463,10 +1461,9 @@ static int record_sgf_setup_start(record_sgf *x, const banyan_game *g, const cha
 {
     record *r = x->r;
     int w, h;
-    if (!(g->board && g->board->board_size) || g->n_players != 2)
+    if (!g->board || g->n_players != 2)
         return record_sgf_fail(x, BANYAN_EINVAL, "the setup at byte %zu: %s has no %s", x->setup_at,
-                               g->name,
-                               (g->board && g->board->board_size) ? "two players" : "board");
+                               g->name, g->board ? "two players" : "board");
     g->board->board_size(r->state, &w, &h);
     if (x->setup_w > w || x->setup_h > h)
         return record_sgf_fail(x, BANYAN_EINVAL,

@@ -310,14 +310,14 @@ static json_t *web_state(const session *S)
     json_t *board = json_object();
     int w = 0, h = 0;
     bool column = web_is_column_game(g, s);
-    if ((g->board && g->board->board_size))
+    if (g->board)
         g->board->board_size(s, &w, &h);
     json_object_set_new(board, "width", json_integer(w));
     json_object_set_new(board, "height", json_integer(h));
     json_object_set_new(board, "kind",
-                        json_string(!(g->board && g->board->board_size) ? "none"
-                                    : column                            ? "column"
-                                                                        : "cell"));
+                        json_string(!g->board ? "none"
+                                    : column  ? "column"
+                                              : "cell"));
     web_labels(g, s, w, h, column, board);
     json_object_set_new(o, "board", board);
     json_t *cells = json_array();
@@ -933,12 +933,11 @@ static json_t *web_games_json(const web *w)
             }
             json_array_append_new(params, j);
         }
-        json_array_append_new(games,
-                              json_pack("{s:s,s:s,s:i,s:i,s:b,s:o,s:o}", "name", g->name, "title",
-                                        g->title ? g->title : g->name, "players", g->n_players,
-                                        "sgf", (g->board ? g->board->sgf_game : 0), "board",
-                                        (g->board && g->board->board_size), "formats",
-                                        web_formats(g), "params", params));
+        json_array_append_new(
+            games, json_pack("{s:s,s:s,s:i,s:i,s:b,s:o,s:o}", "name", g->name, "title",
+                             g->title ? g->title : g->name, "players", g->n_players, "sgf",
+                             (g->board ? g->board->sgf_game : 0), "board", g->board != NULL,
+                             "formats", web_formats(g), "params", params));
     }
     const options *o = &w->c.eng;
     double time = o->lim.time > 0 ? o->lim.time : o->lim.playouts ? 0 : 1.0;
