@@ -544,3 +544,31 @@ void test_engine_budgets(void)
         banyan_engine_free(e);
     }
 }
+
+/* The budgets come from the game's tactics part: each one it sets, and
+ * the default for each it leaves 0. A root solver given one position a
+ * call no longer proves the loss of test_engine_budgets before the search. */
+void test_engine_game_budgets(void)
+{
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 4 << 20);
+    banyan_tactics tactics = *banyan_game_connect4.tactics;
+    banyan_game g = banyan_game_connect4;
+    banyan_engine *e = NULL;
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 1000);
+    banyan_report r = BANYAN_REPORT();
+    search_budgets d = SEARCH_BUDGETS_DEFAULT;
+    tactics.solve_root = tactics.solve_root_min = tactics.solve_root_max = tactics.solve_slice = 1;
+    tactics.solve_per_second = 0; /* Left to the engine. */
+    g.tactics = &tactics;
+    T_EQ(banyan_engine_new(&g, "book=off", &cfg, &e), BANYAN_OK);
+    if (!e)
+        return;
+    T_EQ(e->budgets.solve_root, 1);
+    T_EQ(e->budgets.solve_slice, 1);
+    T_TRUE(e->budgets.solve_per_second == d.solve_per_second);
+    T_EQ(e->budgets.deep_effort, d.deep_effort); /* Connect Four leaves it 0. */
+    T_EQ(banyan_engine_load(e, "2252576253462244111563365343671351441"), BANYAN_OK);
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(r.playouts > 0);
+    banyan_engine_free(e);
+}
