@@ -16,7 +16,10 @@
 
 /* The budgets are banyan_tactics' own members (banyan_game.h): the
  * engine's copy of the game's tactics part (or of an empty one), with each
- * budget the game leaves 0 set to its default. What each bounds, and why
+ * budget the game leaves 0 set to its default. The search calls the
+ * tactics' hooks through this copy too (e->budgets.solve, never NULL
+ * itself), so no hot path asks first whether the game has the part. What
+ * each bounds, and why
  * its default is what it is:
  *
  * A root child gets the game's deep prover once it has deep_visits

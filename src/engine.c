@@ -348,9 +348,9 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         w->scratch = c.alloc(c.alloc_ud, NULL, g->state_size);
         if (w->states && w->sims)
             search_sims_init(w, c.batch, g->state_size);
-        if ((g->tactics ? g->tactics->mem_size : 0) > 0 &&
-            (w->deep = c.alloc(c.alloc_ud, NULL, (g->tactics ? g->tactics->mem_size : 0))) != NULL)
-            memset(w->deep, 0, (g->tactics ? g->tactics->mem_size : 0));
+        if (e->budgets.mem_size > 0 &&
+            (w->deep = c.alloc(c.alloc_ud, NULL, e->budgets.mem_size)) != NULL)
+            memset(w->deep, 0, e->budgets.mem_size);
         if (keep_line) {
             w->line = c.alloc(c.alloc_ud, NULL, ENGINE_LINE_MAX * sizeof(banyan_move));
             if (c.rave <= 0)
@@ -366,7 +366,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
         if (c.ownership)
             w->owned = c.alloc(c.alloc_ud, NULL, 2 * BANYAN_OWNER_CELLS * sizeof(uint32_t));
         if (!w->states || !w->sims || !w->requests || !w->scratch ||
-            ((g->tactics ? g->tactics->mem_size : 0) > 0 && !w->deep) ||
+            (e->budgets.mem_size > 0 && !w->deep) ||
             (c.rave > 0 && (!w->rave_moves || !w->rave_stamp || !w->rave_who)) ||
             (c.ownership && !w->owned) || (keep_line && (!w->line || !w->rave_moves))) {
             engine_release(e);

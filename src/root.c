@@ -146,11 +146,11 @@ static void search_prove_root(banyan_engine *e, uint32_t effort, double seconds)
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
     banyan_move win;
-    if (!(g->tactics && g->tactics->prove_win) || g->n_players != 2 ||
+    if (!e->budgets.prove_win || g->n_players != 2 ||
         tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN ||
-        !(g->tactics->prove_win(e->root_state, &win) ||
-          ((g->tactics && g->tactics->prove_win_deep) &&
-           g->tactics->prove_win_deep(e->root_state, effort, seconds, e->workers[0].deep, &win))))
+        !(e->budgets.prove_win(e->root_state, &win) ||
+          (e->budgets.prove_win_deep &&
+           e->budgets.prove_win_deep(e->root_state, effort, seconds, e->workers[0].deep, &win))))
         return;
     search_prove_root_move(e, win, BANYAN_PROVEN_WIN);
 }
@@ -176,12 +176,11 @@ static uint64_t search_solve_budget(const banyan_engine *e, const banyan_limits 
 static int search_solve_sliced(banyan_engine *e, const void *s, uint64_t budget, double deadline,
                                banyan_move *best, int *score)
 {
-    const banyan_game *g = e->game;
     uint64_t slice = e->budgets.solve_slice, b = budget < slice ? budget : slice;
     int known = BANYAN_SOLVE_UNKNOWN;
     for (;;) {
         banyan_move m;
-        int sc, r = g->tactics->solve(s, b, &e->stop, e->workers[0].deep, &m, &sc);
+        int sc, r = e->budgets.solve(s, b, &e->stop, e->workers[0].deep, &m, &sc);
         if (r >= BANYAN_SOLVE_WIN && r <= BANYAN_SOLVE_DRAW) {
             known = r;
             *best = m;
@@ -246,7 +245,7 @@ static void search_solve_root(banyan_engine *e, uint64_t budget, double deadline
     int score;
     /* A root proven already keeps what solved it (a second search of the
      * same position: search_exact() checks that it is the same). */
-    if (!(g->tactics && g->tactics->solve) || g->n_players != 2 ||
+    if (!e->budgets.solve || g->n_players != 2 ||
         tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
     e->exact.result = BANYAN_SOLVE_UNKNOWN;
@@ -304,7 +303,7 @@ void search_verify_best(banyan_engine *e, const banyan_limits *u, const limits *
     const banyan_game *g = e->game;
     worker *w0 = &e->workers[0];
     banyan_report rep;
-    if (!(g->tactics && g->tactics->prove_win_deep) || g->n_players != 2)
+    if (!e->budgets.prove_win_deep || g->n_players != 2)
         return;
     for (int tries = 0; tries < e->budgets.verify_tries; tries++) {
         double ret[BANYAN_MAX_PLAYERS];
@@ -320,8 +319,8 @@ void search_verify_best(banyan_engine *e, const banyan_limits *u, const limits *
             return;
         double seconds;
         uint32_t effort = search_verify_effort(e, u, L, &seconds);
-        if (!((g->tactics && g->tactics->prove_win) && g->tactics->prove_win(w0->state, &win)) &&
-            !g->tactics->prove_win_deep(w0->state, effort, seconds, w0->deep, &win))
+        if (!(e->budgets.prove_win && e->budgets.prove_win(w0->state, &win)) &&
+            !e->budgets.prove_win_deep(w0->state, effort, seconds, w0->deep, &win))
             return;
         search_prove_root_move(e, m, BANYAN_PROVEN_LOSS);
     }
@@ -336,10 +335,10 @@ static void search_defend_root(banyan_engine *e, uint32_t effort, double seconds
     const banyan_game *g = e->game;
     const tree *t0 = &e->trees[0];
     banyan_move keep[BANYAN_MAX_MOVES];
-    if (!(g->tactics && g->tactics->candidates_deep) || g->n_players != 2 ||
+    if (!e->budgets.candidates_deep || g->n_players != 2 ||
         tree_proof(&t0->nodes[t0->root]) != BANYAN_UNPROVEN)
         return;
-    int nk = g->tactics->candidates_deep(e->root_state, effort, seconds, e->workers[0].deep, keep);
+    int nk = e->budgets.candidates_deep(e->root_state, effort, seconds, e->workers[0].deep, keep);
     if (nk <= 0 || nk > BANYAN_MAX_MOVES)
         return;
     for (int k = 0; k < e->n_trees; k++) {

@@ -28,9 +28,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
     L.start = L.sims_start = util_now();
     /* A game with a deep prover keeps budgets.verify_share of a timed
      * search for the check of the move to play (search_verify_best). */
-    double keep = (e->game->tactics && e->game->tactics->prove_win_deep) && e->game->n_players == 2
-                      ? e->budgets.verify_share
-                      : 0;
+    double keep =
+        e->budgets.prove_win_deep && e->game->n_players == 2 ? e->budgets.verify_share : 0;
     L.deadline = u->time > 0 ? L.start + u->time * (1 - keep) : 0;
     L.hard_deadline =
         u->time > 0 && u->time_max > u->time ? L.start + u->time_max * (1 - keep) : L.deadline;

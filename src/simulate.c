@@ -76,7 +76,7 @@ static bool search_prove_deep(worker *w, uint32_t xi, int mover, uint32_t n)
         (atomic_fetch_or_explicit(&x->flags, NODE_MARK, memory_order_relaxed) & NODE_MARK))
         return false;
     if (g->n_players != 2 || tree_proof(x) != BANYAN_UNPROVEN || g->outcome(w->state, ret) ||
-        !g->tactics->prove_win_deep(w->state, e->budgets.deep_effort, 0, w->deep, &win))
+        !e->budgets.prove_win_deep(w->state, e->budgets.deep_effort, 0, w->deep, &win))
         return false;
     tree_set_proof(x, g->to_move(w->state) == mover ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
     return true; /* The backup marks the root as having a proven child. */
@@ -144,8 +144,8 @@ static void search_leaf(worker *w, double *ret)
         for (int ply = 0; ply < e->cfg.cutoff; ply++) {
             if (g->outcome(w->state, ret))
                 return;
-            int n = (g->tactics && g->tactics->candidates) ? g->tactics->candidates(w->state, moves)
-                                                           : g->moves(w->state, moves);
+            int n = e->budgets.candidates ? e->budgets.candidates(w->state, moves)
+                                          : g->moves(w->state, moves);
             if (NEVER(n <= 0))
                 break;
             g->play(w->state, moves[banyan_rng_below(&w->rng, (uint32_t)n)]);
@@ -200,21 +200,20 @@ expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uint64_t h
         }
     }
     int n = 0; /* The children, once the game has listed them. */
-    if (depth > 0 && (g->tactics && g->tactics->prove_win) && g->n_players == 2) {
+    if (depth > 0 && e->budgets.prove_win && g->n_players == 2) {
         banyan_move win;
-        bool won = (g->tactics && g->tactics->expand)
-                       ? (n = g->tactics->expand(w->state, w->deep, &win, moves)) < 0
-                       : g->tactics->prove_win(w->state, &win);
+        bool won = e->budgets.expand ? (n = e->budgets.expand(w->state, w->deep, &win, moves)) < 0
+                                     : e->budgets.prove_win(w->state, &win);
         if (won) {
             int p = g->to_move(w->state);
             tree_set_proof(x, mover == p ? BANYAN_PROVEN_WIN : BANYAN_PROVEN_LOSS);
             return EXPAND_PROVEN;
         }
     }
-    if (depth > 0 && (g->tactics && g->tactics->solve) && g->n_players == 2) {
+    if (depth > 0 && e->budgets.solve && g->n_players == 2) {
         banyan_move best;
         int score,
-            r = g->tactics->solve(w->state, e->budgets.solve_node, NULL, w->deep, &best, &score);
+            r = e->budgets.solve(w->state, e->budgets.solve_node, NULL, w->deep, &best, &score);
         /* A result without its score (Connect Four's opening book) proves
          * nothing here: with every reply proven lost and none known to
          * resist longer, the player facing them would stop searching and
@@ -228,8 +227,8 @@ expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uint64_t h
         }
     }
     if (n == 0)
-        n = (g->tactics && g->tactics->candidates) ? g->tactics->candidates(w->state, moves)
-                                                   : g->moves(w->state, moves);
+        n = e->budgets.candidates ? e->budgets.candidates(w->state, moves)
+                                  : g->moves(w->state, moves);
     if (NEVER(n <= 0 || n > BANYAN_MAX_MOVES))
         return EXPAND_NONE;
     for (int i = 0; i < n; i++)
@@ -260,7 +259,7 @@ expansion search_expand(worker *w, uint32_t xi, int mover, int depth, uint64_t h
         if (w->t->best)
             atomic_init(&w->t->best[first + (uint32_t)i], 0);
     }
-    if ((g->tactics && g->tactics->candidates))
+    if (e->budgets.candidates)
         atomic_fetch_or_explicit(&x->flags, NODE_CANDIDATES, memory_order_relaxed);
     atomic_store_explicit(&x->children, first, memory_order_release);
     if (graph)
@@ -405,7 +404,7 @@ static void search_descend(worker *w, search_sim *S, int before)
         if (t->tt && depth >= SEARCH_TT_DEPTH)
             hashes[depth] = g->hash(w->state);
         uint32_t n = search_add_visit(e, &nodes[xi]);
-        if (depth == 1 && (g->tactics && g->tactics->prove_win_deep))
+        if (depth == 1 && e->budgets.prove_win_deep)
             proving = search_prove_deep(w, xi, p, n); /* Read at the top of the loop. */
     }
 
