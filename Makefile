@@ -11,7 +11,7 @@ sanitize ?=
 WARN    = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Wshadow \
           -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wwrite-strings \
           -Wconversion -Wno-sign-conversion $(if $(WERROR),-Werror)
-INCS    = -Iinclude -Isrc -Iproto -Igames -Inet -Iweb
+INCS    = -Iinclude -Isrc -Iproto -Igames -Inet -Iweb -Idist
 
 # The learning part (net/) multiplies its matrices with OpenBLAS where the
 # build machine has it (Debian libopenblas-dev), else with its own plain C:
@@ -31,6 +31,25 @@ WEB ?= $(shell pkg-config --exists libmicrohttpd jansson 2>/dev/null && echo yes
 ifeq ($(WEB),yes)
   WEB_CFLAGS = $(shell pkg-config --cflags libmicrohttpd jansson)
   WEB_LIBS   = $(shell pkg-config --libs libmicrohttpd jansson)
+endif
+
+# The distributed layer (dist/: mpirun -np N banyan ...) is built on MPI
+# where pkg-config finds it (Debian libopenmpi-dev, or libmpich-dev); MPI=yes
+# or MPI=no chooses. Without it dist/none.c stands in: one rank, and
+# `banyan --version` says what to install. Sanitizer builds leave it out
+# unless asked (MPI=yes): the MPI library's own allocations at exit fill
+# LeakSanitizer's report; the release pass runs the distributed tests.
+ifneq ($(sanitize),)
+  MPI ?= no
+endif
+MPI ?= $(shell pkg-config --exists mpi-c 2>/dev/null && echo yes || echo no)
+MPI_PC = $(shell pkg-config --exists mpi-c 2>/dev/null && echo mpi-c || echo mpich)
+ifeq ($(MPI),yes)
+  MPI_CFLAGS = $(shell pkg-config --cflags $(MPI_PC))
+  MPI_LIBS   = $(shell pkg-config --libs $(MPI_PC))
+  DIST_OBJ   = $(B)/dist/comm.o
+else
+  DIST_OBJ   = $(B)/dist/none.o
 endif
 
 ifneq ($(sanitize),)
@@ -68,7 +87,7 @@ PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] games/othello/*.[ch] \
-             games/go/*.[ch] program/*.[ch] proto/*.[ch] net/*.[ch] web/*.[ch] \
+             games/go/*.[ch] program/*.[ch] proto/*.[ch] net/*.[ch] web/*.[ch] dist/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
              examples/*.c bench/*.c tools/*.c
 LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
@@ -161,10 +180,12 @@ fuzz: $(GMK_TABLES) $(if $(filter yes,$(WEB)),$(WEB_ASSETS_C))
 # --version names the compiler that built the program.
 $(B)/program/main.o: CFLAGS += -DBANYAN_COMPILER='"$(subst ',,$(shell $(CC) --version 2>/dev/null | head -1))"'
 
-$(BANYAN): $(TOOL_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
+$(BANYAN): $(TOOL_OBJ) $(WEB_OBJ) $(DIST_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a \
-	  $(NET_LIBS) $(WEB_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(WEB_OBJ) $(DIST_OBJ) $(B)/libbanyan_net.a \
+	  $(B)/libbanyan.a $(NET_LIBS) $(WEB_LIBS) $(MPI_LIBS) $(LDLIBS)
+
+$(B)/dist/comm.o: CFLAGS += $(MPI_CFLAGS)
 
 # The web board's objects see libmicrohttpd's and jansson's headers; its
 # page is written into a C file by a generator built first.
@@ -186,10 +207,11 @@ $(WEB_ASSETS_C:.c=.o): $(WEB_ASSETS_C)
 # registry stands in for the library's, so no front-end file knows the game
 # (tests/cli/extra.sh plays it through GTP, the referee and game records).
 EXTRA_OBJ = $(patsubst %.c,$(B)/%.o,$(filter-out tests/extra/abi_caller.c,$(wildcard tests/extra/*.c)))
-$(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
+$(B)/banyan-extra: $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(DIST_OBJ) $(B)/libbanyan_net.a \
+                  $(B)/libbanyan.a
 	$(SAY) LD $@
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(B)/libbanyan_net.a \
-	  $(B)/libbanyan.a $(NET_LIBS) $(WEB_LIBS) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(EXTRA_OBJ) $(WEB_OBJ) $(DIST_OBJ) \
+	  $(B)/libbanyan_net.a $(B)/libbanyan.a $(NET_LIBS) $(WEB_LIBS) $(MPI_LIBS) $(LDLIBS)
 
 # The unit tests also cover the match statistics of program/stats.c and the
 # game record of proto/record.c.
@@ -365,7 +387,7 @@ bench: $(BANYAN)
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
 	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h games/othello/*.h games/go/*.h \
-	    proto/*.h net/*.h web/*.h; do \
+	    proto/*.h net/*.h web/*.h dist/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
 	    $(CC) $(WARN) $(INCS) -I$$(dirname $$h) -fsyntax-only -x c - || exit 1; \
 	done
@@ -375,9 +397,9 @@ headers:
 	    echo "$$f: games include only the public headers and their own, not $$h"; exit 1; }; \
 	  done; done
 	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' program/*.[ch] proto/*.[ch] examples/*.c \
-	    tests/fuzz/*.c web/*.[ch] | sort -u); do \
+	    tests/fuzz/*.c web/*.[ch] dist/*.[ch] | sort -u); do \
 	  [ -f include/$$h ] || [ -f proto/$$h ] || [ -f program/$$h ] || [ -f net/$$h ] || \
-	  [ -f web/$$h ] || { \
+	  [ -f web/$$h ] || [ -f dist/$$h ] || [ "$$h" = mpi.h ] || { \
 	  echo "program/, proto/, web/, examples/ and fuzz targets include only the public headers" \
 	    "and front-end modules, not $$h"; exit 1; }; done
 	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' net/*.[ch] | sort -u); do \
@@ -466,7 +488,7 @@ help:
 # Keep the objects of pattern-built binaries (fuzz replay) between runs.
 .SECONDARY:
 
--include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(DIST_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
          $(B)/examples/planner.d
 
 # Gomoku's evaluation fitted to another engine's: writes games/gomoku/weights.c

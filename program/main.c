@@ -9,6 +9,7 @@
 #include "banyan.h"
 #include "cli.h"
 #include "nn.h"
+#include "dist.h"
 #include "web.h"
 
 static void main_usage(FILE *f)
@@ -121,7 +122,7 @@ static int main_help(int argc, char **argv)
     return 2;
 }
 
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
     const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
     if (argc > 0 && !strncmp(base ? base + 1 : argv[0], "pbrain-", 7))
@@ -139,6 +140,7 @@ int main(int argc, char **argv)
         printf("banyan %s (%s, %s)\n", banyan_version(), BANYAN_COMPILER, __DATE__);
         printf("networks: %s\n", nn_have_blas() ? "OpenBLAS" : "plain C (built without BLAS)");
         printf("web board: %s\n", web_about());
+        printf("distributed: %s\n", dist_about());
         return 0;
     }
     if (!strcmp(cmd, "gomocup"))
@@ -153,4 +155,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "; did you mean \"%s\"?", near);
     fprintf(stderr, " (banyan --help lists the commands)\n");
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (!dist_start(&argc, &argv))
+        return 1;
+    int rc = main_run(argc, argv);
+    dist_end();
+    return rc;
 }
