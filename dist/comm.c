@@ -24,8 +24,9 @@ static struct {
     bool started;
     int rank, ranks;
     double timeout;
+    int err_fd; /* Where dist_fail() writes: the first standard error. */
     char about[320];
-} dist = {.ranks = 1, .timeout = 10};
+} dist = {.ranks = 1, .timeout = 10, .err_fd = 2};
 
 static double dist_now(void)
 {
@@ -65,13 +66,19 @@ bool dist_start(int *argc, char ***argv)
         dist_fail("the MPI library offers no calls from more than one thread "
                   "(MPI_THREAD_SERIALIZED)");
     if (dist.rank != 0) {
-        /* Rank 0 speaks for the job: the others' output goes nowhere. */
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0) {
+        /* Rank 0 speaks for the job: the others' output and messages go
+         * nowhere (they run the same commands on the same input, and would
+         * say the same), but for the faults of dist_fail(). */
+        int fd = open("/dev/null", O_WRONLY), err = dup(2);
+        if (fd >= 0 && err >= 0) {
             fflush(stdout);
+            fflush(stderr);
+            dist.err_fd = err;
             dup2(fd, 1);
-            close(fd);
+            dup2(fd, 2);
         }
+        if (fd >= 0)
+            close(fd);
     }
     return true;
 }
@@ -125,8 +132,8 @@ void dist_fail(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fflush(stdout);
-    fprintf(stderr, "banyan: rank %d: %s\n", dist.rank, msg);
     fflush(stderr);
+    dprintf(dist.err_fd, "banyan: rank %d: %s\n", dist.rank, msg);
     if (dist.started)
         MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
@@ -204,4 +211,26 @@ void *dist_recv(int from, int tag, int *source, size_t *len, double timeout)
     if (len)
         *len = n;
     return buf;
+}
+
+struct dist_post {
+    MPI_Request req;
+};
+
+dist_post *dist_start_send(int to, int tag, const void *data, size_t len)
+{
+    dist_post *p = malloc(sizeof *p);
+    if (!p)
+        dist_fail("out of memory for a send");
+    MPI_Isend(data, dist_count(len), MPI_BYTE, to, tag, MPI_COMM_WORLD, &p->req);
+    return p;
+}
+
+bool dist_done(dist_post *p)
+{
+    int done = 0;
+    MPI_Test(&p->req, &done, MPI_STATUS_IGNORE);
+    if (done)
+        free(p);
+    return done;
 }

@@ -27,6 +27,9 @@
 /* Any sender, for dist_poll() and dist_recv(). */
 #define DIST_ANY (-1)
 
+/* The most ranks a job of banyan takes. */
+#define DIST_MAX_RANKS 1024
+
 /* Message tags: each user of the layer has its own range, so that no
  * message of one is taken by another. */
 enum {
@@ -87,5 +90,18 @@ void *dist_recv(int from, int tag, int *source, size_t *len, double timeout);
 /* Rank 0 sends the same bytes to every other rank (which each call
  * dist_recv(0, tag, ...) for them). */
 void dist_send_all(int tag, const void *data, size_t len);
+
+/* A send under way (dist_post), for a rank that must go on receiving while
+ * its data travels: two ranks that send each other large messages with
+ * dist_send() at once would each wait for the other to receive. */
+typedef struct dist_post dist_post;
+
+/* Starts sending len bytes to rank `to` with tag; data must stay as it is
+ * until dist_done() says the send is over. Returns the send (never NULL:
+ * out of memory fails the run). */
+dist_post *dist_start_send(int to, int tag, const void *data, size_t len);
+
+/* Whether send p is over; then p is freed and must not be used again. */
+bool dist_done(dist_post *p);
 
 #endif /* BANYAN_DIST_H */

@@ -87,3 +87,15 @@ void *dist_recv(int from, int tag, int *source, size_t *len, double timeout)
     (void)from, (void)tag, (void)source, (void)len, (void)timeout;
     dist_fail("a message was awaited without MPI");
 }
+
+dist_post *dist_start_send(int to, int tag, const void *data, size_t len)
+{
+    (void)to, (void)tag, (void)data, (void)len;
+    dist_fail("a message was sent without MPI");
+}
+
+bool dist_done(dist_post *p)
+{
+    (void)p;
+    return true;
+}

@@ -84,7 +84,7 @@ int cli_analyze(int argc, char **argv)
     const void *s = banyan_engine_state(e);
     banyan_report r = BANYAN_REPORT();
     o.eng.lim.analyse = true; /* Every move valued, past a proof of the root. */
-    banyan_engine_search(e, &o.eng.lim, &r);
+    options_search(&o.eng, e, &o.eng.lim, &r);
     if (o.tree_dump && analyze_tree_dump(e, &o) != 0) {
         cli_engine_free(e);
         return 1;

@@ -5,6 +5,8 @@
  * explained from the game's description; move and board printing.
  */
 #include "cli.h"
+#include "dist.h"
+#include "dsearch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +248,10 @@ bool cli_parse(int argc, char **argv, int first, cli_opts *o)
             return false;
         }
         i += takes;
+    }
+    if (dist_ranks() > 1 && !dsearch_setup(&o->eng, err, sizeof err)) {
+        fprintf(stderr, "banyan: %s\n", err);
+        return false;
     }
     return true;
 }

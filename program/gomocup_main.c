@@ -7,6 +7,9 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "dist.h"
+#include "dsearch.h"
+#include "line.h"
 #include "gomocup.h"
 
 int cli_gomocup(int argc, char **argv, int first)
@@ -26,7 +29,15 @@ int cli_gomocup(int argc, char **argv, int first)
         return o.game ? 2 : 1;
     }
     gomocup_set_ponder(ctx, o.eng.ponder == 1);
-    gomocup_run(ctx, 0);
+    if (dist_ranks() > 1) {
+        /* Every rank reads rank 0's input, one command at a time: END
+         * waits for the search in progress. */
+        line_reader in;
+        line_init_source(&in, dsearch_input());
+        gomocup_run_sync(ctx, &in);
+    } else {
+        gomocup_run(ctx, 0);
+    }
     gomocup_free(ctx);
     return 0;
 }

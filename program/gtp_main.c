@@ -6,6 +6,8 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "dist.h"
+#include "dsearch.h"
 #include "gtp.h"
 #include "line.h"
 
@@ -23,7 +25,10 @@ int cli_gtp(int argc, char **argv)
         return 2;
     }
     cli_params(&o, params, sizeof params);
-    line_init_fd(&in, 0);
+    if (dist_ranks() > 1)
+        line_init_source(&in, dsearch_input()); /* Rank 0's input, on every rank. */
+    else
+        line_init_fd(&in, 0);
     gtp *ctx = gtp_new(o.game, params, &o.eng, stdout, &in, err, sizeof err);
     if (!ctx) {
         fprintf(stderr, "banyan gtp: %s\n", err);

@@ -122,6 +122,23 @@ static int main_help(int argc, char **argv)
     return 2;
 }
 
+/* Under mpirun, whether command cmd runs over the ranks: one search over
+ * all of them (analyze, gtp, gomocup), or games spread over them (match,
+ * learn). Others say so, on rank 0. */
+static bool main_distributed(const char *cmd)
+{
+    static const char *const spread[] = {"analyze", "gtp", "gomocup", "match", "learn"};
+    for (size_t i = 0; i < sizeof spread / sizeof *spread; i++)
+        if (!strcmp(cmd, spread[i]))
+            return true;
+    if (dist_rank() == 0)
+        fprintf(stderr,
+                "banyan %s: runs on one machine; under mpirun, run analyze, gtp, gomocup, "
+                "match or learn\n",
+                cmd);
+    return false;
+}
+
 static int main_run(int argc, char **argv)
 {
     const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
@@ -143,6 +160,8 @@ static int main_run(int argc, char **argv)
         printf("distributed: %s\n", dist_about());
         return 0;
     }
+    if (dist_ranks() > 1 && !main_distributed(cmd))
+        return 2;
     if (!strcmp(cmd, "gomocup"))
         return cli_gomocup(argc, argv, 2);
     for (size_t i = 0; i < MAIN_N_COMMANDS; i++)

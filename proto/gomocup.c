@@ -652,7 +652,7 @@ static bool gomocup_search(gomocup *ctx, const banyan_limits *lim, banyan_report
     pthread_mutex_unlock(&ctx->mu);
     if (quit)
         return false;
-    banyan_engine_search(ctx->e, lim, r);
+    options_search(&ctx->opt, ctx->e, lim, r);
     pthread_mutex_lock(&ctx->mu);
     quit = ctx->quit;
     pthread_mutex_unlock(&ctx->mu);

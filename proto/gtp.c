@@ -839,7 +839,7 @@ static int gtp_generate(gtp *ctx, int argc, char **argv, int mode)
     if (color != g->to_move(gtp_state_of(ctx)))
         return gtp_fail(ctx, "it is the other colour's turn");
     banyan_limits lim = gtp_move_limits(ctx);
-    banyan_engine_search(ctx->e, &lim, &r);
+    options_search(&ctx->opt, ctx->e, &lim, &r);
     const void *s = gtp_state_of(ctx);
     banyan_move m = record_pick(&ctx->rec, &r);
     for (int i = 0; mode == GTP_GEN_CLEANUP && gtp_is_pass(g, s, m) && i < r.n_moves; i++) {
@@ -1209,7 +1209,7 @@ static void gtp_analyze_stream(gtp *ctx, double interval, const gtp_analysis *ho
                           .analyse = true);
         if (!ctx->in)
             lim = BANYAN_LIMITS(.playouts = 64, .analyse = true);
-        banyan_engine_search(ctx->e, &lim, &r);
+        options_search(&ctx->opt, ctx->e, &lim, &r);
         if (how->ownership && r.ownership) {
             int n = r.owner_width * r.owner_height;
             for (int c = 0; c < n && c < GTP_CELLS_MAX; c++)
@@ -1318,7 +1318,7 @@ static int gtp_banyan_analyze(gtp *ctx, int argc, char **argv)
     if (gtp_over(ctx))
         return gtp_fail(ctx, "game is over");
     lim.analyse = true; /* Every move valued, as `banyan analyze` does. */
-    banyan_engine_search(ctx->e, &lim, &r);
+    options_search(&ctx->opt, ctx->e, &lim, &r);
     const void *s = gtp_state_of(ctx);
     gtp_append(ctx, "bestmove %s\nmove visits winrate prior proof",
                gtp_move_text(ctx, s, r.best, buf, sizeof buf));

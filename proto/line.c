@@ -14,6 +14,13 @@ void line_init_fd(line_reader *r, int fd)
     r->fd = fd;
 }
 
+void line_init_source(line_reader *r, const line_source *src)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = -1;
+    r->src = src;
+}
+
 void line_init_mem(line_reader *r, const char *data, size_t len)
 {
     memset(r, 0, sizeof *r);
@@ -36,6 +43,12 @@ static bool line_fill(line_reader *r)
     size_t room = sizeof r->buf - r->end;
     if (room == 0)
         return true; /* Full: the caller consumes before reading more. */
+    if (r->src) {
+        size_t n = r->src->read(r->src->ud, r->buf + r->end, room);
+        r->end += n;
+        r->eof = n == 0;
+        return n > 0;
+    }
     if (r->fd < 0) {
         size_t n = r->mem_len - r->mem_pos < room ? r->mem_len - r->mem_pos : room;
         memcpy(r->buf + r->end, r->mem + r->mem_pos, n);
@@ -89,7 +102,11 @@ int line_next(line_reader *r, char *out, size_t len, bool *too_long)
 
 bool line_ready(line_reader *r)
 {
-    if (memchr(r->buf + r->start, '\n', r->end - r->start) || r->eof || r->fd < 0)
+    if (memchr(r->buf + r->start, '\n', r->end - r->start) || r->eof)
+        return true;
+    if (r->src)
+        return r->src->ready(r->src->ud);
+    if (r->fd < 0)
         return true;
     struct pollfd p = {.fd = r->fd, .events = POLLIN};
     return poll(&p, 1, 0) > 0;

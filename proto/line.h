@@ -13,9 +13,20 @@
 
 #define LINE_BUF 8192 /* Bytes buffered; also the longest line a front-end accepts. */
 
+/* A source of bytes other than a descriptor or memory: rank 0's input
+ * over MPI (dist/dsearch.c). read() copies up to n bytes into buf and
+ * returns their number, 0 at the end of input (or on an error); ready()
+ * says whether read() would return at once. */
+typedef struct line_source {
+    size_t (*read)(void *ud, char *buf, size_t n);
+    bool (*ready)(void *ud);
+    void *ud;
+} line_source;
+
 typedef struct line_reader {
-    int fd;          /* Source descriptor, or -1 for memory. */
-    const char *mem; /* Memory source and its size. */
+    int fd;                 /* Source descriptor, or -1 for memory or src. */
+    const line_source *src; /* Or this source (borrowed), or NULL. */
+    const char *mem;        /* Memory source and its size. */
     size_t mem_len;
     size_t mem_pos;     /* Bytes of mem consumed. */
     char buf[LINE_BUF]; /* Bytes read and not yet returned: buf[start .. end). */
@@ -25,6 +36,9 @@ typedef struct line_reader {
 
 /* Reads from file descriptor fd. */
 void line_init_fd(line_reader *r, int fd);
+
+/* Reads from src, which must outlive the reader. */
+void line_init_source(line_reader *r, const line_source *src);
 
 /* Reads from data[0 .. len), which must outlive the reader. */
 void line_init_mem(line_reader *r, const char *data, size_t len);

@@ -30,7 +30,9 @@ typedef enum options_kind {
     OPT_POLICY,
     OPT_PARAMS,
     OPT_NET,
-    OPT_RESIGN
+    OPT_RESIGN,
+    OPT_SHARE_MS,
+    OPT_RANK_TIMEOUT
 } options_kind;
 
 /* Flags of a row. A search setting is listed by `banyan help options`,
@@ -46,6 +48,8 @@ typedef enum options_kind {
 #define IN_PONDER   (OPTIONS_IN_PLAY | OPTIONS_IN_GTP | OPTIONS_IN_GOMOCUP)
 #define IN_NO_NODES (OPTIONS_IN_ANY & ~(OPTIONS_IN_SOLO | OPTIONS_IN_SERVE))
 #define IN_GAMES    (OPTIONS_IN_ANY & ~OPTIONS_IN_ANALYZE) /* Engines that play moves on. */
+/* The front-ends whose search runs over every rank under mpirun. */
+#define IN_DIST (OPTIONS_IN_GTP | OPTIONS_IN_GOMOCUP | OPTIONS_IN_ANALYZE)
 
 static const struct options_row {
     const char *name;  /* --name, name=, banyan-set name. */
@@ -120,6 +124,13 @@ static const struct options_row {
      "single-player games: exploration scaled by the spread of the returns seen"},
     {"batch", "N", IN_ALL, OPT_SEARCH, OPT_CONFIG, "1",
      "with net=: leaves a search thread gathers for one pass of the network"},
+    {"share-nodes", "N", IN_DIST, OPT_ENGINE, OPT_CONFIG, "10000 under mpirun, else 0",
+     "a search over MPI ranks: the nodes of the top of its tree each rank sends"},
+    {"share-ms", "MS", IN_DIST, 0, OPT_SHARE_MS, "50",
+     "a search over MPI ranks: milliseconds between two exchanges of a rank"},
+    {"rank-timeout", "S", IN_DIST, 0, OPT_RANK_TIMEOUT, "10",
+     "under mpirun: seconds a rank may stay silent when an answer is due before the run "
+     "ends naming it"},
 };
 
 #define OPTIONS_N      (sizeof options_rows / sizeof options_rows[0])
@@ -177,6 +188,11 @@ void options_init(options *o)
     o->cfg = BANYAN_CONFIG();
     o->lim = BANYAN_LIMITS();
     o->ponder = -1;
+}
+
+int options_search(const options *o, banyan_engine *e, const banyan_limits *lim, banyan_report *r)
+{
+    return o->search ? o->search(e, lim, r) : banyan_engine_search(e, lim, r);
 }
 
 bool options_known(const char *name, unsigned place)
@@ -319,6 +335,10 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
             return false;
         snprintf(o->net, sizeof o->net, "%s", v);
         return true;
+    case OPT_SHARE_MS:
+        return options_real(v, 1, 60000, &o->share_ms, NULL, want, len);
+    case OPT_RANK_TIMEOUT:
+        return options_real(v, 0.1, 86400, &o->rank_timeout, NULL, want, len);
     }
     return false;
 }

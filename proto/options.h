@@ -28,6 +28,12 @@ typedef struct options {
     char params[OPTIONS_PARAMS_MAX]; /* Game parameters the options add (textbook, params). */
     char net[256];                   /* net=FILE: the network file, or "". */
     double resign;                   /* resign=V: 0 the front-end's default, < 0 never. */
+    double share_ms;                 /* share-ms: 0 the default (dist/dsearch.c). */
+    double rank_timeout;             /* rank-timeout: 0 the default (dist/dist.h). */
+    /* The search the front-end runs on its engine: NULL for
+     * banyan_engine_search, else one with the same contract (the
+     * distributed search of dist/dsearch.c under mpirun). */
+    int (*search)(banyan_engine *e, const banyan_limits *lim, banyan_report *r);
 } options;
 
 /* Where an option comes from, for the few that only some places take. */
@@ -57,6 +63,9 @@ unsigned options_front(const char *command);
 
 /* Resets o to the defaults (zeroes, ponder -1). */
 void options_init(options *o);
+
+/* Runs o's search (o->search, or banyan_engine_search) on e. */
+int options_search(const options *o, banyan_engine *e, const banyan_limits *lim, banyan_report *r);
 
 /* Whether name is an option taken in place (OPTIONS_*). name is borrowed. */
 bool options_known(const char *name, unsigned place);

@@ -131,6 +131,12 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "the batch is not within 1 .. 256 positions";
     if (out->cutoff < 1 || out->cutoff > BANYAN_MAX_DEPTH)
         return "the cutoff is not within 1 .. 1024 plies";
+    if (out->share_nodes < 0 || out->share_nodes > BANYAN_SHARE_NODES_MAX)
+        return "share_nodes is not within 0 .. 1048576";
+    if (out->share_nodes && out->parallel == BANYAN_PARALLEL_ROOT && out->threads > 1)
+        return "sharing needs one tree: parallel=tree, or one thread";
+    if (out->share_nodes && out->graph)
+        return "sharing needs a tree, not a graph (graph off)";
     if (out->graph)
         out->transpositions = true;
     if (out->transpositions && (g->n_players != 2 || !g->hash))
@@ -194,6 +200,7 @@ static void engine_release(banyan_engine *e)
         }
         a(ud, e->workers, 0);
     }
+    share_free(e);
     void *owned[] = {e->solo.line,  e->report.stats, e->report.children, e->spare,
                      e->root_state, e->mem.nodes,    e->mem.tt,          e->mem.amaf,
                      e->mem.best,   e->owner.cells};
@@ -217,6 +224,7 @@ static void engine_clear_tree(banyan_engine *e)
         if (e->trees[i].tt)
             tree_tt_clear(&e->trees[i]);
     }
+    share_reset(e);
 }
 
 /* Sets up a new game on the spare state, then makes it the root. */
@@ -373,6 +381,10 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
             return BANYAN_ENOMEM;
         }
     }
+    if (c.share_nodes > 0 && !share_alloc(e, c.share_nodes)) {
+        engine_release(e);
+        return BANYAN_ENOMEM;
+    }
     if (g->reward_min == 0 && g->reward_max == 0) {
         e->reward_lo = 0;
         e->reward_scale = 1;
@@ -492,6 +504,7 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     if (!engine_is_legal(e, m))
         return engine_error(e, BANYAN_EILLEGAL, "move %u is not legal here", (unsigned)m);
     /* Keep the subtree under m, where a tree has one, as the new tree. */
+    bool kept = false;
     for (int k = 0; k < e->n_trees; k++) {
         tree *t = &e->trees[k];
         int n;
@@ -503,6 +516,7 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
             tree_promote(t, child);
         else
             tree_reset(t);
+        kept = kept || child;
     }
     /* The best line goes on from m, or is dropped. */
     if (e->solo.line_len > 0 && e->solo.line[0] == m)
@@ -515,6 +529,7 @@ BANYAN_API int banyan_engine_play(banyan_engine *e, banyan_move m)
     e->root_player = e->game->to_move(e->root_state);
     e->root_noised = false;
     e->owner.width = e->owner.height = 0; /* The ownership was the old root's. */
+    share_played(e, m, kept);
     return engine_ok(e);
 }
 
@@ -633,6 +648,39 @@ BANYAN_API int banyan_engine_report(banyan_engine *e, banyan_report *out)
     search_report(e, &r);
     engine_copy_out(out, &r);
     return engine_ok(e);
+}
+
+BANYAN_API int banyan_engine_share(banyan_engine *e, void *buf, size_t cap, size_t *len)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!buf || !len)
+        return engine_error(e, BANYAN_EINVAL, "no buffer given");
+    if (!e->share.nodes)
+        return engine_error(e, BANYAN_EINVAL, "sharing is off: config.share_nodes is 0");
+    if (cap < banyan_share_size(e->share.nodes))
+        return engine_error(e, BANYAN_ERANGE, "the buffer holds %zu bytes of the %zu an export needs",
+                            cap, banyan_share_size(e->share.nodes));
+    *len = share_export(e, buf);
+    return engine_ok(e);
+}
+
+BANYAN_API int banyan_engine_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens,
+                                    int n)
+{
+    if (!e)
+        return BANYAN_EINVAL;
+    if (!e->share.nodes)
+        return engine_error(e, BANYAN_EINVAL, "sharing is off: config.share_nodes is 0");
+    if (n < 0 || (n > 0 && (!bufs || !lens)))
+        return engine_error(e, BANYAN_EINVAL, "no buffers given");
+    for (int k = 0; k < n; k++) {
+        const char *why = share_check(bufs[k], lens[k]);
+        if (why)
+            return engine_error(e, BANYAN_EINVAL, "buffer %d %s", k, why);
+    }
+    engine_ok(e);
+    return share_absorb(e, bufs, lens, n);
 }
 
 BANYAN_API size_t banyan_node_size(void)

@@ -13,6 +13,7 @@
 #include "banyan.h"
 #include "budgets.h"
 #include "game.h"
+#include "share.h"
 #include "tree.h"
 
 /* The end of the last member of each public struct's first layout, the one
@@ -185,6 +186,7 @@ struct banyan_engine {
         banyan_move_stats *stats; /* BANYAN_MAX_MOVES entries. */
         root_child *children;     /* BANYAN_MAX_MOVES entries: the root merged over the trees. */
     } report;
+    share_state share; /* The top of the tree shared with other searches (share.c). */
     struct {
         float *cells; /* BANYAN_OWNER_CELLS (config.ownership), or NULL; */
         int width;    /* width x height of them hold the last search's, */

@@ -39,7 +39,8 @@ typedef enum config_kind {
     CONFIG_RAVE,
     CONFIG_MAX_MIX,
     CONFIG_ADAPTIVE,
-    CONFIG_BATCH
+    CONFIG_BATCH,
+    CONFIG_SHARE
 } config_kind;
 
 /* The end of field m of banyan_config: a row writes nothing beyond the end
@@ -81,6 +82,8 @@ static const struct config_row {
     {"max-mix", NULL, CONFIG_MAX_MIX, CONFIG_END(max_mix), "a number from 0 to 1"},
     {"adaptive", "on|off", CONFIG_ADAPTIVE, CONFIG_END(adaptive), "one of on|off"},
     {"batch", NULL, CONFIG_BATCH, CONFIG_END(batch), "a whole number from 1 to 256"},
+    {"share-nodes", NULL, CONFIG_SHARE, CONFIG_END(share_nodes),
+     "a whole number from 0 to 1048576"},
 };
 
 #define CONFIG_N (sizeof config_rows / sizeof config_rows[0])
@@ -245,6 +248,8 @@ static bool config_apply(banyan_config *c, const struct config_row *r, const cha
         return w >= 0;
     case CONFIG_BATCH:
         return config_int(v, 1, BANYAN_MAX_BATCH, &c->batch);
+    case CONFIG_SHARE:
+        return config_int(v, 0, BANYAN_SHARE_NODES_MAX, &c->share_nodes);
     }
     return false;
 }

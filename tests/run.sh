@@ -24,11 +24,12 @@ esac
 # The tests/cli/*.sh files of the full tier only: the slowest (match.sh,
 # python.sh, web.sh, learn.sh: 10 to 60 s of CPU each in a release build),
 # and those that spend their time waiting (ponder.sh) or need node
-# (sabaki.sh), and abi.sh, which builds two libraries of its own (15 to 25 s).
+# (sabaki.sh), abi.sh, which builds two libraries of its own (15 to 25 s),
+# and mpi_search.sh (MPI jobs, 10 to 15 s, mostly waiting).
 # The fast tier runs run_smoke for them instead (abi.sh has no smoke: it
 # checks the library's binary interface, which a change to include/ alone
 # moves).
-CLI_SLOW="abi.sh learn.sh match.sh ponder.sh python.sh sabaki.sh web.sh"
+CLI_SLOW="abi.sh learn.sh match.sh mpi_search.sh ponder.sh python.sh sabaki.sh web.sh"
 
 # Unit tests, with the given options: their own counts join ours.
 run_unit() {
@@ -200,6 +201,15 @@ cli_files() {
 # match, the web board's server, the Python package, the learning commands.
 run_smoke() {
     echo "== smoke tests of the slow files' front-ends"
+    if command -v mpirun > /dev/null 2>&1 && ! "$BANYAN" --version | grep -q '^distributed: not'; then
+        check "smoke: a search over 2 MPI ranks" env OMPI_ALLOW_RUN_AS_ROOT=1 \
+            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+            ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 mpirun -np 2 "$BANYAN" analyze \
+            --game tictactoe --playouts 300
+        has "smoke: a search over 2 MPI ranks: both ranks' playouts" '^playouts 600,'
+    else
+        echo "SKIPPED: smoke: a search over MPI ranks (no mpirun, or a build without MPI)"
+    fi
     check "smoke: match" "$BANYAN" match --game tictactoe banyan:playouts=30 banyan:playouts=30,c=1 \
         --games 2
     has "smoke: match: the score" '^games 2, score '

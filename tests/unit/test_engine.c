@@ -130,7 +130,8 @@ void test_engine_struct_size(void)
     const banyan_game *c4 = &banyan_game_connect4;
     banyan_engine *e = NULL;
     banyan_config cfg = BANYAN_CONFIG(.seed = 3);
-    static const size_t bad_sizes[] = {0, 1, sizeof(banyan_config) - 8, sizeof(banyan_config) + 8};
+    static const size_t bad_sizes[] = {0, 1, offsetof(banyan_config, widening_opponent),
+                                       sizeof(banyan_config) + 8};
     for (size_t i = 0; i < sizeof bad_sizes / sizeof bad_sizes[0]; i++) {
         cfg.size = bad_sizes[i];
         T_EQ(banyan_engine_new(c4, NULL, &cfg, &e), BANYAN_EINVAL);
@@ -222,6 +223,7 @@ void test_engine_config_set(void)
         {"adaptive", "on", {.adaptive = 1}},
         {"adaptive", "off", {.adaptive = -1}},
         {"batch", "256", {.batch = 256}},
+        {"share-nodes", "10000", {.share_nodes = 10000}},
     };
     static const struct {
         const char *name, *value;
@@ -260,6 +262,8 @@ void test_engine_config_set(void)
         {"max-mix", "-0.1"},
         {"adaptive", "2"},
         {"batch", "257"},
+        {"share-nodes", "1048577"},
+        {"share-nodes", "-1"},
         {"bogus", "1"},
         {"", "1"},
         {"C", "1"},
@@ -267,7 +271,7 @@ void test_engine_config_set(void)
     int names = 0;
     while (banyan_config_option(names))
         names++;
-    T_EQ(names, 21);
+    T_EQ(names, 22);
     T_TRUE(banyan_config_option(-1) == NULL);
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         banyan_config cfg = BANYAN_CONFIG(), want = good[i].want;

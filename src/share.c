@@ -1,0 +1,414 @@
+/*
+ * share.c - the top of the tree shared with other searches of the same
+ * position (banyan_engine_share, banyan_engine_absorb): one search on
+ * several machines, as in Pachi's cluster mode, each with a tree of its
+ * own that takes in the others' statistics.
+ *
+ * An export lists the most visited nodes of the tree, up to
+ * config.share_nodes, each by its parent's entry and its move, so that
+ * the receiver finds it by its path from the root, with the statistics
+ * of this tree's own simulations there: its visits and value less what it
+ * absorbed from the others. Absorbing the latest exports of every other
+ * search adds to each node the part of their sum it has not yet taken.
+ *
+ * No simulation is counted twice. Every node that took statistics from
+ * the others has an entry, found by its path key (the root's key mixed
+ * with each move down), with what it took so far (applied); the others'
+ * own statistics only grow, so the sum of their latest exports at a node
+ * (pending) less applied is what is new. Where a sum comes out smaller
+ * (a node fell out of some search's top this time), nothing is taken and
+ * applied keeps the larger: a search absorbs at most what the others
+ * truly ran, and never its own back, since it exports only its own.
+ * Exports carry the root's key and the position's hash, so that searches
+ * on different positions, or whose trees came by different moves, ignore
+ * each other.
+ *
+ * The table of entries is emptied when the root is set afresh; after a
+ * move whose subtree the tree keeps, keys carry on (the root's key mixes
+ * in the move) and the entries of nodes dropped with the rest of the
+ * tree are swept. An export and an absorb may run while the engine
+ * searches, from the progress callback (the caller's thread): they read
+ * the tree with the searching threads' atomics, add statistics with
+ * atomic adds, and never expand a node; nodes the tree has not reached
+ * are skipped, and come in later, once expanded, in full.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "search.h"
+#include "share.h"
+#include "util.h"
+
+/* The export's layout, little-endian: a header of SHARE_HEAD bytes
+ * (magic, version, entries, 0, the position's hash, the root's key), then
+ * SHARE_ENTRY bytes an entry (parent entry or SHARE_NONE for the root,
+ * visits, value in 1/256ths, move, 0). */
+#define SHARE_MAGIC   0x5359424eu /* "NBYS" */
+#define SHARE_VERSION 1u
+#define SHARE_HEAD    32
+#define SHARE_ENTRY   24
+#define SHARE_NONE    0xffffffffu
+
+static void share_put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void share_put64(unsigned char *p, uint64_t v)
+{
+    share_put32(p, (uint32_t)v);
+    share_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t share_get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t share_get64(const unsigned char *p)
+{
+    return share_get32(p) | (uint64_t)share_get32(p + 4) << 32;
+}
+
+/* The key of the child by move m of the node whose key is parent; never 0. */
+static uint64_t share_key(uint64_t parent, banyan_move m)
+{
+    uint64_t k = banyan_mix64(parent ^ (0x9e3779b97f4a7c15u * ((uint64_t)m + 1)));
+    return k ? k : 1;
+}
+
+/* Table entries for n nodes: a power of two, at least 8 n (the others'
+ * tops overlap most of this one's; what is left over holds the entries of
+ * earlier positions until the next sweep). */
+static uint64_t share_slots(int n)
+{
+    uint64_t slots = 16;
+    while (slots < 8 * (uint64_t)n)
+        slots *= 2;
+    return slots;
+}
+
+size_t share_bytes(int n)
+{
+    size_t slots = (size_t)share_slots(n);
+    return slots * (2 * sizeof(share_entry) + sizeof(share_step)) +
+           (size_t)n * (4 * sizeof(share_cand) + sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+bool share_alloc(banyan_engine *e, int n)
+{
+    share_state *S = &e->share;
+    uint64_t slots = share_slots(n);
+    S->nodes = n;
+    S->mask = slots - 1;
+    S->table = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->table);
+    S->spare = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->spare);
+    S->walk = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->walk);
+    S->heap = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * 4 * sizeof *S->heap);
+    S->keys = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->keys);
+    S->map = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->map);
+    return S->table && S->spare && S->walk && S->heap && S->keys && S->map;
+}
+
+void share_free(banyan_engine *e)
+{
+    share_state *S = &e->share;
+    void *owned[] = {S->table, S->spare, S->walk, S->heap, S->keys, S->map};
+    for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
+        if (owned[i])
+            e->cfg.alloc(e->cfg.alloc_ud, owned[i], 0);
+    memset(S, 0, sizeof *S);
+}
+
+void share_reset(banyan_engine *e)
+{
+    share_state *S = &e->share;
+    if (!S->nodes)
+        return;
+    S->position = banyan_game_hash(e->game, e->root_state);
+    S->root_key = S->position ? S->position : 1;
+    memset(S->table, 0, (size_t)(S->mask + 1) * sizeof *S->table);
+}
+
+/* The entry of key in table t, or the empty slot where it would go; NULL
+ * when the table is full. */
+static share_entry *share_find(share_entry *t, uint64_t mask, uint64_t key)
+{
+    for (uint64_t i = 0, h = key & mask; i <= mask; i++, h = (h + 1) & mask)
+        if (t[h].key == key || t[h].key == 0)
+            return &t[h];
+    return NULL;
+}
+
+/* The entry of key, or NULL for none. */
+static const share_entry *share_get(const share_state *S, uint64_t key)
+{
+    const share_entry *x = share_find(S->table, S->mask, key);
+    return x && x->key == key ? x : NULL;
+}
+
+/* The child of node xi of tree t by move m, or 0. */
+static uint32_t share_child(const tree *t, uint32_t xi, banyan_move m)
+{
+    int n;
+    uint32_t first = tree_children(t->nodes, &t->nodes[xi], &n);
+    for (int i = 0; i < n; i++)
+        if (tree_move(&t->nodes[first + (uint32_t)i]) == m)
+            return first + (uint32_t)i;
+    return 0;
+}
+
+void share_played(banyan_engine *e, banyan_move m, bool kept)
+{
+    share_state *S = &e->share;
+    if (!S->nodes)
+        return;
+    S->root_key = share_key(S->root_key, m);
+    S->position = banyan_game_hash(e->game, e->root_state);
+    if (!kept) {
+        memset(S->table, 0, (size_t)(S->mask + 1) * sizeof *S->table);
+        return;
+    }
+    /* Keep the entries of the nodes under the new root. They are reached
+     * from the root through nodes that have entries too (an absorb takes a
+     * node only below its parent), depth first: the stack never holds more
+     * nodes than there are entries, which fit the table. */
+    const tree *t = &e->trees[0];
+    share_entry *to = S->spare;
+    memset(to, 0, (size_t)(S->mask + 1) * sizeof *to);
+    const share_entry *root = share_get(S, S->root_key);
+    size_t top = 0;
+    if (root) {
+        *share_find(to, S->mask, root->key) = *root;
+        S->walk[top++] = (share_step){S->root_key, t->root};
+    }
+    while (top > 0) {
+        share_step at = S->walk[--top];
+        int n;
+        uint32_t first = tree_children(t->nodes, &t->nodes[at.node], &n);
+        for (int i = 0; i < n; i++) {
+            uint32_t ci = first + (uint32_t)i;
+            uint64_t ck = share_key(at.key, tree_move(&t->nodes[ci]));
+            const share_entry *x = share_get(S, ck);
+            if (!x)
+                continue;
+            *share_find(to, S->mask, ck) = *x;
+            S->walk[top++] = (share_step){ck, ci};
+        }
+    }
+    S->spare = S->table;
+    S->table = to;
+}
+
+BANYAN_API size_t banyan_share_size(int nodes)
+{
+    return SHARE_HEAD + (nodes > 0 ? (size_t)nodes * SHARE_ENTRY : 0);
+}
+
+/* Whether candidate a goes before b: more visits, then the lower index
+ * (the same tree gives the same export). */
+static bool share_before(const share_cand *a, const share_cand *b)
+{
+    return a->visits != b->visits ? a->visits > b->visits : a->node < b->node;
+}
+
+static int share_cmp(const void *pa, const void *pb)
+{
+    const share_cand *a = pa, *b = pb;
+    return share_before(a, b) ? -1 : share_before(b, a) ? 1 : 0;
+}
+
+static void share_push(share_cand *h, size_t *n, share_cand c)
+{
+    size_t i = (*n)++;
+    while (i > 0 && share_before(&c, &h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = c;
+}
+
+static share_cand share_pop(share_cand *h, size_t *n)
+{
+    share_cand top = h[0], last = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= *n)
+            break;
+        if (k + 1 < *n && share_before(&h[k + 1], &h[k]))
+            k++;
+        if (!share_before(&h[k], &last))
+            break;
+        h[i] = h[k];
+        i = k;
+    }
+    if (*n > 0)
+        h[i] = last;
+    return top;
+}
+
+size_t share_export(banyan_engine *e, void *buf)
+{
+    share_state *S = &e->share;
+    const tree *t = &e->trees[0];
+    unsigned char *out = buf;
+    size_t n_heap = 0, heap_cap = (size_t)S->nodes * 4;
+    uint32_t count = 0;
+    share_push(S->heap, &n_heap,
+               (share_cand){t->root, SHARE_NONE, tree_visits(&t->nodes[t->root])});
+    while (count < (uint32_t)S->nodes && n_heap > 0) {
+        share_cand c = share_pop(S->heap, &n_heap);
+        const node *x = &t->nodes[c.node];
+        banyan_move m = tree_move(x);
+        uint64_t key = c.parent == SHARE_NONE ? S->root_key : share_key(S->keys[c.parent], m);
+        uint64_t stats = tree_stats(x);
+        uint32_t own_n = tree_stats_visits(stats);
+        uint64_t own_w = (uint64_t)tree_stats_value(stats);
+        const share_entry *took = share_get(S, key);
+        if (took) {
+            own_n = own_n > took->applied_n ? own_n - took->applied_n : 0;
+            own_w = own_w > took->applied_w ? own_w - took->applied_w : 0;
+        }
+        unsigned char *p = out + SHARE_HEAD + (size_t)count * SHARE_ENTRY;
+        share_put32(p, c.parent);
+        share_put32(p + 4, own_n);
+        share_put64(p + 8, own_w);
+        share_put32(p + 16, c.parent == SHARE_NONE ? 0 : (uint32_t)m);
+        share_put32(p + 20, 0);
+        S->keys[count] = key;
+        int n;
+        uint32_t first = tree_children(t->nodes, x, &n);
+        for (int i = 0; i < n; i++) {
+            uint32_t ci = first + (uint32_t)i;
+            uint32_t v = tree_visits(&t->nodes[ci]);
+            if (v == 0)
+                continue;
+            if (n_heap == heap_cap) {
+                /* Full: keep the better half. A candidate dropped has
+                 * 2 x share_nodes better ones, and never makes the top. */
+                qsort(S->heap, n_heap, sizeof *S->heap, share_cmp);
+                n_heap = heap_cap / 2; /* Sorted, it is a heap. */
+            }
+            share_push(S->heap, &n_heap, (share_cand){ci, count, v});
+        }
+        count++;
+    }
+    share_put32(out, SHARE_MAGIC);
+    share_put32(out + 4, SHARE_VERSION);
+    share_put32(out + 8, count);
+    share_put32(out + 12, 0);
+    share_put64(out + 16, S->position);
+    share_put64(out + 24, S->root_key);
+    return SHARE_HEAD + (size_t)count * SHARE_ENTRY;
+}
+
+const char *share_check(const void *buf, size_t len)
+{
+    const unsigned char *b = buf;
+    if (!b || len < SHARE_HEAD || share_get32(b) != SHARE_MAGIC)
+        return "is not an export of banyan_engine_share()";
+    if (share_get32(b + 4) != SHARE_VERSION)
+        return "is of another version";
+    uint32_t count = share_get32(b + 8);
+    if (count == 0 || (len - SHARE_HEAD) / SHARE_ENTRY != count || (len - SHARE_HEAD) % SHARE_ENTRY)
+        return "has a length that is not that of its entries";
+    for (uint32_t i = 0; i < count; i++) {
+        const unsigned char *p = b + SHARE_HEAD + (size_t)i * SHARE_ENTRY;
+        uint32_t parent = share_get32(p), n = share_get32(p + 4), move = share_get32(p + 16);
+        uint64_t w = share_get64(p + 8);
+        if ((i == 0) != (parent == SHARE_NONE) || (i > 0 && parent >= i))
+            return "has an entry whose parent does not come before it";
+        if (n > NODE_VISITS_MAX || w > (uint64_t)n * VALUE_ONE)
+            return "has statistics out of range";
+        if (move >= BANYAN_MOVE_LIMIT)
+            return "has a move code out of range";
+    }
+    return NULL;
+}
+
+/* Adds to node x up to dn visits and dw value, as far as its statistics
+ * hold them (a search stops short of the most visits a node counts); the
+ * amounts added go back through dn and dw. */
+static void share_add(node *x, uint32_t *dn, uint64_t *dw)
+{
+    uint64_t stats = tree_stats(x);
+    uint32_t n = tree_stats_visits(stats);
+    uint32_t room = n < SEARCH_VISITS_MAX ? SEARCH_VISITS_MAX - n : 0;
+    if (*dn > room)
+        *dn = room;
+    uint64_t w = (uint64_t)tree_stats_value(stats);
+    uint64_t w_room = (uint64_t)(n + *dn) * VALUE_ONE;
+    w_room = w_room > w ? w_room - w : 0;
+    if (*dw > w_room)
+        *dw = w_room;
+    atomic_fetch_add_explicit(&x->stats, (*dw << NODE_VISIT_BITS) + *dn, memory_order_relaxed);
+}
+
+int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, int n)
+{
+    share_state *S = &e->share;
+    (void)lens;
+    if (++S->stamp == 0) {
+        for (uint64_t i = 0; i <= S->mask; i++)
+            S->table[i].stamp = 0;
+        S->stamp = 1;
+    }
+    tree *t = &e->trees[0];
+    int taken = 0;
+    for (int k = 0; k < n; k++) {
+        const unsigned char *b = bufs[k];
+        if (share_get64(b + 16) != S->position || share_get64(b + 24) != S->root_key)
+            continue; /* Another position, or one reached by other moves. */
+        taken++;
+        uint32_t count = share_get32(b + 8);
+        if (count > (uint32_t)S->nodes)
+            count = (uint32_t)S->nodes; /* Parents come first: a prefix is a top. */
+        for (uint32_t i = 0; i < count; i++) {
+            const unsigned char *p = b + SHARE_HEAD + (size_t)i * SHARE_ENTRY;
+            uint32_t parent = share_get32(p), xi;
+            banyan_move m = share_get32(p + 16);
+            uint64_t key;
+            S->map[i] = 0;
+            if (i == 0) {
+                xi = t->root;
+                key = S->root_key;
+            } else {
+                if (!S->map[parent] || !(xi = share_child(t, S->map[parent], m)))
+                    continue; /* Not in this tree (yet). */
+                key = share_key(S->keys[parent], m);
+            }
+            share_entry *x = share_find(S->table, S->mask, key);
+            if (!x)
+                continue; /* The table is full: nothing taken below. */
+            if (x->key != key)
+                *x = (share_entry){.key = key};
+            if (x->stamp != S->stamp) {
+                x->stamp = S->stamp;
+                x->pending_n = 0;
+                x->pending_w = 0;
+            }
+            uint32_t vn = share_get32(p + 4);
+            x->node = xi;
+            x->pending_n = x->pending_n + vn < x->pending_n ? UINT32_MAX : x->pending_n + vn;
+            x->pending_w += share_get64(p + 8);
+            S->map[i] = xi;
+            S->keys[i] = key;
+        }
+    }
+    for (uint64_t i = 0; taken && i <= S->mask; i++) {
+        share_entry *x = &S->table[i];
+        if (!x->key || x->stamp != S->stamp)
+            continue;
+        uint32_t dn = x->pending_n > x->applied_n ? x->pending_n - x->applied_n : 0;
+        uint64_t dw = x->pending_w > x->applied_w ? x->pending_w - x->applied_w : 0;
+        if (!dn && !dw)
+            continue;
+        share_add(&t->nodes[x->node], &dn, &dw);
+        x->applied_n += dn;
+        x->applied_w += dw;
+    }
+    return taken;
+}

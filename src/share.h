@@ -1,0 +1,84 @@
+/*
+ * share.h - the top of a tree shared with other searches (share.c): what
+ * the engine keeps for banyan_engine_share() and banyan_engine_absorb().
+ */
+#ifndef BANYAN_SHARE_H
+#define BANYAN_SHARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "banyan.h"
+#include "config.h"
+
+/* What this tree took from the others at one node, named by its path key:
+ * the statistics absorbed so far (applied) and, during an absorb, the sum
+ * of the other searches' latest (pending). */
+typedef struct share_entry {
+    uint64_t key;       /* The path's key (never 0); 0: empty. */
+    uint32_t node;      /* The node, during an absorb. */
+    uint32_t stamp;     /* The absorb that last summed into pending. */
+    uint32_t applied_n; /* Visits absorbed. */
+    uint32_t pending_n;
+    uint64_t applied_w; /* Value absorbed, VALUE_ONE units. */
+    uint64_t pending_w;
+} share_entry;
+
+/* One node of an export on its way (share.c). */
+typedef struct share_cand {
+    uint32_t node, parent, visits;
+} share_cand;
+
+/* A node of the walk that sweeps the table after a move, with its key. */
+typedef struct share_step {
+    uint64_t key;
+    uint32_t node;
+} share_step;
+
+typedef struct share_state {
+    int nodes;          /* config.share_nodes; 0: no sharing, nothing below allocated. */
+    uint64_t root_key;  /* The root's path key: the position's hash when it was set,
+                           mixed with every move played since. */
+    uint64_t position;  /* The root position's hash. */
+    share_entry *table; /* mask + 1 entries, open addressing. */
+    share_entry *spare; /* As many: the table rebuilt after a move. */
+    uint64_t mask;
+    uint32_t stamp;
+    share_step *walk; /* mask + 1: the sweep's stack. */
+    share_cand *heap; /* 4 x nodes: the export's candidates. */
+    uint64_t *keys;   /* nodes: the path key of each entry of a buffer. */
+    uint32_t *map;    /* nodes: the local node of each entry of a buffer (0: none). */
+} share_state;
+
+struct banyan_engine;
+
+/* Bytes share_alloc() takes for n nodes. */
+BANYAN_INTERNAL size_t share_bytes(int n);
+
+/* Takes the memory of sharing n nodes (n > 0) through the engine's hook;
+ * false when out of memory. share_free() gives it back. */
+BANYAN_INTERNAL bool share_alloc(struct banyan_engine *e, int n);
+BANYAN_INTERNAL void share_free(struct banyan_engine *e);
+
+/* A new root position (setup, load, set_state, or a move whose subtree
+ * the tree did not keep): nothing absorbed any more. */
+BANYAN_INTERNAL void share_reset(struct banyan_engine *e);
+
+/* Move m was played: the root's key follows it; where the tree kept m's
+ * subtree (kept), so do the entries of its nodes, and the others are
+ * dropped; else all are. */
+BANYAN_INTERNAL void share_played(struct banyan_engine *e, banyan_move m, bool kept);
+
+/* Writes the top of e's tree into buf (at least banyan_share_size(nodes)
+ * bytes); returns its length. */
+BANYAN_INTERNAL size_t share_export(struct banyan_engine *e, void *buf);
+
+/* NULL when buf[0 .. len) is a whole export, else what is wrong with it. */
+BANYAN_INTERNAL const char *share_check(const void *buf, size_t len);
+
+/* Takes in n exports that share_check() passed (see banyan_engine_absorb);
+ * returns how many were of this position. */
+BANYAN_INTERNAL int share_absorb(struct banyan_engine *e, const void *const *bufs,
+                                 const size_t *lens, int n);
+
+#endif /* BANYAN_SHARE_H */

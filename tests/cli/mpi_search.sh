@@ -1,0 +1,108 @@
+# tests/cli/mpi_search.sh - one search over the ranks of an MPI job
+# (dist/dsearch.c): a 4-rank analysis that finds Connect Four's proven move
+# and reports every rank's simulations, a GTP session over 3 ranks (genmove,
+# undo, lz-analyze) and a Gomocup one over 2, commands that run on one
+# machine refused, and a rank killed or stopped mid-search ending the job
+# within seconds, named. Sourced by tests/run.sh; skipped where mpirun or a
+# build with MPI is missing (.ci/run installs Open MPI).
+M=$tmp/mpi
+rm -rf "$M"
+mkdir -p "$M"
+if ! command -v mpirun > /dev/null 2>&1; then
+    echo "SKIPPED: mpi_search.sh: the distributed search (mpirun not found: apt-get install openmpi-bin libopenmpi-dev)"
+elif "$BANYAN" --version | grep -q '^distributed: not built'; then
+    echo "SKIPPED: mpi_search.sh: the distributed search ($BANYAN was built without MPI)"
+else
+    # As root, Open MPI wants to be told; two cores hold more ranks than
+    # cores. Under AddressSanitizer, the MPI library's own memory still held
+    # at exit is not looked for (LeakSanitizer would list it).
+    MPIRUN="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 mpirun"
+
+    check "mpi: --version names the MPI library" "$BANYAN" --version
+    has "mpi: --version names the MPI library" '^distributed: (Open MPI|MPICH).*mpirun -np N'
+
+    # f wins (the solver's word, with no book and the root's solver held to
+    # one position): every rank searches, rank 0 reports the sum.
+    P=5554224333234511764415115
+    check "mpi: 4-rank analysis" $MPIRUN -np 4 "$BANYAN" analyze --game connect4 --param book=off \
+        --position $P --solve 1 --playouts 4000
+    has "mpi: 4-rank analysis finds the proven win" '^f +[0-9]+ +100\.00% .* win'
+    # A draw to search on to the end: the root holds the four ranks'
+    # simulations (each runs 3000), more than any one rank ran.
+    check "mpi: 4-rank analysis, merged" $MPIRUN -np 4 "$BANYAN" analyze --game connect4 \
+        --param book=off --position 274552224131661 --solve 1 --playouts 3000
+    has "mpi: the playouts of every rank" '^playouts 12000,'
+    awk '$2 ~ /^[0-9]+$/ && NF >= 5 { n += $2 } END { exit !(n > 3000 * 3) }' "$tmp/out" &&
+        ok "mpi: rank 0's root holds the others' simulations" ||
+        bad "mpi: rank 0's root holds the others' simulations"
+
+    # GTP over 3 ranks: every rank follows the game, undo included, and
+    # lz-analyze streams until the next command.
+    mkfifo "$M/gtp.in"
+    $MPIRUN -np 3 "$BANYAN" gtp --game go --param size=9 --playouts 600 < "$M/gtp.in" \
+        > "$M/gtp.out" 2> "$M/gtp.err" &
+    gtp_pid=$!
+    exec 3> "$M/gtp.in"
+    printf 'clear_board\ngenmove b\nplay w e5\ngenmove b\nundo\ngenmove b\nlz-analyze 10\n' >&3
+    sleep 1
+    printf 'play w c3\ngenmove b\nshowboard\nquit\n' >&3
+    exec 3>&-
+    wait $gtp_pid
+    gtp_rc=$?
+    cp "$M/gtp.out" "$tmp/out"
+    [ $gtp_rc -eq 0 ] && ok "mpi: gtp over 3 ranks exits 0" || bad "mpi: gtp over 3 ranks exits 0"
+    [ "$(grep -c '^= [A-HJ][1-9]$' "$tmp/out")" -eq 4 ] && ok "mpi: gtp: four genmoves answered" ||
+        bad "mpi: gtp: four genmoves answered"
+    has "mpi: gtp: lz-analyze streams" '^info move [A-HJ][1-9] visits [0-9]+ '
+    # The board: three black stones of genmove (the one undone gone), two white.
+    [ "$(grep -E '^ [1-9] ' "$tmp/out" | grep -o 'X' | wc -l)" -eq 3 ] &&
+        [ "$(grep -E '^ [1-9] ' "$tmp/out" | grep -o 'O' | wc -l)" -eq 2 ] &&
+        ok "mpi: gtp: the board after undo" || bad "mpi: gtp: the board after undo"
+
+    # Gomocup over 2 ranks.
+    printf 'START 15\nINFO timeout_turn 300\nBEGIN\nTURN 7,8\nEND\n' |
+        $MPIRUN -np 2 "$BANYAN" gomocup > "$tmp/out" 2>&1
+    [ "$(grep -cE '^[0-9]+,[0-9]+$' "$tmp/out")" -eq 2 ] && ok "mpi: gomocup over 2 ranks: two moves" ||
+        bad "mpi: gomocup over 2 ranks: two moves"
+
+    # A command that runs on one machine says so, on rank 0 only.
+    $MPIRUN -np 2 "$BANYAN" play connect4 > "$tmp/out" 2>&1 < /dev/null
+    [ $? -ne 0 ] && [ "$(grep -c 'runs on one machine' "$tmp/out")" -eq 1 ] &&
+        ok "mpi: play refused under mpirun" || bad "mpi: play refused under mpirun"
+
+    # A rank that dies or hangs mid-search ends the job, named: killed,
+    # mpirun stops the others; stopped (SIGSTOP), the others' timeout.
+    for how in KILL STOP; do
+        rm -f "$M"/pid.* "$M/kill.in"
+        mkfifo "$M/kill.in"
+        $MPIRUN -np 3 sh -c 'echo $$ > '"$M"'/pid.$OMPI_COMM_WORLD_RANK; exec "$0" "$@"' \
+            "$BANYAN" gtp --game go --param size=9 --time 60 --rank-timeout 2 \
+            < "$M/kill.in" > "$M/kill.out" 2> "$M/kill.err" &
+        kill_pid=$!
+        exec 3> "$M/kill.in"
+        printf 'genmove b\n' >&3
+        for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$M/pid.2" ] && break; sleep 0.5; done
+        sleep 1
+        kill -$how "$(cat "$M/pid.2")"
+        # Within a few seconds: 40 x 0.5 s at most (the rank timeout is 2 s).
+        for i in $(seq 1 40); do kill -0 $kill_pid 2> /dev/null || break; sleep 0.5; done
+        if kill -0 $kill_pid 2> /dev/null; then
+            bad "mpi: a rank $how mid-search ends the job"
+            kill -9 $kill_pid 2> /dev/null
+            pkill -9 -f "banyan gtp --game go --param size=9 --time 60" 2> /dev/null
+        else
+            ok "mpi: a rank $how mid-search ends the job"
+        fi
+        wait $kill_pid
+        kill_rc=$?
+        exec 3>&-
+        [ "$how" = STOP ] && kill -CONT "$(cat "$M/pid.2")" 2> /dev/null
+        cp "$M/kill.err" "$tmp/out"
+        [ $kill_rc -ne 0 ] && ok "mpi: a rank $how: the job fails" || bad "mpi: a rank $how: the job fails"
+        if [ "$how" = STOP ]; then
+            has "mpi: a stopped rank is named" 'rank 2 sent nothing for 2 s during a search'
+        else
+            has "mpi: a killed rank is named" 'rank 2 .*(signal|exit|kill)|(signal|exit|kill).* rank 2'
+        fi
+    done
+fi

@@ -1,0 +1,367 @@
+/*
+ * test_share.c - sharing one search over several engines
+ * (banyan_engine_share, banyan_engine_absorb), without MPI: engines in one
+ * process exchanging their exports. The merge is checked against sums
+ * computed by hand from each engine's own statistics, absorbing again is
+ * checked to take nothing twice, and so is going on after a move.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "banyan.h"
+#include "t.h"
+
+#define TEST_SHARE_NODES 256
+
+static banyan_engine *test_share_engine(const banyan_game *g, uint64_t seed)
+{
+    banyan_engine *e = NULL;
+    banyan_config cfg =
+        BANYAN_CONFIG(.seed = seed, .share_nodes = TEST_SHARE_NODES, .memory = 8 << 20);
+    T_EQ(banyan_engine_new(g, g == &banyan_game_connect4 ? "book=off" : NULL, &cfg, &e), BANYAN_OK);
+    return e;
+}
+
+/* An export, read back by its documented layout. */
+typedef struct test_export {
+    unsigned char *b;
+    size_t len;
+    uint32_t count;
+} test_export;
+
+static uint32_t test_get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t test_get64(const unsigned char *p)
+{
+    return test_get32(p) | (uint64_t)test_get32(p + 4) << 32;
+}
+
+static test_export test_share_export(banyan_engine *e)
+{
+    test_export x = {malloc(banyan_share_size(TEST_SHARE_NODES)), 0, 0};
+    T_TRUE(x.b != NULL);
+    T_EQ(banyan_engine_share(e, x.b, banyan_share_size(TEST_SHARE_NODES), &x.len), BANYAN_OK);
+    x.count = test_get32(x.b + 8);
+    T_EQ(x.len, 32 + (size_t)x.count * 24);
+    return x;
+}
+
+/* Entry i of an export: parent, visits, value (1/256ths), move. */
+static uint32_t test_entry_parent(const test_export *x, uint32_t i)
+{
+    return test_get32(x->b + 32 + (size_t)i * 24);
+}
+
+static uint32_t test_entry_visits(const test_export *x, uint32_t i)
+{
+    return test_get32(x->b + 32 + (size_t)i * 24 + 4);
+}
+
+static uint64_t test_entry_value(const test_export *x, uint32_t i)
+{
+    return test_get64(x->b + 32 + (size_t)i * 24 + 8);
+}
+
+static banyan_move test_entry_move(const test_export *x, uint32_t i)
+{
+    return test_get32(x->b + 32 + (size_t)i * 24 + 16);
+}
+
+/* The root children's visits and value sums (1/256ths, from the mean) of
+ * e, indexed by move code. */
+typedef struct test_root {
+    uint32_t visits[16];
+    double value[16];
+} test_root;
+
+static test_root test_share_root(banyan_engine *e)
+{
+    test_root t;
+    banyan_report r = BANYAN_REPORT();
+    memset(&t, 0, sizeof t);
+    T_EQ(banyan_engine_report(e, &r), BANYAN_OK);
+    for (int i = 0; i < r.n_moves; i++) {
+        T_TRUE(r.moves[i].move < 16);
+        t.visits[r.moves[i].move] = r.moves[i].visits;
+        t.value[r.moves[i].move] = r.moves[i].value * r.moves[i].visits * 256;
+    }
+    return t;
+}
+
+/* The root children's own statistics in an export (entries whose parent
+ * is the root, entry 0). */
+static test_root test_export_root(const test_export *x)
+{
+    test_root t;
+    memset(&t, 0, sizeof t);
+    for (uint32_t i = 1; i < x->count; i++)
+        if (test_entry_parent(x, i) == 0) {
+            T_TRUE(test_entry_move(x, i) < 16);
+            t.visits[test_entry_move(x, i)] = test_entry_visits(x, i);
+            t.value[test_entry_move(x, i)] = (double)test_entry_value(x, i);
+        }
+    return t;
+}
+
+static int test_absorb(banyan_engine *e, const test_export *x)
+{
+    const void *bufs[1] = {x->b};
+    size_t lens[1] = {x->len};
+    return banyan_engine_absorb(e, bufs, lens, 1);
+}
+
+static void test_search(banyan_engine *e, uint64_t playouts)
+{
+    banyan_limits lim = BANYAN_LIMITS(.playouts = playouts);
+    banyan_report r = BANYAN_REPORT();
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+}
+
+/* The layout: the root first, every entry after its parent, visits never
+ * above the parent's, at most share_nodes entries, the most visited nodes
+ * of the tree; one tree gives the same bytes. */
+void test_share_export_layout(void)
+{
+    banyan_engine *a = test_share_engine(&banyan_game_connect4, 3);
+    test_search(a, 3000);
+    test_export x = test_share_export(a), y = test_share_export(a);
+    T_EQ(x.len, y.len);
+    T_TRUE(memcmp(x.b, y.b, x.len) == 0);
+    T_EQ(x.count, TEST_SHARE_NODES); /* 3000 simulations grow more nodes than that. */
+    T_EQ(test_entry_parent(&x, 0), 0xffffffffu);
+    T_TRUE(test_entry_visits(&x, 0) >= 2990); /* The root: every simulation (a few in flight). */
+    uint32_t least = UINT32_MAX;
+    for (uint32_t i = 1; i < x.count; i++) {
+        uint32_t p = test_entry_parent(&x, i);
+        T_TRUE(p < i);
+        T_TRUE(test_entry_visits(&x, i) <= test_entry_visits(&x, p));
+        T_TRUE(test_entry_value(&x, i) <= (uint64_t)test_entry_visits(&x, i) * 256);
+        if (test_entry_visits(&x, i) < least)
+            least = test_entry_visits(&x, i);
+    }
+    /* The top: the root's children with visits are all in it, and the
+     * least visited node taken has as many visits as any root child left
+     * out (none is). */
+    test_root own = test_share_root(a), exported = test_export_root(&x);
+    for (int m = 0; m < 16; m++)
+        T_EQ(exported.visits[m], own.visits[m]);
+    T_TRUE(least >= 1);
+    free(x.b);
+    free(y.b);
+    banyan_engine_free(a);
+}
+
+/* Two engines, hand-computed: B takes A's own statistics once, however
+ * often A's growing export comes back; B exports only its own; after
+ * both absorb, both roots hold the sum. */
+void test_share_merge_by_hand(void)
+{
+    banyan_engine *a = test_share_engine(&banyan_game_connect4, 5),
+                  *b = test_share_engine(&banyan_game_connect4, 6);
+    test_search(a, 800);
+    test_search(b, 1200);
+    test_root a_own = test_share_root(a), b_own = test_share_root(b);
+    test_export xa = test_share_export(a);
+    T_EQ(test_absorb(b, &xa), 1);
+    test_root b1 = test_share_root(b);
+    for (int m = 0; m < 7; m++) {
+        T_EQ(b1.visits[m], b_own.visits[m] + a_own.visits[m]);
+        T_NEAR(b1.value[m], b_own.value[m] + a_own.value[m], 1e-6 * (b1.visits[m] + 1) * 256);
+    }
+    /* Again: nothing new. */
+    T_EQ(test_absorb(b, &xa), 1);
+    test_root b2 = test_share_root(b);
+    for (int m = 0; m < 7; m++)
+        T_EQ(b2.visits[m], b1.visits[m]);
+    /* A searches on: B takes only what is new. */
+    test_search(a, 500);
+    test_root a_own2 = test_share_root(a);
+    test_export xa2 = test_share_export(a);
+    T_EQ(test_absorb(b, &xa2), 1);
+    test_root b3 = test_share_root(b);
+    for (int m = 0; m < 7; m++)
+        T_EQ(b3.visits[m], b_own.visits[m] + a_own2.visits[m]);
+    /* B's export holds its own simulations only. */
+    test_export xb = test_share_export(b);
+    test_root b_exp = test_export_root(&xb);
+    for (int m = 0; m < 7; m++) {
+        T_EQ(b_exp.visits[m], b_own.visits[m]);
+        T_NEAR(b_exp.value[m], b_own.value[m], 1e-6 * (b_own.visits[m] + 1) * 256);
+    }
+    T_EQ(test_absorb(a, &xb), 1);
+    test_root a3 = test_share_root(a), b4 = test_share_root(b);
+    for (int m = 0; m < 7; m++) {
+        T_EQ(a3.visits[m], a_own2.visits[m] + b_own.visits[m]);
+        T_EQ(a3.visits[m], b4.visits[m]);
+    }
+    free(xa.b);
+    free(xa2.b);
+    free(xb.b);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+}
+
+/* Rounds of search and exchange, as a distributed search runs them, and
+ * then a move both play: afterwards the two trees still agree at the root
+ * on the sum of both engines' simulations, which each counts once; and
+ * the whole is reproducible. */
+static void test_share_rounds(const banyan_game *g, uint64_t out[2])
+{
+    banyan_engine *e[2] = {test_share_engine(g, 11), test_share_engine(g, 12)};
+    uint32_t owned = 0; /* The simulations under the root, each counted once. */
+    for (int phase = 0; phase < 2; phase++) {
+        for (int round = 0; round < 6; round++) {
+            test_export x[2];
+            for (int k = 0; k < 2; k++) {
+                test_search(e[k], 300);
+                x[k] = test_share_export(e[k]);
+            }
+            for (int k = 0; k < 2; k++) {
+                T_EQ(test_absorb(e[k], &x[1 - k]), 1);
+                free(x[1 - k].b);
+            }
+        }
+        test_root r0 = test_share_root(e[0]), r1 = test_share_root(e[1]);
+        uint32_t total = 0;
+        for (int m = 0; m < 16; m++) {
+            T_EQ(r0.visits[m], r1.visits[m]);
+            total += r0.visits[m];
+        }
+        /* Every simulation passes through one root child: the sum is the
+         * simulations of both engines, none twice. */
+        T_EQ(total, owned + 2 * 6 * 300);
+        out[phase] = total;
+        if (phase == 0) {
+            banyan_report r = BANYAN_REPORT();
+            T_EQ(banyan_engine_report(e[0], &r), BANYAN_OK);
+            banyan_move m = r.best;
+            /* e[0]'s own statistics below m, by its export before the move. */
+            test_export pre = test_share_export(e[0]);
+            test_root mine;
+            memset(&mine, 0, sizeof mine);
+            uint32_t at = 0;
+            for (uint32_t i = 1; i < pre.count; i++)
+                if (test_entry_parent(&pre, i) == 0 && test_entry_move(&pre, i) == m)
+                    at = i;
+            T_TRUE(at > 0);
+            for (uint32_t i = 1; i < pre.count; i++)
+                if (test_entry_parent(&pre, i) == at)
+                    mine.visits[test_entry_move(&pre, i)] = test_entry_visits(&pre, i);
+            free(pre.b);
+            T_EQ(banyan_engine_play(e[0], m), BANYAN_OK);
+            T_EQ(banyan_engine_play(e[1], m), BANYAN_OK);
+            /* After the move, the export still holds e[0]'s own only, though
+             * the tree below holds the other's too. */
+            test_export post = test_share_export(e[0]);
+            test_root exported = test_export_root(&post), merged = test_share_root(e[0]);
+            bool took = false;
+            for (int c = 0; c < 16; c++) {
+                T_EQ(exported.visits[c], mine.visits[c]);
+                took = took || merged.visits[c] > mine.visits[c];
+            }
+            T_TRUE(took);
+            free(post.b);
+            /* What each kept below the move, of its own simulations (the
+             * rest it absorbed): the subtree's root children start from
+             * their sum. */
+            for (int k = 0; k < 2; k++) {
+                test_export x = test_share_export(e[k]);
+                test_root own = test_export_root(&x);
+                for (int c = 0; c < 16; c++)
+                    owned += own.visits[c];
+                free(x.b);
+            }
+        }
+    }
+    banyan_engine_free(e[0]);
+    banyan_engine_free(e[1]);
+}
+
+void test_share_rounds_and_move(void)
+{
+    uint64_t one[2], two[2];
+    test_share_rounds(&banyan_game_connect4, one);
+    test_share_rounds(&banyan_game_connect4, two);
+    T_EQ(one[0], two[0]);
+    T_EQ(one[1], two[1]);
+    test_share_rounds(&banyan_game_tictactoe, one);
+}
+
+/* Exports of another position, or of the same position reached by other
+ * moves, are skipped; bad buffers are refused whole; sharing off, a short
+ * buffer and configurations that cannot share are refused. */
+void test_share_refusals(void)
+{
+    banyan_engine *a = test_share_engine(&banyan_game_connect4, 1),
+                  *b = test_share_engine(&banyan_game_connect4, 2);
+    test_search(a, 500);
+    test_search(b, 500);
+    test_root before = test_share_root(b);
+    T_EQ(banyan_engine_load(a, "4"), BANYAN_OK);
+    test_search(a, 500);
+    test_export xa = test_share_export(a);
+    T_EQ(test_absorb(b, &xa), 0); /* Another position. */
+    free(xa.b);
+    /* The same position by other moves: 1 2 3 and 3 2 1. */
+    T_EQ(banyan_engine_load(a, "123"), BANYAN_OK);
+    T_EQ(banyan_engine_load(b, "3"), BANYAN_OK);
+    banyan_move m;
+    T_EQ(banyan_engine_parse_move(b, "b", &m), BANYAN_OK);
+    T_EQ(banyan_engine_play(b, m), BANYAN_OK);
+    T_EQ(banyan_engine_parse_move(b, "a", &m), BANYAN_OK);
+    T_EQ(banyan_engine_play(b, m), BANYAN_OK);
+    T_TRUE(memcmp(banyan_engine_state(a), banyan_engine_state(b),
+                  banyan_engine_game(a)->state_size) == 0);
+    test_search(a, 300);
+    xa = test_share_export(a);
+    T_EQ(test_absorb(b, &xa), 0);
+    /* Bad buffers: nothing taken. */
+    T_EQ(banyan_engine_load(b, "123"), BANYAN_OK); /* Now the same as a's. */
+    test_search(b, 300);
+    before = test_share_root(b);
+    unsigned char *bad = malloc(xa.len);
+    T_TRUE(bad != NULL);
+    test_export y = {bad, xa.len, xa.count};
+    memcpy(bad, xa.b, xa.len);
+    y.len = xa.len - 1;
+    T_EQ(test_absorb(b, &y), BANYAN_EINVAL);
+    T_TRUE(strstr(banyan_errmsg(b), "length") != NULL);
+    y.len = xa.len;
+    bad[0] ^= 1;
+    T_EQ(test_absorb(b, &y), BANYAN_EINVAL);
+    bad[0] ^= 1;
+    bad[32 + 24 * 2] = 5; /* Entry 2's parent after it. */
+    T_EQ(test_absorb(b, &y), BANYAN_EINVAL);
+    memcpy(bad, xa.b, xa.len);
+    bad[32 + 24 + 7] = 0x7f; /* Entry 1's visits out of range. */
+    T_EQ(test_absorb(b, &y), BANYAN_EINVAL);
+    test_root after = test_share_root(b);
+    for (int k = 0; k < 7; k++)
+        T_EQ(after.visits[k], before.visits[k]);
+    T_EQ(test_absorb(b, &xa), 1); /* The good one is taken. */
+    T_EQ(banyan_engine_absorb(b, NULL, NULL, 0), 0);
+    T_EQ(banyan_engine_absorb(b, NULL, NULL, 1), BANYAN_EINVAL);
+    size_t len;
+    T_EQ(banyan_engine_share(b, bad, 31, &len), BANYAN_ERANGE);
+    free(bad);
+    free(xa.b);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+
+    banyan_engine *off = NULL;
+    T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, NULL, &off), BANYAN_OK);
+    unsigned char small[64];
+    T_EQ(banyan_engine_share(off, small, sizeof small, &len), BANYAN_EINVAL);
+    T_TRUE(strstr(banyan_errmsg(off), "share_nodes") != NULL);
+    banyan_engine_free(off);
+    banyan_config root =
+        BANYAN_CONFIG(.share_nodes = 100, .threads = 2, .parallel = BANYAN_PARALLEL_ROOT);
+    T_TRUE(strstr(banyan_config_check(&banyan_game_connect4, &root), "one tree") != NULL);
+    banyan_config graph = BANYAN_CONFIG(.share_nodes = 100, .graph = true);
+    T_TRUE(strstr(banyan_config_check(&banyan_game_connect4, &graph), "graph") != NULL);
+    banyan_config many = BANYAN_CONFIG(.share_nodes = BANYAN_SHARE_NODES_MAX + 1);
+    T_TRUE(banyan_config_check(&banyan_game_connect4, &many) != NULL);
+}
