@@ -89,6 +89,7 @@ static struct {
     double share_s;
     int share_nodes;
     uint32_t serial; /* Searches so far: the same on every rank. */
+    bool stats;      /* --share-stats. */
     bool in_search;
     bool latch; /* After a search: whether rank 0's next command was waiting. */
     banyan_move_stats *moves;
@@ -116,6 +117,9 @@ typedef struct ds_run {
     bool fresh;           /* An export came since the last absorb. */
     bool stop_seen;       /* A rank but 0: STOP came. */
     bool we_stopped;      /* This layer stopped the engine (and clears the stop). */
+    int exchanges;        /* Exchanges this rank made (--share-stats): */
+    double exchange_s;    /* the CPU seconds they took (absorbing, exporting, posting) */
+    double bytes;         /* and the bytes it sent in each, summed. */
     uint64_t others;      /* Rank 0: the other ranks' simulations. */
 } ds_run;
 
@@ -123,6 +127,15 @@ static double ds_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The CPU seconds the calling thread has used: the cost of an exchange,
+ * which the wall clock overstates where ranks share cores. */
+static double ds_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -222,16 +235,22 @@ static void ds_step(ds_run *R)
     if (now < R->next_share)
         return;
     R->next_share = now + D.share_s;
+    double cpu = ds_cpu();
     if (R->fresh)
         ds_absorb(R);
-    if (!ds_sent(R))
+    if (!ds_sent(R)) {
+        R->exchange_s += ds_cpu() - cpu;
         return;
+    }
     memcpy(R->mine, &R->serial, sizeof R->serial);
     memset(R->mine + 4, 0, DS_SERIAL - 4);
     size_t len = ds_export(R, DS_SERIAL);
     for (int r = 0; r < R->ranks; r++)
         if (r != R->rank)
             R->posts[r] = dist_start_send(r, DS_SHARE, R->mine, len);
+    R->exchanges++;
+    R->bytes += (double)len;
+    R->exchange_s += ds_cpu() - cpu;
 }
 
 /* Sends len bytes to rank `to`, receiving meanwhile (the receiver may be
@@ -389,6 +408,14 @@ static void ds_finish_root(ds_run *R, const banyan_limits *lim, banyan_report *o
     ds_send_all(R, DS_RESULT, msg, len);
     free(msg);
     D.latch = ready;
+    if (D.stats)
+        fprintf(stderr,
+                "share: rank 0: %d exchanges, %.0f bytes sent to each rank in each, %.3f ms "
+                "of CPU each; %.1f%% of the search's %.3f s; %d ranks, %llu playouts\n",
+                R->exchanges, R->exchanges ? R->bytes / R->exchanges : 0,
+                R->exchanges ? 1000 * R->exchange_s / R->exchanges : 0,
+                100 * R->exchange_s / fmax(1e-9, out->seconds), out->seconds, R->ranks,
+                (unsigned long long)out->playouts);
 }
 
 /* A rank but 0 after its own search: waits for the stop, sends its last
@@ -506,6 +533,7 @@ bool dsearch_setup(options *o, char *why, size_t len)
 {
     if (o->share_ms > 0)
         D.share_s = o->share_ms / 1000;
+    D.stats = o->share_stats;
     if (o->rank_timeout > 0)
         dist_set_timeout(o->rank_timeout);
     if (o->cfg.share_nodes == 0)

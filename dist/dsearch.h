@@ -18,7 +18,7 @@
 /* The nodes each rank sends by default (--share-nodes) and the
  * milliseconds between two exchanges of a rank (--share-ms). */
 #define DSEARCH_NODES    10000
-#define DSEARCH_SHARE_MS 50
+#define DSEARCH_SHARE_MS 100
 
 /* Readies a front-end's options for a run over dist_ranks() > 1 ranks:
  * the search becomes the distributed one, sharing share-nodes nodes

@@ -32,6 +32,7 @@ typedef enum options_kind {
     OPT_NET,
     OPT_RESIGN,
     OPT_SHARE_MS,
+    OPT_SHARE_STATS,
     OPT_RANK_TIMEOUT
 } options_kind;
 
@@ -126,8 +127,11 @@ static const struct options_row {
      "with net=: leaves a search thread gathers for one pass of the network"},
     {"share-nodes", "N", IN_DIST, OPT_ENGINE, OPT_CONFIG, "10000 under mpirun, else 0",
      "a search over MPI ranks: the nodes of the top of its tree each rank sends"},
-    {"share-ms", "MS", IN_DIST, 0, OPT_SHARE_MS, "50",
+    {"share-ms", "MS", IN_DIST, 0, OPT_SHARE_MS, "100",
      "a search over MPI ranks: milliseconds between two exchanges of a rank"},
+    {"share-stats", NULL, IN_DIST, 0, OPT_SHARE_STATS, "off",
+     "a search over MPI ranks: a line on standard error after each search with rank 0's "
+     "exchanges, their bytes and their time"},
     {"rank-timeout", "S", IN_DIST, 0, OPT_RANK_TIMEOUT, "10",
      "under mpirun: seconds a rank may stay silent when an answer is due before the run "
      "ends naming it"},
@@ -334,6 +338,9 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         if (!*v || strlen(v) >= sizeof o->net)
             return false;
         snprintf(o->net, sizeof o->net, "%s", v);
+        return true;
+    case OPT_SHARE_STATS:
+        o->share_stats = true;
         return true;
     case OPT_SHARE_MS:
         return options_real(v, 1, 60000, &o->share_ms, NULL, want, len);

@@ -659,8 +659,9 @@ BANYAN_API int banyan_engine_share(banyan_engine *e, void *buf, size_t cap, size
     if (!e->share.nodes)
         return engine_error(e, BANYAN_EINVAL, "sharing is off: config.share_nodes is 0");
     if (cap < banyan_share_size(e->share.nodes))
-        return engine_error(e, BANYAN_ERANGE, "the buffer holds %zu bytes of the %zu an export needs",
-                            cap, banyan_share_size(e->share.nodes));
+        return engine_error(e, BANYAN_ERANGE,
+                            "the buffer holds %zu bytes of the %zu an export needs", cap,
+                            banyan_share_size(e->share.nodes));
     *len = share_export(e, buf);
     return engine_ok(e);
 }

@@ -49,6 +49,14 @@
 #define SHARE_HEAD    32
 #define SHARE_ENTRY   24
 #define SHARE_NONE    0xffffffffu
+#define SHARE_DEPTH   BANYAN_MAX_DEPTH /* The deepest node an export holds. */
+
+/* A frame of the depth-first walks of an export: a node, the next of its
+ * children to look at, and (second walk) its entry and key. */
+typedef struct share_frame {
+    uint32_t node, next, entry;
+    uint64_t key;
+} share_frame;
 
 static void share_put32(unsigned char *p, uint32_t v)
 {
@@ -94,7 +102,8 @@ size_t share_bytes(int n)
 {
     size_t slots = (size_t)share_slots(n);
     return slots * (2 * sizeof(share_entry) + sizeof(share_step)) +
-           (size_t)n * (4 * sizeof(share_cand) + sizeof(uint64_t) + sizeof(uint32_t));
+           (size_t)n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) +
+           SHARE_DEPTH * sizeof(share_frame);
 }
 
 bool share_alloc(banyan_engine *e, int n)
@@ -106,16 +115,17 @@ bool share_alloc(banyan_engine *e, int n)
     S->table = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->table);
     S->spare = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->spare);
     S->walk = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->walk);
-    S->heap = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * 4 * sizeof *S->heap);
+    S->heap = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->heap);
+    S->frames = e->cfg.alloc(e->cfg.alloc_ud, NULL, SHARE_DEPTH * sizeof *S->frames);
     S->keys = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->keys);
     S->map = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->map);
-    return S->table && S->spare && S->walk && S->heap && S->keys && S->map;
+    return S->table && S->spare && S->walk && S->heap && S->frames && S->keys && S->map;
 }
 
 void share_free(banyan_engine *e)
 {
     share_state *S = &e->share;
-    void *owned[] = {S->table, S->spare, S->walk, S->heap, S->keys, S->map};
+    void *owned[] = {S->table, S->spare, S->walk, S->heap, S->frames, S->keys, S->map};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
         if (owned[i])
             e->cfg.alloc(e->cfg.alloc_ud, owned[i], 0);
@@ -207,47 +217,70 @@ BANYAN_API size_t banyan_share_size(int nodes)
     return SHARE_HEAD + (nodes > 0 ? (size_t)nodes * SHARE_ENTRY : 0);
 }
 
-/* Whether candidate a goes before b: more visits, then the lower index
- * (the same tree gives the same export). */
-static bool share_before(const share_cand *a, const share_cand *b)
+/* Sifts the smallest of the min-heap h[0 .. n) of visits into place after
+ * h[0] changed. */
+static void share_sift(uint32_t *h, size_t n)
 {
-    return a->visits != b->visits ? a->visits > b->visits : a->node < b->node;
-}
-
-static int share_cmp(const void *pa, const void *pb)
-{
-    const share_cand *a = pa, *b = pb;
-    return share_before(a, b) ? -1 : share_before(b, a) ? 1 : 0;
-}
-
-static void share_push(share_cand *h, size_t *n, share_cand c)
-{
-    size_t i = (*n)++;
-    while (i > 0 && share_before(&c, &h[(i - 1) / 2])) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h[i] = c;
-}
-
-static share_cand share_pop(share_cand *h, size_t *n)
-{
-    share_cand top = h[0], last = h[--*n];
     size_t i = 0;
+    uint32_t v = h[0];
     for (;;) {
         size_t k = 2 * i + 1;
-        if (k >= *n)
+        if (k >= n)
             break;
-        if (k + 1 < *n && share_before(&h[k + 1], &h[k]))
+        if (k + 1 < n && h[k + 1] < h[k])
             k++;
-        if (!share_before(&h[k], &last))
+        if (h[k] >= v)
             break;
         h[i] = h[k];
         i = k;
     }
-    if (*n > 0)
-        h[i] = last;
-    return top;
+    h[i] = v;
+}
+
+/* The visits a node needs to be among the share_nodes most visited: the
+ * least of them (0 when the tree has fewer nodes with visits). A node's
+ * visits are never more than its parent's, so the walk stops at a node
+ * that falls short of the least so far, and looks at about share_nodes
+ * nodes and their children. */
+static uint32_t share_threshold(const share_state *S, const tree *t)
+{
+    uint32_t *heap = (uint32_t *)S->heap;
+    size_t n = 0, cap = (size_t)S->nodes, depth = 0;
+    share_frame *stack = S->frames;
+    stack[depth++] = (share_frame){t->root, 0, 0, 0};
+    while (depth > 0) {
+        share_frame *f = &stack[depth - 1];
+        const node *x = &t->nodes[f->node];
+        int nc;
+        uint32_t first = tree_children(t->nodes, x, &nc);
+        if (f->next == 0) {
+            uint32_t v = tree_visits(x);
+            if (n == cap && v <= heap[0]) {
+                depth--; /* Short of the top: so is everything below. */
+                continue;
+            }
+            if (n < cap) {
+                /* Sift up the new one. */
+                size_t i = n++;
+                while (i > 0 && heap[(i - 1) / 2] > v) {
+                    heap[i] = heap[(i - 1) / 2];
+                    i = (i - 1) / 2;
+                }
+                heap[i] = v;
+            } else {
+                heap[0] = v;
+                share_sift(heap, n);
+            }
+        }
+        if (f->next >= (uint32_t)nc || depth == SHARE_DEPTH) {
+            depth--;
+            continue;
+        }
+        uint32_t ci = first + f->next++;
+        if (tree_visits(&t->nodes[ci]) > 0)
+            stack[depth++] = (share_frame){ci, 0, 0, 0};
+    }
+    return n == cap ? heap[0] : 1;
 }
 
 size_t share_export(banyan_engine *e, void *buf)
@@ -255,46 +288,43 @@ size_t share_export(banyan_engine *e, void *buf)
     share_state *S = &e->share;
     const tree *t = &e->trees[0];
     unsigned char *out = buf;
-    size_t n_heap = 0, heap_cap = (size_t)S->nodes * 4;
-    uint32_t count = 0;
-    share_push(S->heap, &n_heap,
-               (share_cand){t->root, SHARE_NONE, tree_visits(&t->nodes[t->root])});
-    while (count < (uint32_t)S->nodes && n_heap > 0) {
-        share_cand c = share_pop(S->heap, &n_heap);
-        const node *x = &t->nodes[c.node];
-        banyan_move m = tree_move(x);
-        uint64_t key = c.parent == SHARE_NONE ? S->root_key : share_key(S->keys[c.parent], m);
-        uint64_t stats = tree_stats(x);
-        uint32_t own_n = tree_stats_visits(stats);
-        uint64_t own_w = (uint64_t)tree_stats_value(stats);
-        const share_entry *took = share_get(S, key);
-        if (took) {
-            own_n = own_n > took->applied_n ? own_n - took->applied_n : 0;
-            own_w = own_w > took->applied_w ? own_w - took->applied_w : 0;
-        }
-        unsigned char *p = out + SHARE_HEAD + (size_t)count * SHARE_ENTRY;
-        share_put32(p, c.parent);
-        share_put32(p + 4, own_n);
-        share_put64(p + 8, own_w);
-        share_put32(p + 16, c.parent == SHARE_NONE ? 0 : (uint32_t)m);
-        share_put32(p + 20, 0);
-        S->keys[count] = key;
-        int n;
-        uint32_t first = tree_children(t->nodes, x, &n);
-        for (int i = 0; i < n; i++) {
-            uint32_t ci = first + (uint32_t)i;
-            uint32_t v = tree_visits(&t->nodes[ci]);
-            if (v == 0)
-                continue;
-            if (n_heap == heap_cap) {
-                /* Full: keep the better half. A candidate dropped has
-                 * 2 x share_nodes better ones, and never makes the top. */
-                qsort(S->heap, n_heap, sizeof *S->heap, share_cmp);
-                n_heap = heap_cap / 2; /* Sorted, it is a heap. */
+    uint32_t need = share_threshold(S, t), count = 0, depth = 0;
+    /* Depth first from the root, each node after its parent: the nodes
+     * with more visits than the least of the top, and those with as many
+     * while the count allows. */
+    share_frame *stack = S->frames;
+    stack[depth++] = (share_frame){t->root, 0, SHARE_NONE, S->root_key};
+    while (depth > 0) {
+        share_frame *f = &stack[depth - 1];
+        const node *x = &t->nodes[f->node];
+        int nc;
+        uint32_t first = tree_children(t->nodes, x, &nc);
+        if (f->next == 0) {
+            uint64_t stats = tree_stats(x);
+            uint32_t own_n = tree_stats_visits(stats);
+            uint64_t own_w = (uint64_t)tree_stats_value(stats);
+            const share_entry *took = share_get(S, f->key);
+            if (took) {
+                own_n = own_n > took->applied_n ? own_n - took->applied_n : 0;
+                own_w = own_w > took->applied_w ? own_w - took->applied_w : 0;
             }
-            share_push(S->heap, &n_heap, (share_cand){ci, count, v});
+            unsigned char *p = out + SHARE_HEAD + (size_t)count * SHARE_ENTRY;
+            share_put32(p, f->entry);
+            share_put32(p + 4, own_n);
+            share_put64(p + 8, own_w);
+            share_put32(p + 16, f->entry == SHARE_NONE ? 0 : (uint32_t)tree_move(x));
+            share_put32(p + 20, 0);
+            f->entry = count++; /* Now its own entry, for its children. */
         }
-        count++;
+        if (f->next >= (uint32_t)nc || depth == SHARE_DEPTH || count == (uint32_t)S->nodes) {
+            depth--;
+            continue;
+        }
+        uint32_t ci = first + f->next++;
+        const node *c = &t->nodes[ci];
+        uint32_t v = tree_visits(c);
+        if (v > need || (v == need && v > 0))
+            stack[depth++] = (share_frame){ci, 0, f->entry, share_key(f->key, tree_move(c))};
     }
     share_put32(out, SHARE_MAGIC);
     share_put32(out + 4, SHARE_VERSION);

@@ -24,10 +24,7 @@ typedef struct share_entry {
     uint64_t pending_w;
 } share_entry;
 
-/* One node of an export on its way (share.c). */
-typedef struct share_cand {
-    uint32_t node, parent, visits;
-} share_cand;
+struct share_frame; /* A step of an export's walks (share.c). */
 
 /* A node of the walk that sweeps the table after a move, with its key. */
 typedef struct share_step {
@@ -44,10 +41,11 @@ typedef struct share_state {
     share_entry *spare; /* As many: the table rebuilt after a move. */
     uint64_t mask;
     uint32_t stamp;
-    share_step *walk; /* mask + 1: the sweep's stack. */
-    share_cand *heap; /* 4 x nodes: the export's candidates. */
-    uint64_t *keys;   /* nodes: the path key of each entry of a buffer. */
-    uint32_t *map;    /* nodes: the local node of each entry of a buffer (0: none). */
+    share_step *walk;           /* mask + 1: the sweep's stack. */
+    uint32_t *heap;             /* nodes: the visits of an export's top so far. */
+    struct share_frame *frames; /* The export's walks, one frame a ply. */
+    uint64_t *keys;             /* nodes: the path key of each entry of a buffer. */
+    uint32_t *map;              /* nodes: the local node of each entry of a buffer (0: none). */
 } share_state;
 
 struct banyan_engine;
