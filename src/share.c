@@ -50,13 +50,23 @@
 #define SHARE_ENTRY   24
 #define SHARE_NONE    0xffffffffu
 #define SHARE_DEPTH   BANYAN_MAX_DEPTH /* The deepest node an export holds. */
+#define SHARE_COLLECT 8 /* An export looks at up to 8 x share_nodes nodes for its top. */
 
 /* A frame of the depth-first walks of an export: a node, the next of its
  * children to look at, and (second walk) its entry and key. */
 typedef struct share_frame {
     uint32_t node, next, entry;
+    uint32_t first, count; /* Its children, counted once. */
     uint64_t key;
 } share_frame;
+
+/* A frame for node xi of tree t, its children counted. */
+static share_frame share_frame_of(const tree *t, uint32_t xi, uint32_t entry, uint64_t key)
+{
+    int n;
+    uint32_t first = tree_children(t->nodes, &t->nodes[xi], &n);
+    return (share_frame){xi, 0, entry, first, (uint32_t)n, key};
+}
 
 static void share_put32(unsigned char *p, uint32_t v)
 {
@@ -115,17 +125,19 @@ bool share_alloc(banyan_engine *e, int n)
     S->table = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->table);
     S->spare = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->spare);
     S->walk = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->walk);
-    S->heap = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->heap);
+    S->heap = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * SHARE_COLLECT * sizeof *S->heap);
+    S->touched = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->touched);
     S->frames = e->cfg.alloc(e->cfg.alloc_ud, NULL, SHARE_DEPTH * sizeof *S->frames);
     S->keys = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->keys);
     S->map = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->map);
-    return S->table && S->spare && S->walk && S->heap && S->frames && S->keys && S->map;
+    return S->table && S->spare && S->walk && S->heap && S->frames && S->keys && S->map &&
+           S->touched;
 }
 
 void share_free(banyan_engine *e)
 {
     share_state *S = &e->share;
-    void *owned[] = {S->table, S->spare, S->walk, S->heap, S->frames, S->keys, S->map};
+    void *owned[] = {S->table, S->spare, S->walk, S->heap, S->frames, S->keys, S->map, S->touched};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
         if (owned[i])
             e->cfg.alloc(e->cfg.alloc_ud, owned[i], 0);
@@ -139,6 +151,7 @@ void share_reset(banyan_engine *e)
         return;
     S->position = banyan_game_hash(e->game, e->root_state);
     S->root_key = S->position ? S->position : 1;
+    S->need = 0;
     memset(S->table, 0, (size_t)(S->mask + 1) * sizeof *S->table);
 }
 
@@ -217,70 +230,88 @@ BANYAN_API size_t banyan_share_size(int nodes)
     return SHARE_HEAD + (nodes > 0 ? (size_t)nodes * SHARE_ENTRY : 0);
 }
 
-/* Sifts the smallest of the min-heap h[0 .. n) of visits into place after
- * h[0] changed. */
-static void share_sift(uint32_t *h, size_t n)
+/* The k-th largest (k from 1) of v[0 .. n), n >= k, by selection in
+ * place (Hoare's, the middle element as pivot). */
+static uint32_t share_select(uint32_t *v, size_t n, size_t k)
 {
-    size_t i = 0;
-    uint32_t v = h[0];
-    for (;;) {
-        size_t k = 2 * i + 1;
-        if (k >= n)
-            break;
-        if (k + 1 < n && h[k + 1] < h[k])
-            k++;
-        if (h[k] >= v)
-            break;
-        h[i] = h[k];
-        i = k;
-    }
-    h[i] = v;
-}
-
-/* The visits a node needs to be among the share_nodes most visited: the
- * least of them (0 when the tree has fewer nodes with visits). A node's
- * visits are never more than its parent's, so the walk stops at a node
- * that falls short of the least so far, and looks at about share_nodes
- * nodes and their children. */
-static uint32_t share_threshold(const share_state *S, const tree *t)
-{
-    uint32_t *heap = (uint32_t *)S->heap;
-    size_t n = 0, cap = (size_t)S->nodes, depth = 0;
-    share_frame *stack = S->frames;
-    stack[depth++] = (share_frame){t->root, 0, 0, 0};
-    while (depth > 0) {
-        share_frame *f = &stack[depth - 1];
-        const node *x = &t->nodes[f->node];
-        int nc;
-        uint32_t first = tree_children(t->nodes, x, &nc);
-        if (f->next == 0) {
-            uint32_t v = tree_visits(x);
-            if (n == cap && v <= heap[0]) {
-                depth--; /* Short of the top: so is everything below. */
-                continue;
-            }
-            if (n < cap) {
-                /* Sift up the new one. */
-                size_t i = n++;
-                while (i > 0 && heap[(i - 1) / 2] > v) {
-                    heap[i] = heap[(i - 1) / 2];
-                    i = (i - 1) / 2;
-                }
-                heap[i] = v;
-            } else {
-                heap[0] = v;
-                share_sift(heap, n);
+    size_t lo = 0, hi = n - 1, want = k - 1; /* In descending order. */
+    while (lo < hi) {
+        uint32_t pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] > pivot)
+                i++;
+            while (v[j] < pivot)
+                j--;
+            if (i <= j) {
+                uint32_t x = v[i];
+                v[i] = v[j];
+                v[j] = x;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
             }
         }
-        if (f->next >= (uint32_t)nc || depth == SHARE_DEPTH) {
+        if (want <= j)
+            hi = j;
+        else if (want >= i)
+            lo = i;
+        else
+            break;
+    }
+    return v[want];
+}
+
+/* Collects into S->heap the visits of the nodes with at least least
+ * visits, walking from the root only through them (a node's visits are
+ * never more than its parent's); returns how many, or SIZE_MAX when more
+ * than the array holds. */
+static size_t share_collect(const share_state *S, const tree *t, uint32_t least)
+{
+    size_t n = 0, cap = (size_t)S->nodes * SHARE_COLLECT, depth = 0;
+    share_frame *stack = S->frames;
+    if (tree_visits(&t->nodes[t->root]) < least)
+        return 0;
+    stack[depth++] = share_frame_of(t, t->root, 0, 0);
+    S->heap[n++] = tree_visits(&t->nodes[t->root]);
+    while (depth > 0) {
+        share_frame *f = &stack[depth - 1];
+        if (f->next >= f->count || depth == SHARE_DEPTH) {
             depth--;
             continue;
         }
-        uint32_t ci = first + f->next++;
-        if (tree_visits(&t->nodes[ci]) > 0)
-            stack[depth++] = (share_frame){ci, 0, 0, 0};
+        uint32_t ci = f->first + f->next++, v = tree_visits(&t->nodes[ci]);
+        if (v < least)
+            continue;
+        if (n == cap)
+            return SIZE_MAX;
+        S->heap[n++] = v;
+        stack[depth++] = share_frame_of(t, ci, 0, 0);
     }
-    return n == cap ? heap[0] : 1;
+    return n;
+}
+
+/* The visits a node needs to be among the share_nodes most visited (at
+ * least 1). The walk looks only at the nodes above a guess, the last
+ * export's need (the top's least only grows while the tree does), moved
+ * down while too few nodes reach it and up while too many. */
+static uint32_t share_threshold(share_state *S, const tree *t)
+{
+    uint32_t least = S->need > 0 ? S->need : 1;
+    for (;;) {
+        size_t n = share_collect(S, t, least);
+        if (n == SIZE_MAX) {
+            least *= 2; /* Too many: a higher bar. */
+            continue;
+        }
+        if (n < (size_t)S->nodes && least > 1) {
+            least = least / 4 > 1 ? least / 4 : 1; /* Too few: a lower one. */
+            continue;
+        }
+        S->need = n >= (size_t)S->nodes ? share_select(S->heap, n, (size_t)S->nodes) : least;
+        return S->need;
+    }
 }
 
 size_t share_export(banyan_engine *e, void *buf)
@@ -293,13 +324,13 @@ size_t share_export(banyan_engine *e, void *buf)
      * with more visits than the least of the top, and those with as many
      * while the count allows. */
     share_frame *stack = S->frames;
-    stack[depth++] = (share_frame){t->root, 0, SHARE_NONE, S->root_key};
+    stack[depth++] = share_frame_of(t, t->root, SHARE_NONE, S->root_key);
+    bool fresh = true; /* The frame on top was just pushed. */
     while (depth > 0) {
         share_frame *f = &stack[depth - 1];
         const node *x = &t->nodes[f->node];
-        int nc;
-        uint32_t first = tree_children(t->nodes, x, &nc);
-        if (f->next == 0) {
+        if (fresh) {
+            fresh = false;
             uint64_t stats = tree_stats(x);
             uint32_t own_n = tree_stats_visits(stats);
             uint64_t own_w = (uint64_t)tree_stats_value(stats);
@@ -316,15 +347,17 @@ size_t share_export(banyan_engine *e, void *buf)
             share_put32(p + 20, 0);
             f->entry = count++; /* Now its own entry, for its children. */
         }
-        if (f->next >= (uint32_t)nc || depth == SHARE_DEPTH || count == (uint32_t)S->nodes) {
+        if (f->next >= f->count || depth == SHARE_DEPTH || count == (uint32_t)S->nodes) {
             depth--;
             continue;
         }
-        uint32_t ci = first + f->next++;
+        uint32_t ci = f->first + f->next++;
         const node *c = &t->nodes[ci];
         uint32_t v = tree_visits(c);
-        if (v > need || (v == need && v > 0))
-            stack[depth++] = (share_frame){ci, 0, f->entry, share_key(f->key, tree_move(c))};
+        if (v > need || (v == need && v > 0)) {
+            stack[depth++] = share_frame_of(t, ci, f->entry, share_key(f->key, tree_move(c)));
+            fresh = true;
+        }
     }
     share_put32(out, SHARE_MAGIC);
     share_put32(out + 4, SHARE_VERSION);
@@ -388,6 +421,7 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
     }
     tree *t = &e->trees[0];
     int taken = 0;
+    size_t n_touched = 0;
     for (int k = 0; k < n; k++) {
         const unsigned char *b = bufs[k];
         if (share_get64(b + 16) != S->position || share_get64(b + 24) != S->root_key)
@@ -419,6 +453,7 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
                 x->stamp = S->stamp;
                 x->pending_n = 0;
                 x->pending_w = 0;
+                S->touched[n_touched++] = (uint32_t)(x - S->table);
             }
             uint32_t vn = share_get32(p + 4);
             x->node = xi;
@@ -428,10 +463,8 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
             S->keys[i] = key;
         }
     }
-    for (uint64_t i = 0; taken && i <= S->mask; i++) {
-        share_entry *x = &S->table[i];
-        if (!x->key || x->stamp != S->stamp)
-            continue;
+    for (size_t i = 0; i < n_touched; i++) {
+        share_entry *x = &S->table[S->touched[i]];
         uint32_t dn = x->pending_n > x->applied_n ? x->pending_n - x->applied_n : 0;
         uint64_t dw = x->pending_w > x->applied_w ? x->pending_w - x->applied_w : 0;
         if (!dn && !dw)

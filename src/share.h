@@ -42,7 +42,9 @@ typedef struct share_state {
     uint64_t mask;
     uint32_t stamp;
     share_step *walk;           /* mask + 1: the sweep's stack. */
-    uint32_t *heap;             /* nodes: the visits of an export's top so far. */
+    uint32_t *heap;             /* 8 x nodes: the visits an export looks at for its top; */
+    uint32_t need;              /* the least of the top at the last export. */
+    uint32_t *touched;          /* mask + 1: the entries an absorb summed into. */
     struct share_frame *frames; /* The export's walks, one frame a ply. */
     uint64_t *keys;             /* nodes: the path key of each entry of a buffer. */
     uint32_t *map;              /* nodes: the local node of each entry of a buffer (0: none). */
