@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# bench/dist.sh [MATCHES] - the distributed search (dist/dsearch.c) measured
+# bench/dist.sh [PARTS] - the distributed search (dist/dsearch.c) measured
 # on this machine: the cost of an exchange (--share-stats) in each game, the
 # rate of 1, 2 and 4 ranks, and matches over MPI (docs/DISTRIBUTED.md has
 # the figures of docs/RESULTS.md):
 #   merge  4 ranks x N/4 playouts against 1 rank x N (equal simulations):
 #          the merge neither loses nor double-counts if this scores 50%;
 #   pays   4 ranks x N against 1 rank x N (equal simulations a rank).
-# MATCHES: "merge pays" (default), or one of them; GAMES=200 by default,
+# PARTS: any of cost rates merge pays (default: all four); GAMES=200 games a
+# match by default, GAMES_LIST the games (default "connect4 gomoku go"),
 # OUT=bench-dist (results files, resumable: run again to go on).
 set -u
 B=${B:-build/release}
@@ -33,14 +34,17 @@ game_setup() {
     esac
 }
 
-echo "== the cost of an exchange: 4 ranks, 2 s a search, 10,000 nodes"
-for g in $GAMES_LIST; do
+PARTS=${*:-cost rates merge pays}
+part() { case " $PARTS " in *" $1 "*) true ;; *) false ;; esac; }
+
+part cost && echo "== the cost of an exchange: 4 ranks, 2 s a search, 10,000 nodes"
+part cost && for g in $GAMES_LIST; do
     game_setup $g
     $MPI "$BANYAN" analyze --game $GAME $OWN --time 2 --share-stats 2>&1 | grep '^share' | sed "s/^/$g: /"
 done
 
-echo "== rates: 1, 2, 4 ranks, 2 s each (ranks beyond the cores share them)"
-for g in $GAMES_LIST; do
+part rates && echo "== rates: 1, 2, 4 ranks, 2 s each (ranks beyond the cores share them)"
+part rates && for g in $GAMES_LIST; do
     game_setup $g
     for n in 1 2 4; do
         r=$(mpirun -np $n "$BANYAN" analyze --game $GAME $OWN --time 2 2>&1 | grep '^playouts' | cut -d, -f1-3)
@@ -48,7 +52,8 @@ for g in $GAMES_LIST; do
     done
 done
 
-for m in ${1:-merge pays}; do
+for m in merge pays; do
+    part $m || continue
     for g in $GAMES_LIST; do
         game_setup $g
         per=$N

@@ -293,10 +293,10 @@ static size_t share_collect(const share_state *S, const tree *t, uint32_t least)
 }
 
 /* The visits a node needs to be among the share_nodes most visited (at
- * least 1). The walk looks only at the nodes above a guess, the last
- * export's need (the top's least only grows while the tree does), moved
- * down while too few nodes reach it and up while too many. */
-static uint32_t share_threshold(share_state *S, const tree *t)
+ * least 1), and in *ties how many of those with just that many fit. The walk looks only at the
+ * nodes above a guess, the last export's need (the top's least only grows while the tree does),
+ * moved down while too few nodes reach it and up while too many. */
+static uint32_t share_threshold(share_state *S, const tree *t, uint32_t *ties)
 {
     uint32_t least = S->need > 0 ? S->need : 1;
     for (;;) {
@@ -310,6 +310,12 @@ static uint32_t share_threshold(share_state *S, const tree *t)
             continue;
         }
         S->need = n >= (size_t)S->nodes ? share_select(S->heap, n, (size_t)S->nodes) : least;
+        /* Room for the nodes with as many visits as the least of the top,
+         * besides those with more. */
+        size_t more = 0;
+        for (size_t i = 0; i < n; i++)
+            more += S->heap[i] > S->need;
+        *ties = (uint32_t)((size_t)S->nodes > more ? (size_t)S->nodes - more : 0);
         return S->need;
     }
 }
@@ -319,10 +325,10 @@ size_t share_export(banyan_engine *e, void *buf)
     share_state *S = &e->share;
     const tree *t = &e->trees[0];
     unsigned char *out = buf;
-    uint32_t need = share_threshold(S, t), count = 0, depth = 0;
+    uint32_t ties, need = share_threshold(S, t, &ties), count = 0, depth = 0;
     /* Depth first from the root, each node after its parent: the nodes
      * with more visits than the least of the top, and those with as many
-     * while the count allows. */
+     * while there is room for them (the first met). */
     share_frame *stack = S->frames;
     stack[depth++] = share_frame_of(t, t->root, SHARE_NONE, S->root_key);
     bool fresh = true; /* The frame on top was just pushed. */
@@ -354,7 +360,8 @@ size_t share_export(banyan_engine *e, void *buf)
         uint32_t ci = f->first + f->next++;
         const node *c = &t->nodes[ci];
         uint32_t v = tree_visits(c);
-        if (v > need || (v == need && v > 0)) {
+        if (v > need || (v == need && ties > 0)) {
+            ties -= v == need;
             stack[depth++] = share_frame_of(t, ci, f->entry, share_key(f->key, tree_move(c)));
             fresh = true;
         }
