@@ -109,7 +109,9 @@ const char *dist_about(void)
         int len = 0;
         MPI_Get_library_version(lib, &len);
         lib[strcspn(lib, ",\n")] = 0;
-        snprintf(dist.about, sizeof dist.about, "%s (mpirun -np N banyan ...)", lib);
+        for (char *c = lib; *c; c++)
+            *c = *c == '\t' ? ' ' : *c;
+        snprintf(dist.about, sizeof dist.about, "%.200s (mpirun -np N banyan ...)", lib);
     }
     return dist.about;
 }
