@@ -6,7 +6,8 @@
 #   merge  4 ranks x N/4 playouts against 1 rank x N (equal simulations):
 #          the merge neither loses nor double-counts if this scores 50%;
 #   pays   4 ranks x N against 1 rank x N (equal simulations a rank).
-# PARTS: any of cost rates merge pays (default: all four); GAMES=200 games a
+# PARTS: any of cost rates time merge pays (default: all five; time: the
+# round trip of a GTP genmove at --time 1 on 1 and 4 ranks, in Go 9x9); GAMES=200 games a
 # match by default, GAMES_LIST the games (default "connect4 gomoku go"),
 # OUT=bench-dist (results files, resumable: run again to go on).
 set -u
@@ -23,18 +24,18 @@ MPI="mpirun -np 4"
 # few exchanges a move at N/4 a rank), the openings.
 game_setup() {
     case $1 in
-    connect4) GAME="connect4 --param book=off"; KEYS="solve=1,memory=64M"; OWN="--solve 1 --memory 64M"
-        N=20000; MS=5; OPEN="--random-plies 4" ;;
-    gomoku) GAME="gomoku"; KEYS="memory=64M"; OWN="--memory 64M"; N=2000; MS=10
+    connect4) GAME="connect4 --param book=off"; OWN="--solve 1 --memory 64M"
+        N=20000; MS=2; OPEN="--random-plies 4" ;;
+    gomoku) GAME="gomoku"; OWN="--memory 64M"; N=2000; MS=10
         OPEN="--openings /work/shared/data/gomoku/openings_freestyle15.txt"
         [ -f ../shared/data/gomoku/openings_freestyle15.txt ] &&
             OPEN="--openings ../shared/data/gomoku/openings_freestyle15.txt" ;;
-    go) GAME="go --param size=9"; KEYS="memory=64M"; OWN="--memory 64M"; N=2000; MS=10
+    go) GAME="go --param size=9"; OWN="--memory 64M"; N=2000; MS=10
         OPEN="--random-plies 2" ;;
     esac
 }
 
-PARTS=${*:-cost rates merge pays}
+PARTS=${*:-cost rates time merge pays}
 part() { case " $PARTS " in *" $1 "*) true ;; *) false ;; esac; }
 
 part cost && echo "== the cost of an exchange: 4 ranks, 2 s a search, 10,000 nodes"
@@ -52,6 +53,34 @@ part rates && for g in $GAMES_LIST; do
     done
 done
 
+# A GTP engine asked for moves of 1 s: the time from the command to the answer.
+gtp_round_trips() {
+    python3 - "$@" <<'PY'
+import subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+def ask(c):
+    t0 = time.monotonic()
+    p.stdin.write(c + "\n")
+    p.stdin.flush()
+    out = []
+    while True:
+        line = p.stdout.readline()
+        if not line or (line.strip() == "" and out):
+            break
+        out.append(line.strip())
+    return time.monotonic() - t0
+ts = sorted(ask(c) for c in ["genmove b", "genmove w"] * 5)
+ask("quit")
+print("genmove --time 1: median %.3f s, most %.3f s (10 moves)" % (ts[len(ts) // 2], ts[-1]))
+PY
+}
+if part time; then
+    echo "== time: GTP genmove at --time 1, Go 9x9"
+    echo "1 rank: $(gtp_round_trips "$BANYAN" gtp --game go --param size=9 --time 1)"
+    echo "4 ranks: $(gtp_round_trips $MPI "$BANYAN" gtp --game go --param size=9 --time 1)"
+fi
+
 for m in merge pays; do
     part $m || continue
     for g in $GAMES_LIST; do
@@ -59,9 +88,11 @@ for m in merge pays; do
         per=$N
         [ $m = merge ] && per=$((N / 4))
         echo "== $m, $g: 4 ranks x $per playouts against 1 rank x $N, $GAMES games"
+        # Both players the same front end (GTP, with its resignation), one
+        # of them over 4 ranks.
         "$BANYAN" match --game $GAME \
             "gtp:$MPI $BANYAN gtp --game $GAME $OWN --playouts $per --share-ms $MS" \
-            "banyan:playouts=$N,$KEYS" --games $GAMES $OPEN --results "$OUT/$m-$g.results" |
-            tail -6
+            "gtp:$BANYAN gtp --game $GAME $OWN --playouts $N" --games $GAMES $OPEN \
+            --results "$OUT/$m-$g.results" | tail -6
     done
 done

@@ -177,6 +177,7 @@ CONFIG = {
     "max_mix": _number(0, 1, "a number from 0 to 1"),
     "adaptive": _int(-1, 1, "-1, 0 or 1"),
     "widening_opponent": _number(-1000, 1000, _WIDTH),
+    "share_nodes": _int(0, 1 << 20, "an integer from 0 to 1048576 (0: no sharing)"),
 }
 for _name in ENUMS:
     CONFIG[_name] = lambda name, v: choice(name, v, ENUMS[name])

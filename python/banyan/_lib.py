@@ -249,6 +249,7 @@ class Config(ctypes.Structure):
         ("adaptive", ctypes.c_int),
         ("graph", ctypes.c_bool),
         ("widening_opponent", ctypes.c_double),
+        ("share_nodes", ctypes.c_int),
     ]
 
 
@@ -480,6 +481,11 @@ engine_search = _proto("banyan_engine_search", c_int, engine_p, ctypes.POINTER(L
 engine_stop = _proto("banyan_engine_stop", None, engine_p)
 engine_clear_stop = _proto("banyan_engine_clear_stop", None, engine_p)
 engine_report = _proto("banyan_engine_report", c_int, engine_p, ctypes.POINTER(Report))
+share_size = _proto("banyan_share_size", ctypes.c_size_t, c_int)
+engine_share = _proto("banyan_engine_share", c_int, engine_p, c_void_p, ctypes.c_size_t,
+                      ctypes.POINTER(ctypes.c_size_t))
+engine_absorb = _proto("banyan_engine_absorb", c_int, engine_p, ctypes.POINTER(c_void_p),
+                       ctypes.POINTER(ctypes.c_size_t), c_int)
 engine_dump = _proto("banyan_engine_dump", c_int, engine_p, c_int, c_int, u32, WRITE_FN, c_void_p)
 game_load = _proto("banyan_game_load", c_int, game_p, c_void_p, c_char_p)
 solo_run = _proto("banyan_solo_run", c_int, game_p, c_char_p, c_char_p, ctypes.POINTER(Config),

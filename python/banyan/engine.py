@@ -547,6 +547,37 @@ class Engine:
             self._call(_lib.engine_report, rep)
             return self._analysis(rep)
 
+    def share(self):
+        """The top of the tree, as bytes for other engines' absorb(): the
+        statistics of this engine's own simulations at its share_nodes most
+        visited nodes (an engine made with share_nodes > 0; see
+        docs/DISTRIBUTED.md)."""
+        with self._lock:
+            n = self._cfg.share_nodes
+            buf = ctypes.create_string_buffer(max(1, _lib.share_size(n)))
+            length = ctypes.c_size_t(0)
+            self._call(_lib.engine_share, buf, len(buf), ctypes.byref(length))
+            return buf.raw[:length.value]
+
+    def absorb(self, exports):
+        """Takes in the latest export (share()) of each other engine searching
+        this position: each node gains what their sum holds beyond what it
+        took before, so no simulation counts twice. Returns how many exports
+        were of this position (reached by the same moves)."""
+        exports = [bytes(x) for x in exports]
+        bufs = (ctypes.c_void_p * max(1, len(exports)))()
+        lens = (ctypes.c_size_t * max(1, len(exports)))()
+        keep = [ctypes.create_string_buffer(x, len(x)) for x in exports]
+        for i, b in enumerate(keep):
+            bufs[i] = ctypes.cast(b, ctypes.c_void_p)
+            lens[i] = len(exports[i])
+        with self._lock:
+            e = self._engine()
+            rc = _lib.engine_absorb(e, bufs, lens, len(exports))
+            if rc < 0:
+                raise _lib.library_error(_lib.text(_lib.errmsg(e)), rc)
+            return rc
+
     def stop(self):
         """Asks the running search to stop as soon as it can. Any thread may
         call it at any time; a stop that arrives while no search runs stops

@@ -53,6 +53,7 @@ CONFIG = {
     "adaptive": ([1.0], [2, -2, 2**32 - 1]),
     "graph": (["true"], [-1]),
     "widening_opponent": (["x"], [-2000, INF]),
+    "share_nodes": ([1.5], [-1, 1 << 21]),
 }
 LIMITS = {
     "playouts": (["x", 1.5, True], [-1, 2**64, 10**30]),

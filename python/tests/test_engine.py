@@ -115,6 +115,28 @@ class AnalysisTest(unittest.TestCase):
             self.assertLessEqual(abs(sum(m.visits for m in second.moves) - 1000), 1)
             self.assertEqual(e.report().nodes, second.nodes)
 
+    def test_two_engines_share_one_search(self):
+        # Each takes the other's own simulations once, however often the
+        # growing export comes back: both roots then count both searches'.
+        a = banyan.Engine("connect4", "book=off", share_nodes=500, seed=1, memory="16M")
+        b = banyan.Engine("connect4", "book=off", share_nodes=500, seed=2, memory="16M")
+        with a, b:
+            a.search(playouts=700)
+            b.search(playouts=900)
+            xa, xb = a.share(), b.share()
+            self.assertEqual(xa[:4], b"NBYS")
+            self.assertEqual(b.absorb([xa]), 1)
+            self.assertEqual(a.absorb([xb]), 1)
+            self.assertEqual(b.absorb([xa]), 1)  # Again: nothing new.
+            va = {m.move: m.visits for m in a.report().moves}
+            vb = {m.move: m.visits for m in b.report().moves}
+            self.assertEqual(va, vb)
+            self.assertEqual(sum(va.values()), 700 + 900)
+            with self.assertRaises(banyan.Error):
+                a.absorb([b"not an export"])
+        with banyan.Engine("connect4") as off, self.assertRaises(banyan.Error):
+            off.share()
+
     def test_tictactoe_params_and_best_move(self):
         with banyan.Engine("tictactoe", params={"m": 4, "n": 4, "k": 3}, memory="8M") as e:
             self.assertEqual(len(e.legal_moves()), 16)
