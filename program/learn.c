@@ -7,41 +7,20 @@
  * positions under the board's symmetries, with checkpoints from which a
  * run killed at any moment resumes and ends as it would have.
  */
+#include "learn.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "banyan.h"
-#include "cli.h"
-#include "data.h"
-#include "net.h"
 #include "nn.h"
 
-#define LEARN_MAX_FILES  256
 #define LEARN_LINE_EVERY 0.5 /* Seconds between progress lines. */
-
-typedef struct learn_opts {
-    const banyan_game *g;
-    char params[256];
-    const char *net, *out, *init, *checkpoint;
-    const char *data[LEARN_MAX_FILES];
-    int n_data;
-    /* selfplay */
-    long games, jobs, temp_plies, random_plies;
-    double noise, noise_share, resign, resign_check;
-    /* train */
-    long steps, batch, window, every, channels, blocks, hidden, generation, max_steps;
-    double lr, wd;
-    uint64_t seed;
-    options eng;
-} learn_opts;
 
 /* The learning commands' own options: name, whether it takes a value, and
  * its line of help (NULL: the other command's). */
@@ -87,9 +66,15 @@ static const struct learn_own {
     {"generation", "N", NULL, "the generation written into the network (default: the input's + 1)"},
 };
 
-static void learn_usage(FILE *f, bool selfplay)
+/* The help of option i in command c (NULL: not taken there). */
+static const char *learn_help(size_t i, learn_command c)
 {
-    if (selfplay)
+    return c == LEARN_SELFPLAY ? learn_own_options[i].selfplay : learn_own_options[i].train;
+}
+
+static void learn_usage(FILE *f, learn_command c)
+{
+    if (c == LEARN_SELFPLAY)
         fprintf(f, "usage: banyan selfplay --game G --net FILE --out FILE [options]\n\n"
                    "Games of the network against itself (PUCT, noise at the root, a temperature "
                    "for the first moves), written with the root's visits at every move for "
@@ -103,15 +88,15 @@ static void learn_usage(FILE *f, bool selfplay)
                    "positions; with --checkpoint a killed run resumes where it was.\n\n"
                    "options:\n");
     for (size_t i = 0; i < sizeof learn_own_options / sizeof learn_own_options[0]; i++) {
-        const struct learn_own *o = &learn_own_options[i];
-        const char *help = selfplay ? o->selfplay : o->train;
+        const char *help = learn_help(i, c);
         char syntax[64];
         if (!help)
             continue;
-        snprintf(syntax, sizeof syntax, "--%s %s", o->name, o->arg);
+        snprintf(syntax, sizeof syntax, "--%s %s", learn_own_options[i].name,
+                 learn_own_options[i].arg);
         fprintf(f, "  %-24s %s\n", syntax, help);
     }
-    if (selfplay)
+    if (c != LEARN_TRAIN)
         fprintf(f, "  %-24s %s\n  %-24s %s\n  %-24s %s\n", "--playouts N",
                 "playouts a move (default 200)", "--seed S", "the seed (default 1)",
                 "--c X, --memory B, ...", "the engine options: banyan help options");
@@ -204,10 +189,12 @@ static bool learn_apply(learn_opts *o, const char *name, const char *v)
     return false;
 }
 
-/* Parses argv[2 ..). Returns 0 to go on, or the exit status (0 after
- * --help). */
-static int learn_parse(int argc, char **argv, learn_opts *o, bool selfplay)
+/* Parses argv[2 ..) for command. Returns 0 to go on, or the exit status
+ * (-1 after --help, which means 0). */
+static int learn_parse(int argc, char **argv, learn_opts *o, learn_command command)
 {
+    static const char *const names[] = {"selfplay", "train"};
+    static const unsigned fronts[] = {OPTIONS_IN_SELFPLAY, OPTIONS_IN_TRAIN};
     char err[256];
     memset(o, 0, sizeof *o);
     options_init(&o->eng);
@@ -228,7 +215,7 @@ static int learn_parse(int argc, char **argv, learn_opts *o, bool selfplay)
     o->lr = 0.002;
     o->wd = 1e-4;
     if (cli_wants_help(argc, argv, 2)) {
-        learn_usage(stdout, selfplay);
+        learn_usage(stdout, command);
         return -1;
     }
     for (int i = 2; i < argc; i++) {
@@ -237,15 +224,14 @@ static int learn_parse(int argc, char **argv, learn_opts *o, bool selfplay)
             fprintf(stderr, "banyan: unexpected argument \"%s\" (see --help)\n", a);
             return 2;
         }
-        const struct learn_own *own = NULL;
+        bool own = false;
         for (size_t k = 0; k < sizeof learn_own_options / sizeof learn_own_options[0]; k++)
-            if (!strcmp(learn_own_options[k].name, name) &&
-                (selfplay ? learn_own_options[k].selfplay : learn_own_options[k].train))
-                own = &learn_own_options[k];
+            if (!strcmp(learn_own_options[k].name, name) && learn_help(k, command))
+                own = true;
         bool engine = !own && options_known(name, OPTIONS_CLI);
         if (!own && !engine) {
             fprintf(stderr, "banyan: unknown option %s (see banyan %s --help)\n", a,
-                    selfplay ? "selfplay" : "train");
+                    names[command]);
             return 2;
         }
         bool takes = own || !options_is_switch(name);
@@ -259,8 +245,7 @@ static int learn_parse(int argc, char **argv, learn_opts *o, bool selfplay)
             return 2;
         }
         if (engine &&
-            options_set_in(&o->eng, name, v, selfplay ? OPTIONS_IN_SELFPLAY : OPTIONS_IN_TRAIN, err,
-                           sizeof err) != BANYAN_OK) {
+            options_set_in(&o->eng, name, v, fronts[command], err, sizeof err) != BANYAN_OK) {
             fprintf(stderr, "banyan: %s\n", err);
             return 2;
         }
@@ -274,6 +259,20 @@ static int learn_parse(int argc, char **argv, learn_opts *o, bool selfplay)
     return 0;
 }
 
+int learn_start(int argc, char **argv, learn_opts *o, learn_command command, char *rules,
+                size_t len)
+{
+    static const char *const names[] = {"selfplay", "train"};
+    int rc = learn_parse(argc, argv, o, command);
+    if (rc)
+        return rc < 0 ? -1 : rc;
+    if (net_rule_params(o->g, o->params, rules, len) != BANYAN_OK) {
+        fprintf(stderr, "banyan %s: bad game parameters \"%s\"\n", names[command], o->params);
+        return 2;
+    }
+    return 0;
+}
+
 static double learn_now(void)
 {
     struct timespec ts;
@@ -282,28 +281,6 @@ static double learn_now(void)
 }
 
 /* ---- selfplay ---- */
-
-/* Finished games held for writing in order: twice the most --jobs, so that
- * a game waits for room only behind a very long one. */
-#define LEARN_RING 512
-
-typedef struct learn_selfplay {
-    const learn_opts *o;
-    const nn_net *net;
-    char rules[128];
-    FILE *out;
-    pthread_mutex_t lock; /* out, the ring, the counts and the progress line */
-    pthread_cond_t turn;  /* Signalled when games are written or one fails. */
-    _Atomic long next;    /* The next game to play. */
-    /* Finished games wait in a ring until all before them are written, so
-     * the file holds them in their numbers' order whatever --jobs is. */
-    data_game ring[LEARN_RING];
-    bool ready[LEARN_RING];
-    long written; /* Games written so far: the next one to write. */
-    long done, positions, first_wins, draws, resigned, checked, would_resign, wrong;
-    int status; /* 0, or 1 after a failure */
-    double start, next_line;
-} learn_selfplay;
 
 /* A move in proportion to the root's visits (temperature 1). */
 static banyan_move learn_sample(const banyan_report *r, banyan_rng *rng)
@@ -322,18 +299,35 @@ static banyan_move learn_sample(const banyan_report *r, banyan_rng *rng)
     return r->best;
 }
 
-/* Plays game number k; returns 0, or -1 after printing why. */
-static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
+banyan_engine *learn_engine(const learn_opts *o, net_evaluator *ev, bool noise, uint64_t seed,
+                            banyan_limits *lim, const char *who)
 {
-    const learn_opts *o = sp->o;
-    const banyan_game *g = o->g;
     banyan_config cfg = o->eng.cfg;
-    banyan_limits lim = o->eng.lim;
     banyan_engine *e;
+    cfg.evaluator = net_evaluator_hook(ev);
+    cfg.noise_alpha = noise ? o->noise : 0;
+    cfg.noise_share = noise ? o->noise_share : 0;
+    cfg.threads = 1;
+    cfg.seed = seed;
+    if (!cfg.memory)
+        cfg.memory = 16u << 20;
+    *lim = o->eng.lim;
+    if (!lim->playouts && lim->time <= 0 && !lim->nodes)
+        lim->playouts = 200;
+    int rc = banyan_engine_new(o->g, o->params, &cfg, &e);
+    if (rc != BANYAN_OK) {
+        cli_explain_new(who, o->g, o->params, &cfg, rc);
+        return NULL;
+    }
+    return e;
+}
+
+int learn_game(const learn_opts *o, net_evaluator *ev, long k, data_game *gm, learn_outcome *out)
+{
+    const banyan_game *g = o->g;
+    banyan_limits lim;
     banyan_report rep = BANYAN_REPORT();
     banyan_rng rng;
-    data_game gm;
-    char why[256];
     uint16_t moves[BANYAN_MAX_MOVES];
     uint32_t visits[BANYAN_MAX_MOVES];
     double ret[BANYAN_MAX_PLAYERS];
@@ -341,27 +335,19 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
     if (lo == 0 && hi == 0)
         hi = 1;
 
-    cfg.evaluator = net_evaluator_hook(ev);
-    cfg.noise_alpha = o->noise;
-    cfg.noise_share = o->noise_share;
-    cfg.threads = 1;
-    cfg.seed = banyan_mix64(o->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k + 1);
-    if (!cfg.memory)
-        cfg.memory = 16u << 20;
-    if (!lim.playouts && lim.time <= 0 && !lim.nodes)
-        lim.playouts = 200;
-    int rc = banyan_engine_new(g, o->params, &cfg, &e);
-    if (rc != BANYAN_OK) {
-        cli_explain_new("banyan selfplay", g, o->params, &cfg, rc);
+    data_game_begin(gm);
+    banyan_engine *e =
+        learn_engine(o, ev, true, banyan_mix64(o->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k + 1),
+                     &lim, "banyan selfplay");
+    if (!e)
         return -1;
-    }
     banyan_rng_seed(&rng, o->seed, (uint64_t)k);
-    data_game_begin(&gm);
     /* Every resign_check-th game (by its number's hash) is played out, and
      * tells how often a resignation would have been wrong. */
-    bool check =
+    memset(out, 0, sizeof *out);
+    out->resigner = -1;
+    out->check =
         o->resign > 0 && (double)(banyan_mix64((uint64_t)k + 77) >> 11) * 0x1p-53 < o->resign_check;
-    int wants[2] = {0, 0}, resigner = -1;
     long temp = o->temp_plies;
     if (temp < 0) {
         int w = 1, h = 1;
@@ -376,7 +362,7 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
         banyan_move legal[BANYAN_MAX_MOVES];
         int n = g->moves(banyan_engine_state(e), legal);
         banyan_move m = legal[banyan_rng_below(&rng, (uint32_t)n)];
-        if (data_game_ply(&gm, (uint16_t)m, false, NULL, NULL, 0) != 0 ||
+        if (data_game_ply(gm, (uint16_t)m, false, NULL, NULL, 0) != 0 ||
             banyan_engine_play(e, m) != BANYAN_OK)
             goto fail;
     }
@@ -387,47 +373,58 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
         }
         int mover = g->to_move(banyan_engine_state(e));
         if (o->resign > 0 && rep.value < o->resign && rep.proof != BANYAN_PROVEN_DRAW) {
-            if (!check) {
-                resigner = mover;
+            if (!out->check) {
+                out->resigner = mover;
                 break;
             }
-            wants[mover] = 1;
+            out->wants[mover] = true;
         }
         banyan_move m = ply < temp ? learn_sample(&rep, &rng) : rep.best;
         for (int i = 0; i < rep.n_moves; i++) {
             moves[i] = (uint16_t)rep.moves[i].move;
             visits[i] = rep.moves[i].visits;
         }
-        if (data_game_ply(&gm, (uint16_t)m, true, moves, visits, rep.n_moves) != 0 ||
+        if (data_game_ply(gm, (uint16_t)m, true, moves, visits, rep.n_moves) != 0 ||
             banyan_engine_play(e, m) != BANYAN_OK)
             goto fail;
     }
-    double r0;
-    if (resigner >= 0)
-        r0 = resigner == 0 ? 0.0 : 1.0;
+    if (out->resigner >= 0)
+        gm->result = out->resigner == 0 ? 0.0f : 1.0f;
     else if (g->outcome(banyan_engine_state(e), ret))
-        r0 = (ret[0] - lo) / (hi - lo);
+        gm->result = (float)((ret[0] - lo) / (hi - lo));
     else
-        r0 = 0.5; /* A search that failed: the game stops as a draw. */
-    gm.result = (float)r0;
+        gm->result = 0.5f; /* A search that failed: the game stops as a draw. */
     banyan_engine_free(e);
+    return 0;
+fail:
+    fprintf(stderr, "banyan selfplay: cannot record or play a move\n");
+    banyan_engine_free(e);
+    data_game_free(gm);
+    return -1;
+}
 
-    rc = 0;
+int learn_selfplay_put(learn_selfplay *sp, long k, data_game *gm, const learn_outcome *oc)
+{
+    const learn_opts *o = sp->o;
+    double r0 = gm->result;
+    char why[256];
+    int rc = 0;
     pthread_mutex_lock(&sp->lock);
     while (k >= sp->written + LEARN_RING && !sp->status)
         pthread_cond_wait(&sp->turn, &sp->lock);
     if (sp->status) {
         pthread_mutex_unlock(&sp->lock);
-        data_game_free(&gm);
+        data_game_free(gm);
         return -1;
     }
-    sp->ring[k % LEARN_RING] = gm;
+    sp->ring[k % LEARN_RING] = *gm;
     sp->ready[k % LEARN_RING] = true;
+    sp->positions += gm->n_plies;
     while (rc == 0 && sp->ready[sp->written % LEARN_RING]) {
         data_game *w = &sp->ring[sp->written % LEARN_RING];
         rc = data_write_game(sp->out, w, why, sizeof why);
         if (rc != 0) {
-            fprintf(stderr, "banyan selfplay: %s: %s\n", o->out, why);
+            fprintf(stderr, "banyan selfplay: %s: %s\n", sp->path, why);
             sp->status = 1;
         }
         data_game_free(w);
@@ -436,32 +433,28 @@ static int learn_play_game(learn_selfplay *sp, net_evaluator *ev, long k)
     }
     pthread_cond_broadcast(&sp->turn);
     sp->done++;
-    sp->positions += gm.n_plies;
     sp->first_wins += r0 > 0.75;
     sp->draws += r0 >= 0.25 && r0 <= 0.75;
-    sp->resigned += resigner >= 0;
-    if (check) {
+    sp->resigned += oc->resigner >= 0;
+    if (oc->check) {
         sp->checked++;
         for (int p = 0; p < 2; p++) {
-            sp->would_resign += wants[p];
+            sp->would_resign += oc->wants[p];
             /* Wrong: the player who would have resigned did not lose. */
-            sp->wrong += wants[p] && (p == 0 ? r0 > 0.25 : r0 < 0.75);
+            sp->wrong += oc->wants[p] && (p == 0 ? r0 > 0.25 : r0 < 0.75);
         }
     }
     double now = learn_now(), el = now - sp->start;
     double rate = (double)sp->done / (el > 0 ? el : 1e-9);
-    if (now >= sp->next_line || sp->done == o->games) {
+    long todo = o->games - sp->first;
+    if (now >= sp->next_line || sp->done == todo) {
         fprintf(stderr, "\rselfplay: %ld/%ld games, %ld positions, %.2f games/s, %.0f s left   ",
-                sp->done, o->games, sp->positions, rate, (double)(o->games - sp->done) / rate);
+                sp->first + sp->done, o->games, sp->positions, rate,
+                (double)(todo - sp->done) / rate);
         sp->next_line = now + LEARN_LINE_EVERY;
     }
     pthread_mutex_unlock(&sp->lock);
     return rc;
-fail:
-    fprintf(stderr, "banyan selfplay: cannot record or play a move\n");
-    banyan_engine_free(e);
-    data_game_free(&gm);
-    return -1;
 }
 
 /* Marks the run failed and wakes the threads waiting for their turn to write. */
@@ -490,7 +483,9 @@ static void *learn_selfplay_thread(void *arg)
         pthread_mutex_unlock(&sp->lock);
         if (k >= sp->o->games || failed)
             break;
-        if (learn_play_game(sp, ev, k) != 0) {
+        data_game gm;
+        learn_outcome oc;
+        if (learn_game(sp->o, ev, k, &gm, &oc) != 0 || learn_selfplay_put(sp, k, &gm, &oc) != 0) {
             learn_selfplay_fail(sp);
             break;
         }
@@ -499,8 +494,63 @@ static void *learn_selfplay_thread(void *arg)
     return NULL;
 }
 
-/* Loads the network o->net for o's game, or prints why. */
-static int learn_load_net(const learn_opts *o, nn_net *net, nn_meta *meta, const char *who)
+void learn_selfplay_init(learn_selfplay *sp, const learn_opts *o, const nn_net *net, FILE *out,
+                         const char *path, long first)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->o = o;
+    sp->net = net;
+    sp->out = out;
+    sp->path = path;
+    sp->first = sp->written = first;
+    pthread_mutex_init(&sp->lock, NULL);
+    pthread_cond_init(&sp->turn, NULL);
+    atomic_init(&sp->next, first);
+    sp->start = learn_now();
+}
+
+int learn_selfplay_run(learn_selfplay *sp)
+{
+    pthread_t threads[256];
+    int started = 0;
+    for (long i = 1; i < sp->o->jobs; i++) {
+        if (pthread_create(&threads[started], NULL, learn_selfplay_thread, sp) != 0)
+            break;
+        started++;
+    }
+    learn_selfplay_thread(sp);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    if (sp->done)
+        fprintf(stderr, "\n");
+    return sp->status;
+}
+
+void learn_selfplay_summary(const learn_selfplay *sp)
+{
+    const learn_opts *o = sp->o;
+    double el = learn_now() - sp->start;
+    printf("selfplay: %ld games, %ld positions in %.1f s (%.2f games/s): first player %ld wins, "
+           "%ld draws, %ld losses\n",
+           sp->done, sp->positions, el, (double)sp->done / (el > 0 ? el : 1e-9), sp->first_wins,
+           sp->draws, sp->done - sp->first_wins - sp->draws);
+    if (o->resign > 0)
+        printf("resignation below %.3f: %ld games resigned; %ld played out to check, where %ld "
+               "players fell below it and %ld of them did not lose (false positives %.1f%%)\n",
+               o->resign, sp->resigned, sp->checked, sp->would_resign, sp->wrong,
+               sp->would_resign ? 100.0 * (double)sp->wrong / (double)sp->would_resign : 0.0);
+}
+
+void learn_selfplay_destroy(learn_selfplay *sp)
+{
+    for (int i = 0; i < LEARN_RING; i++)
+        if (sp->ready[i])
+            data_game_free(&sp->ring[i]); /* Left after a failure. */
+    pthread_cond_destroy(&sp->turn);
+    pthread_mutex_destroy(&sp->lock);
+}
+
+int learn_load_net(const learn_opts *o, nn_net *net, nn_meta *meta, const char *who)
 {
     char why[512], detail[256];
     if (!o->net) {
@@ -526,8 +576,8 @@ int cli_selfplay(int argc, char **argv)
     learn_selfplay sp;
     nn_net net;
     nn_meta meta;
-    char why[256];
-    int rc = learn_parse(argc, argv, &o, true);
+    char why[256], rules[128];
+    int rc = learn_start(argc, argv, &o, LEARN_SELFPLAY, rules, sizeof rules);
     if (rc)
         return rc < 0 ? 0 : rc;
     if (!o.out) {
@@ -536,58 +586,24 @@ int cli_selfplay(int argc, char **argv)
     }
     if (learn_load_net(&o, &net, &meta, "banyan selfplay") != 0)
         return 1;
-    memset(&sp, 0, sizeof sp);
-    sp.o = &o;
-    sp.net = &net;
-    if (net_rule_params(o.g, o.params, sp.rules, sizeof sp.rules) != BANYAN_OK) {
-        fprintf(stderr, "banyan selfplay: bad game parameters \"%s\"\n", o.params);
-        nn_free(&net);
-        return 2;
-    }
-    sp.out = fopen(o.out, "wb");
-    if (!sp.out || data_write_header(sp.out, o.g->name, sp.rules, why, sizeof why) != 0) {
-        fprintf(stderr, "banyan selfplay: %s: %s\n", o.out, sp.out ? why : strerror(errno));
-        if (sp.out)
-            fclose(sp.out);
+    FILE *out = fopen(o.out, "wb");
+    if (!out || data_write_header(out, o.g->name, rules, why, sizeof why) != 0) {
+        fprintf(stderr, "banyan selfplay: %s: %s\n", o.out, out ? why : strerror(errno));
+        if (out)
+            fclose(out);
         nn_free(&net);
         return 1;
     }
-    pthread_mutex_init(&sp.lock, NULL);
-    pthread_cond_init(&sp.turn, NULL);
-    atomic_init(&sp.next, 0);
-    sp.start = learn_now();
-    pthread_t threads[256];
-    int started = 0;
-    for (long i = 1; i < o.jobs; i++) {
-        if (pthread_create(&threads[started], NULL, learn_selfplay_thread, &sp) != 0)
-            break;
-        started++;
-    }
-    learn_selfplay_thread(&sp);
-    for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    if (fclose(sp.out) != 0 && !sp.status) {
+    learn_selfplay_init(&sp, &o, &net, out, o.out, 0);
+    int status = learn_selfplay_run(&sp);
+    if (fclose(out) != 0 && !status) {
         fprintf(stderr, "banyan selfplay: %s: %s\n", o.out, strerror(errno));
-        sp.status = 1;
+        status = 1;
     }
-    double el = learn_now() - sp.start;
-    fprintf(stderr, "\n");
-    printf("selfplay: %ld games, %ld positions in %.1f s (%.2f games/s): first player %ld wins, "
-           "%ld draws, %ld losses\n",
-           sp.done, sp.positions, el, (double)sp.done / (el > 0 ? el : 1e-9), sp.first_wins,
-           sp.draws, sp.done - sp.first_wins - sp.draws);
-    if (o.resign > 0)
-        printf("resignation below %.3f: %ld games resigned; %ld played out to check, where %ld "
-               "players fell below it and %ld of them did not lose (false positives %.1f%%)\n",
-               o.resign, sp.resigned, sp.checked, sp.would_resign, sp.wrong,
-               sp.would_resign ? 100.0 * (double)sp.wrong / (double)sp.would_resign : 0.0);
-    for (int i = 0; i < LEARN_RING; i++)
-        if (sp.ready[i])
-            data_game_free(&sp.ring[i]); /* Left after a failure. */
-    pthread_cond_destroy(&sp.turn);
-    pthread_mutex_destroy(&sp.lock);
+    learn_selfplay_summary(&sp);
+    learn_selfplay_destroy(&sp);
     nn_free(&net);
-    return sp.status;
+    return status;
 }
 
 /* ---- train ---- */
@@ -615,7 +631,8 @@ static void learn_positions_free(learn_positions *P)
 
 /* Reads the records files into P, keeping the newest window positions.
  * Returns 0, or -1 after printing why. */
-static int learn_read_data(const learn_opts *o, const char *rules, learn_positions *P)
+static int learn_read_data(const learn_opts *o, const char *rules, learn_positions *P,
+                           void (*tick)(void *), void *ud)
 {
     const banyan_game *g = o->g;
     data_file *files = calloc((size_t)o->n_data, sizeof *files);
@@ -626,6 +643,8 @@ static int learn_read_data(const learn_opts *o, const char *rules, learn_positio
     if (!files)
         return -1;
     for (int f = 0; f < o->n_data; f++) {
+        if (tick)
+            tick(ud);
         if (data_read(o->data[f], &files[f], why, sizeof why) != 0) {
             fprintf(stderr, "banyan train: %s\n", why);
             goto done;
@@ -722,7 +741,7 @@ static void learn_example(const banyan_game *g, const learn_positions *P, size_t
     net_transform(g, s, k, tp, tpol, planes, pol);
 }
 
-static int learn_init(const learn_opts *o, const char *rules)
+int learn_init(const learn_opts *o, const char *rules)
 {
     unsigned char *s = malloc(o->g->state_size);
     nn_shape shape;
@@ -773,7 +792,7 @@ static float learn_rate(const learn_opts *o, uint64_t t, uint64_t T)
     return (float)(o->lr * f * (0.1 + 0.9 * c));
 }
 
-static bool learn_exists(const char *path)
+bool learn_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
@@ -782,14 +801,10 @@ static bool learn_exists(const char *path)
 int cli_train(int argc, char **argv)
 {
     learn_opts o;
-    char rules[128], why[512];
-    int rc = learn_parse(argc, argv, &o, false);
+    char rules[128];
+    int rc = learn_start(argc, argv, &o, LEARN_TRAIN, rules, sizeof rules);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (net_rule_params(o.g, o.params, rules, sizeof rules) != BANYAN_OK) {
-        fprintf(stderr, "banyan train: bad game parameters \"%s\"\n", o.params);
-        return 2;
-    }
     if (o.init)
         return learn_init(&o, rules);
     if (!o.out || o.n_data == 0) {
@@ -797,40 +812,45 @@ int cli_train(int argc, char **argv)
                         "write with --out FILE (see --help)\n");
         return 2;
     }
+    return learn_train(&o, rules, NULL, NULL);
+}
 
+int learn_train(const learn_opts *o, const char *rules, void (*tick)(void *), void *ud)
+{
+    char why[512];
     nn_checkpoint ck;
     memset(&ck, 0, sizeof ck);
-    bool resumed = o.checkpoint && learn_exists(o.checkpoint);
+    bool resumed = o->checkpoint && learn_exists(o->checkpoint);
     if (resumed) {
-        if (nn_checkpoint_load(o.checkpoint, &ck, why, sizeof why) != 0) {
+        if (nn_checkpoint_load(o->checkpoint, &ck, why, sizeof why) != 0) {
             fprintf(stderr, "banyan train: %s\n", why);
             return 1;
         }
         char detail[256];
-        if (net_check_game(&ck.meta, o.g, o.params, detail, sizeof detail)) {
-            fprintf(stderr, "banyan train: %s: %s\n", o.checkpoint, detail);
+        if (net_check_game(&ck.meta, o->g, o->params, detail, sizeof detail)) {
+            fprintf(stderr, "banyan train: %s: %s\n", o->checkpoint, detail);
             nn_checkpoint_free(&ck);
             return 1;
         }
     } else {
-        if (learn_load_net(&o, &ck.net, &ck.meta, "banyan train") != 0)
+        if (learn_load_net(o, &ck.net, &ck.meta, "banyan train") != 0)
             return 1;
         ck.adam_m = calloc(ck.net.n_params, sizeof(float));
         ck.adam_v = calloc(ck.net.n_params, sizeof(float));
         banyan_rng r;
-        banyan_rng_seed(&r, o.seed, 0x7a11);
+        banyan_rng_seed(&r, o->seed, 0x7a11);
         memcpy(ck.rng, r.s, sizeof ck.rng);
-        ck.meta.generation = o.generation >= 0 ? (uint64_t)o.generation : ck.meta.generation + 1;
+        ck.meta.generation = o->generation >= 0 ? (uint64_t)o->generation : ck.meta.generation + 1;
         ck.data_pos = 0; /* Steps of this run taken. */
     }
 
     /* The network must take this game's planes and moves (a file made before
      * the game had planes of its own does not). */
     nn_shape want;
-    unsigned char *s0 = malloc(o.g->state_size);
-    const char *bad = !s0 || o.g->setup(s0, o.params) != BANYAN_OK
+    unsigned char *s0 = malloc(o->g->state_size);
+    const char *bad = !s0 || o->g->setup(s0, o->params) != BANYAN_OK
                           ? "the game parameters are not valid"
-                          : net_game_shape(o.g, s0, &want);
+                          : net_game_shape(o->g, s0, &want);
     free(s0);
     if (!bad && (ck.net.shape.width != want.width || ck.net.shape.height != want.height ||
                  ck.net.shape.planes != want.planes || ck.net.shape.policy != want.policy))
@@ -841,7 +861,7 @@ int cli_train(int argc, char **argv)
         return 1;
     }
     learn_positions P;
-    if (!ck.adam_m || !ck.adam_v || learn_read_data(&o, rules, &P) != 0) {
+    if (!ck.adam_m || !ck.adam_v || learn_read_data(o, rules, &P, tick, ud) != 0) {
         nn_checkpoint_free(&ck);
         return 1;
     }
@@ -852,7 +872,7 @@ int cli_train(int argc, char **argv)
         return 1;
     }
     const nn_shape *sh = &ck.net.shape;
-    int cells = sh->width * sh->height, policy = sh->policy, B = (int)o.batch;
+    int cells = sh->width * sh->height, policy = sh->policy, B = (int)o->batch;
     size_t per = (size_t)sh->planes * (size_t)cells;
     float *in = malloc((size_t)B * per * sizeof(float));
     float *pol = malloc((size_t)B * (size_t)policy * sizeof(float));
@@ -868,46 +888,48 @@ int cli_train(int argc, char **argv)
     }
     banyan_rng rng;
     memcpy(rng.s, ck.rng, sizeof rng.s);
-    nn_adam adam = {0, 0.9f, 0.999f, 1e-8f, (float)o.wd};
-    uint64_t T = (uint64_t)o.steps, t = ck.data_pos;
+    nn_adam adam = {0, 0.9f, 0.999f, 1e-8f, (float)o->wd};
+    uint64_t T = (uint64_t)o->steps, t = ck.data_pos;
     double start = learn_now(), next_line = 0, pl_sum = 0, vl_sum = 0;
-    int syms = net_symmetries(o.g, P.states);
+    int syms = net_symmetries(o->g, P.states);
     long counted = 0;
     if (resumed)
-        fprintf(stderr, "train: resuming %s at step %llu of %llu\n", o.checkpoint,
+        fprintf(stderr, "train: resuming %s at step %llu of %llu\n", o->checkpoint,
                 (unsigned long long)t, (unsigned long long)T);
     fprintf(stderr, "train: %zu positions, %d symmetries, %zu parameters, batch %d\n", P.n, syms,
             ck.net.n_params, B);
-    if (o.max_steps && !o.checkpoint) {
+    if (o->max_steps && !o->checkpoint) {
         fprintf(stderr, "banyan train: --max-steps needs --checkpoint\n");
         status = 2;
         goto out;
     }
     for (uint64_t ran = 0; t < T; t++, ran++) {
         float pl, vl;
-        if (o.max_steps && ran == (uint64_t)o.max_steps) {
+        if (o->max_steps && ran == (uint64_t)o->max_steps) {
             /* As if killed here, with the checkpoint of this very step. */
             ck.data_pos = t;
             memcpy(ck.rng, rng.s, sizeof ck.rng);
-            if (nn_checkpoint_save(o.checkpoint, &ck, why, sizeof why) != 0) {
+            if (nn_checkpoint_save(o->checkpoint, &ck, why, sizeof why) != 0) {
                 fprintf(stderr, "\nbanyan train: %s\n", why);
                 status = 1;
             } else {
                 fprintf(stderr, "\n");
                 printf("train: stopped at step %llu of %llu; run again to go on from %s\n",
-                       (unsigned long long)t, (unsigned long long)T, o.checkpoint);
+                       (unsigned long long)t, (unsigned long long)T, o->checkpoint);
             }
             goto out;
         }
         for (int b = 0; b < B; b++) {
             size_t i = (size_t)(banyan_rng_next(&rng) % P.n);
             int k = (int)banyan_rng_below(&rng, (uint32_t)syms);
-            learn_example(o.g, &P, i, k, policy, per, tmp, in + (size_t)b * per,
+            learn_example(o->g, &P, i, k, policy, per, tmp, in + (size_t)b * per,
                           pol + (size_t)b * (size_t)policy);
             z[b] = P.z[i];
         }
+        if (tick)
+            tick(ud);
         nn_backward(&ck.net, w, in, B, pol, z, grad, &pl, &vl);
-        adam.lr = learn_rate(&o, t, T);
+        adam.lr = learn_rate(o, t, T);
         nn_adam_step(&adam, ck.step + 1, ck.net.params, grad, ck.adam_m, ck.adam_v,
                      ck.net.n_params);
         ck.step++;
@@ -929,10 +951,10 @@ int cli_train(int argc, char **argv)
                 start = learn_now();
             }
         }
-        if (o.checkpoint && ((t + 1) % (uint64_t)o.every == 0 || last)) {
+        if (o->checkpoint && ((t + 1) % (uint64_t)o->every == 0 || last)) {
             ck.data_pos = t + 1;
             memcpy(ck.rng, rng.s, sizeof ck.rng);
-            if (nn_checkpoint_save(o.checkpoint, &ck, why, sizeof why) != 0) {
+            if (nn_checkpoint_save(o->checkpoint, &ck, why, sizeof why) != 0) {
                 fprintf(stderr, "\nbanyan train: %s\n", why);
                 status = 1;
                 goto out;
@@ -941,7 +963,7 @@ int cli_train(int argc, char **argv)
     }
     fprintf(stderr, "\n");
     ck.meta.train_steps += T;
-    if (nn_save(o.out, &ck.net, &ck.meta, why, sizeof why) != 0) {
+    if (nn_save(o->out, &ck.net, &ck.meta, why, sizeof why) != 0) {
         fprintf(stderr, "banyan train: %s\n", why);
         status = 1;
         goto out;
@@ -949,7 +971,8 @@ int cli_train(int argc, char **argv)
     printf("train: %llu steps on %zu positions, policy loss %.4f, value loss %.4f; generation "
            "%llu written to %s\n",
            (unsigned long long)T, P.n, counted ? pl_sum / (double)counted : 0.0,
-           counted ? vl_sum / (double)counted : 0.0, (unsigned long long)ck.meta.generation, o.out);
+           counted ? vl_sum / (double)counted : 0.0, (unsigned long long)ck.meta.generation,
+           o->out);
 out:
     free(in);
     free(pol);
