@@ -102,6 +102,7 @@ int cli_gomocup(int argc, char **argv, int first);
 int cli_match(int argc, char **argv);
 int cli_selfplay(int argc, char **argv); /* learn.c */
 int cli_train(int argc, char **argv);    /* learn.c */
+int cli_learn(int argc, char **argv);    /* learn_loop.c */
 int cli_serve(int argc, char **argv);    /* serve.c */
 
 #endif /* BANYAN_CLI_H */

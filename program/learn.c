@@ -22,54 +22,89 @@
 
 #define LEARN_LINE_EVERY 0.5 /* Seconds between progress lines. */
 
-/* The learning commands' own options: name, whether it takes a value, and
- * its line of help (NULL: the other command's). */
+/* A loop option's help that is the same as selfplay's or train's. */
+static const char learn_same[] = "";
+
+/* The learning commands' own options: name, what value it takes, and its
+ * line of help in each command (NULL: not taken there; learn_same: the
+ * loop's is selfplay's, else train's). */
 static const struct learn_own {
     const char *name;
     const char *arg;
-    const char *selfplay, *train;
+    const char *selfplay, *train, *loop;
 } learn_own_options[] = {
-    {"game", "G", "the game (banyan games lists them)", "the game"},
-    {"param", "k=v", "game parameter, repeatable", "game parameter, repeatable"},
-    {"net", "FILE", "the network that plays (required)", "the network to start from"},
-    {"out", "FILE", "the records file to write (required)", "the network file to write"},
-    {"games", "N", "games to play (default 100)", NULL},
-    {"jobs", "J", "games played at once, one thread each (default 1)", NULL},
-    {"noise", "A", "Dirichlet concentration at the root (default 0.3; 0 none)", NULL},
-    {"noise-share", "F", "share of the noise in the root's priors (default 0.25)", NULL},
+    {"game", "G", "the game (banyan games lists them)", "the game", learn_same},
+    {"param", "k=v", "game parameter, repeatable", "game parameter, repeatable", learn_same},
+    {"dir", "DIR", NULL, NULL,
+     "the run's folder (required): its networks, records and state; the same command on it "
+     "again goes on where a stopped run was"},
+    {"generations", "K", NULL, NULL,
+     "the generations the run reaches (default 10): run again with more to go on"},
+    {"net", "FILE", "the network that plays (required)", "the network to start from", NULL},
+    {"out", "FILE", "the records file to write (required)", "the network file to write", NULL},
+    {"games", "N", "games to play (default 100)", NULL, NULL},
+    {"games-per-gen", "N", NULL, NULL, "self-play games a generation (default 400)"},
+    {"jobs", "J", "games played at once, one thread each (default 1)", NULL,
+     "games played at once by each rank that plays, one thread each (default 1)"},
+    {"noise", "A", "Dirichlet concentration at the root (default 0.3; 0 none)", NULL, learn_same},
+    {"noise-share", "F", "share of the noise in the root's priors (default 0.25)", NULL,
+     learn_same},
     {"temperature-plies", "K",
      "plies played in proportion to the visits before the best move (default: a fifth of the "
      "board's cells, at least 2)",
-     NULL},
+     NULL, learn_same},
     {"random-plies", "K",
      "each game opens with 0 to K uniformly random moves, not trained on, so that the records "
      "cover more positions (default 0)",
-     NULL},
-    {"resign", "V", "resign below this value for the mover, 0 to 1 (default 0: never)", NULL},
+     NULL, learn_same},
+    {"resign", "V", "resign below this value for the mover, 0 to 1 (default 0: never)", NULL,
+     learn_same},
     {"resign-check", "F",
      "share of games played out whatever the value, to measure wrong resignations (default 0.1)",
+     NULL, learn_same},
+    {"data", "FILE", NULL, "a records file of selfplay, repeatable (the last is the newest)", NULL},
+    {"init", "FILE", NULL, "write a random network of the shape below to FILE and stop", NULL},
+    {"channels", "C", NULL, "with --init: channels of the residual tower (default 32)",
+     "channels of the networks' residual tower (default 32)"},
+    {"blocks", "B", NULL, "with --init: residual blocks (default 2)",
+     "residual blocks (default 2)"},
+    {"hidden", "H", NULL, "with --init: hidden units of the value head (default 32)",
+     "hidden units of the value head (default 32)"},
+    {"steps", "N", NULL, "optimiser steps (default 1000)",
+     "optimiser steps a generation (default 400)"},
+    {"batch", "N", NULL, "positions a step (default 64)", learn_same},
+    {"lr", "X", NULL, "peak learning rate of Adam (default 0.002; cosine decay to a tenth)",
+     learn_same},
+    {"weight-decay", "X", NULL, "decoupled weight decay (default 0.0001)", learn_same},
+    {"window", "N", NULL, "the newest positions trained on (default 100000)",
+     "the newest positions trained on (default 20000)"},
+    {"files", "K", NULL, NULL, "the records of the newest K generations trained on (default 4)"},
+    {"checkpoint", "FILE", NULL, "resume from FILE when it exists; write it as training goes",
      NULL},
-    {"data", "FILE", NULL, "a records file of selfplay, repeatable (the last is the newest)"},
-    {"init", "FILE", NULL, "write a random network of the shape below to FILE and stop"},
-    {"channels", "C", NULL, "with --init: channels of the residual tower (default 32)"},
-    {"blocks", "B", NULL, "with --init: residual blocks (default 2)"},
-    {"hidden", "H", NULL, "with --init: hidden units of the value head (default 32)"},
-    {"steps", "N", NULL, "optimiser steps (default 1000)"},
-    {"batch", "N", NULL, "positions a step (default 64)"},
-    {"lr", "X", NULL, "peak learning rate of Adam (default 0.002; cosine decay to a tenth)"},
-    {"weight-decay", "X", NULL, "decoupled weight decay (default 0.0001)"},
-    {"window", "N", NULL, "the newest positions trained on (default 100000)"},
-    {"checkpoint", "FILE", NULL, "resume from FILE when it exists; write it as training goes"},
-    {"every", "N", NULL, "steps between checkpoints (default 100)"},
+    {"every", "N", NULL, "steps between checkpoints (default 100)", learn_same},
     {"max-steps", "N", NULL,
-     "with --checkpoint: stop after N steps of this run, to go on in the next (default: none)"},
-    {"generation", "N", NULL, "the generation written into the network (default: the input's + 1)"},
+     "with --checkpoint: stop after N steps of this run, to go on in the next (default: none)",
+     NULL},
+    {"generation", "N", NULL, "the generation written into the network (default: the input's + 1)",
+     NULL},
+    {"gate-games", "M", NULL, NULL,
+     "games of the gate, the candidate against the best network, colours alternating "
+     "(default 40; 0 takes every candidate)"},
+    {"gate-score", "X", NULL, NULL,
+     "the candidate's score in the gate that makes it the best (default 0.55)"},
+    {"rank-timeout", "S", NULL, NULL,
+     "under mpirun: seconds a rank may stay silent before the run stops naming it (default 10)"},
 };
 
 /* The help of option i in command c (NULL: not taken there). */
 static const char *learn_help(size_t i, learn_command c)
 {
-    return c == LEARN_SELFPLAY ? learn_own_options[i].selfplay : learn_own_options[i].train;
+    const struct learn_own *o = &learn_own_options[i];
+    if (c == LEARN_SELFPLAY)
+        return o->selfplay;
+    if (c == LEARN_TRAIN)
+        return o->train;
+    return o->loop == learn_same ? (o->selfplay ? o->selfplay : o->train) : o->loop;
 }
 
 static void learn_usage(FILE *f, learn_command c)
@@ -79,7 +114,7 @@ static void learn_usage(FILE *f, learn_command c)
                    "Games of the network against itself (PUCT, noise at the root, a temperature "
                    "for the first moves), written with the root's visits at every move for "
                    "banyan train.\n\noptions:\n");
-    else
+    else if (c == LEARN_TRAIN)
         fprintf(f, "usage: banyan train --game G --net FILE --data FILE... --out FILE [options]\n"
                    "       banyan train --game G --init FILE [--channels C --blocks B "
                    "--hidden H] [--seed S]\n\n"
@@ -87,6 +122,16 @@ static void learn_usage(FILE *f, learn_command c)
                    "value error, the board's symmetries at random, the newest --window "
                    "positions; with --checkpoint a killed run resumes where it was.\n\n"
                    "options:\n");
+    else
+        fprintf(f, "usage: banyan learn --game G --dir DIR [options]\n"
+                   "       mpirun -np N banyan learn --game G --dir DIR [options]\n\n"
+                   "The learning loop: from a random network, each generation plays selfplay "
+                   "games with the best network, trains a candidate on the newest records and "
+                   "plays a gate match, candidate against best; the candidate becomes the best "
+                   "when it scores --gate-score. Under mpirun rank 0 trains and gates and the "
+                   "other ranks play the games, which rank 0 writes into the same records as one "
+                   "rank does. Stopped or killed, the same command goes on with no game lost or "
+                   "played twice.\n\noptions:\n");
     for (size_t i = 0; i < sizeof learn_own_options / sizeof learn_own_options[0]; i++) {
         const char *help = learn_help(i, c);
         char syntax[64];
@@ -133,6 +178,8 @@ static bool learn_apply(learn_opts *o, const char *name, const char *v)
         snprintf(o->params + len, sizeof o->params - len, "%s%s", len ? "," : "", v);
         return true;
     }
+    if (!strcmp(name, "dir"))
+        return (o->dir = v) != NULL;
     if (!strcmp(name, "net"))
         return (o->net = v) != NULL;
     if (!strcmp(name, "out"))
@@ -153,6 +200,10 @@ static bool learn_apply(learn_opts *o, const char *name, const char *v)
         long lo, hi;
     } longs[] = {
         {"games", offsetof(learn_opts, games), 1, 100000000},
+        {"games-per-gen", offsetof(learn_opts, games), 1, 100000000},
+        {"generations", offsetof(learn_opts, generations), 0, 9999},
+        {"gate-games", offsetof(learn_opts, gate_games), 0, 100000},
+        {"files", offsetof(learn_opts, files), 1, LEARN_MAX_FILES},
         {"jobs", offsetof(learn_opts, jobs), 1, 256},
         {"temperature-plies", offsetof(learn_opts, temp_plies), 0, 100000},
         {"random-plies", offsetof(learn_opts, random_plies), 0, 100000},
@@ -181,6 +232,8 @@ static bool learn_apply(learn_opts *o, const char *name, const char *v)
         {"resign-check", offsetof(learn_opts, resign_check), 0, 1},
         {"lr", offsetof(learn_opts, lr), 1e-9, 10},
         {"weight-decay", offsetof(learn_opts, wd), 0, 1},
+        {"gate-score", offsetof(learn_opts, gate_score), 0, 1},
+        {"rank-timeout", offsetof(learn_opts, rank_timeout), 0.1, 86400},
     };
     for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++)
         if (!strcmp(name, doubles[i].name))
@@ -193,20 +246,21 @@ static bool learn_apply(learn_opts *o, const char *name, const char *v)
  * (-1 after --help, which means 0). */
 static int learn_parse(int argc, char **argv, learn_opts *o, learn_command command)
 {
-    static const char *const names[] = {"selfplay", "train"};
-    static const unsigned fronts[] = {OPTIONS_IN_SELFPLAY, OPTIONS_IN_TRAIN};
+    static const char *const names[] = {"selfplay", "train", "learn"};
+    static const unsigned fronts[] = {OPTIONS_IN_SELFPLAY, OPTIONS_IN_TRAIN, OPTIONS_IN_SELFPLAY};
+    bool loop = command == LEARN_LOOP;
     char err[256];
     memset(o, 0, sizeof *o);
     options_init(&o->eng);
-    o->games = 100;
+    o->games = loop ? 400 : 100;
     o->jobs = 1;
     o->temp_plies = -1;
     o->noise = 0.3;
     o->noise_share = 0.25;
     o->resign_check = 0.1;
-    o->steps = 1000;
+    o->steps = loop ? 400 : 1000;
     o->batch = 64;
-    o->window = 100000;
+    o->window = loop ? 20000 : 100000;
     o->every = 100;
     o->channels = 32;
     o->blocks = 2;
@@ -214,6 +268,11 @@ static int learn_parse(int argc, char **argv, learn_opts *o, learn_command comma
     o->generation = -1;
     o->lr = 0.002;
     o->wd = 1e-4;
+    o->generations = 10;
+    o->gate_games = 40;
+    o->gate_score = 0.55;
+    o->files = 4;
+    o->rank_timeout = 10;
     if (cli_wants_help(argc, argv, 2)) {
         learn_usage(stdout, command);
         return -1;
@@ -262,7 +321,7 @@ static int learn_parse(int argc, char **argv, learn_opts *o, learn_command comma
 int learn_start(int argc, char **argv, learn_opts *o, learn_command command, char *rules,
                 size_t len)
 {
-    static const char *const names[] = {"selfplay", "train"};
+    static const char *const names[] = {"selfplay", "train", "learn"};
     int rc = learn_parse(argc, argv, o, command);
     if (rc)
         return rc < 0 ? -1 : rc;

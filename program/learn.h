@@ -2,8 +2,9 @@
  * learn.h - what the learning commands share: their options, one game of
  * self-play, the writer that puts finished games into a records file in
  * their numbers' order, and the trainer. learn.c defines them for
- * `banyan selfplay` and `banyan train`, and for a command that drives them
- * in turn.
+ * `banyan selfplay` and `banyan train`; learn_loop.c drives them, one
+ * generation after another, for `banyan learn` (on one machine, or spread
+ * over the ranks of an MPI job).
  */
 #ifndef BANYAN_LEARN_H
 #define BANYAN_LEARN_H
@@ -21,7 +22,7 @@
 #define LEARN_MAX_FILES 256
 
 /* The command whose options are parsed: each takes its own set. */
-typedef enum learn_command { LEARN_SELFPLAY, LEARN_TRAIN } learn_command;
+typedef enum learn_command { LEARN_SELFPLAY, LEARN_TRAIN, LEARN_LOOP } learn_command;
 
 typedef struct learn_opts {
     const banyan_game *g;
@@ -35,6 +36,10 @@ typedef struct learn_opts {
     /* train */
     long steps, batch, window, every, channels, blocks, hidden, generation, max_steps;
     double lr, wd;
+    /* learn (the loop) */
+    const char *dir;
+    long generations, gate_games, files;
+    double gate_score, rank_timeout;
     uint64_t seed;
     options eng;
 } learn_opts;

@@ -26,6 +26,7 @@ static void main_usage(FILE *f)
                "  perft <depth>      count the positions <depth> plies ahead\n"
                "  selfplay           games of a network against itself, recorded for training\n"
                "  train              fit a network to selfplay's records (or make a random one)\n"
+               "  learn              generations of selfplay, training and a gate (resumable)\n"
                "  serve              the web board: play and analyse in a browser\n"
                "  show               print a position: diagram, side to move, legal moves\n"
                "  solo               the best game of a single-player game (Morpion Solitaire)\n"
@@ -46,10 +47,10 @@ static const struct main_command {
     const char *name;
     int (*run)(int argc, char **argv);
 } main_commands[] = {
-    {"analyze", cli_analyze}, {"bench", cli_bench},       {"games", cli_games},
-    {"gtp", cli_gtp},         {"match", cli_match},       {"perft", cli_perft},
-    {"play", cli_play},       {"selfplay", cli_selfplay}, {"serve", cli_serve},
-    {"show", cli_show},       {"solo", cli_solo},         {"train", cli_train},
+    {"analyze", cli_analyze},   {"bench", cli_bench}, {"games", cli_games}, {"gtp", cli_gtp},
+    {"learn", cli_learn},       {"match", cli_match}, {"perft", cli_perft}, {"play", cli_play},
+    {"selfplay", cli_selfplay}, {"serve", cli_serve}, {"show", cli_show},   {"solo", cli_solo},
+    {"train", cli_train},
 };
 
 #define MAIN_N_COMMANDS (sizeof main_commands / sizeof main_commands[0])
