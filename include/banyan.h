@@ -235,10 +235,11 @@ typedef struct banyan_config {
     /* Sharing the top of the tree with other searches of the same
      * position, on other machines say (banyan_engine_share and
      * banyan_engine_absorb, below): the most nodes one export holds, up
-     * to BANYAN_SHARE_NODES_MAX; 0 = no sharing. Takes about 100 bytes
+     * to BANYAN_SHARE_NODES_MAX; 0 = no sharing. Takes about 150 bytes
      * for each of 8 x share_nodes slots (rounded up to a power of two)
-     * beside the arena: 12.6 MB for 10,000 nodes. Needs one tree (not root
-     * parallelism with several threads) and no graph. */
+     * beside the arena: 20 MB for 10,000 nodes. Needs one tree (not root
+     * parallelism with several threads) and no graph. With RAVE
+     * (config.rave) the AMAF statistics are shared too. */
     int share_nodes;
 } banyan_config;
 
@@ -493,7 +494,8 @@ int banyan_engine_report(banyan_engine *e, banyan_report *out);
  * simulations (what it absorbed left out) at the share_nodes most visited
  * nodes of its tree, each named by its path of moves from the root, into
  * buf: a plain, portable buffer (little-endian) of at most
- * banyan_share_size(share_nodes) bytes, *len of them. The same tree gives
+ * banyan_share_size(share_nodes) bytes, *len of them (with RAVE, each
+ * node's AMAF statistics too). The same tree gives
  * the same bytes. Returns BANYAN_OK, BANYAN_ERANGE when cap is smaller
  * than banyan_share_size(share_nodes), or BANYAN_EINVAL (sharing off).
  *

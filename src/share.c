@@ -41,16 +41,20 @@
 #include "util.h"
 
 /* The export's layout, little-endian: a header of SHARE_HEAD bytes
- * (magic, version, entries, 0, the position's hash, the root's key), then
- * SHARE_ENTRY bytes an entry (parent entry or SHARE_NONE for the root,
- * visits, value in 1/256ths, move, 0). */
-#define SHARE_MAGIC   0x5359424eu /* "NBYS" */
-#define SHARE_VERSION 1u
-#define SHARE_HEAD    32
-#define SHARE_ENTRY   24
-#define SHARE_NONE    0xffffffffu
-#define SHARE_DEPTH   BANYAN_MAX_DEPTH /* The deepest node an export holds. */
-#define SHARE_COLLECT 8 /* An export looks at up to 8 x share_nodes nodes for its top. */
+ * (magic, version, entries, flags, the position's hash, the root's key),
+ * then SHARE_ENTRY bytes an entry (parent entry or SHARE_NONE for the root,
+ * visits, value in 1/256ths, move, 0), and with the flag SHARE_AMAF (a
+ * tree with RAVE's statistics) SHARE_ENTRY_AMAF more (AMAF visits, 0, AMAF
+ * value in 1/256ths). */
+#define SHARE_MAGIC      0x5359424eu /* "NBYS" */
+#define SHARE_VERSION    1u
+#define SHARE_HEAD       32
+#define SHARE_ENTRY      24
+#define SHARE_ENTRY_AMAF 16
+#define SHARE_AMAF       1u /* Flag: entries carry AMAF statistics. */
+#define SHARE_NONE       0xffffffffu
+#define SHARE_DEPTH      BANYAN_MAX_DEPTH /* The deepest node an export holds. */
+#define SHARE_COLLECT    8 /* An export looks at up to 8 x share_nodes nodes for its top. */
 
 /* A frame of the depth-first walks of an export: a node, the next of its
  * children to look at, and (second walk) its entry and key. */
@@ -227,7 +231,7 @@ void share_played(banyan_engine *e, banyan_move m, bool kept)
 
 BANYAN_API size_t banyan_share_size(int nodes)
 {
-    return SHARE_HEAD + (nodes > 0 ? (size_t)nodes * SHARE_ENTRY : 0);
+    return SHARE_HEAD + (nodes > 0 ? (size_t)nodes * (SHARE_ENTRY + SHARE_ENTRY_AMAF) : 0);
 }
 
 /* The k-th largest (k from 1) of v[0 .. n), n >= k, by selection in
@@ -320,12 +324,33 @@ static uint32_t share_threshold(share_state *S, const tree *t, uint32_t *ties)
     }
 }
 
+/* Writes at p the statistics stats (node.stats form) less what took holds
+ * of them (its [k]; took may be NULL): visits (4 bytes), then, with k 0,
+ * the value (8 bytes); with k 1 (AMAF), 4 bytes of 0 before the value. */
+static void share_put_own(unsigned char *p, uint64_t stats, const share_entry *took, int k)
+{
+    uint32_t n = tree_stats_visits(stats);
+    uint64_t w = (uint64_t)tree_stats_value(stats);
+    if (took) {
+        n = n > took->applied_n[k] ? n - took->applied_n[k] : 0;
+        w = w > took->applied_w[k] ? w - took->applied_w[k] : 0;
+    }
+    share_put32(p, n);
+    if (k == 0) {
+        share_put64(p + 4, w);
+    } else {
+        share_put32(p + 4, 0);
+        share_put64(p + 8, w);
+    }
+}
+
 size_t share_export(banyan_engine *e, void *buf)
 {
     share_state *S = &e->share;
     const tree *t = &e->trees[0];
     unsigned char *out = buf;
     uint32_t ties, need = share_threshold(S, t, &ties), count = 0, depth = 0;
+    size_t size = SHARE_ENTRY + (t->amaf ? SHARE_ENTRY_AMAF : 0);
     /* Depth first from the root, each node after its parent: the nodes
      * with more visits than the least of the top, and those with as many
      * while there is room for them (the first met). */
@@ -337,20 +362,16 @@ size_t share_export(banyan_engine *e, void *buf)
         const node *x = &t->nodes[f->node];
         if (fresh) {
             fresh = false;
-            uint64_t stats = tree_stats(x);
-            uint32_t own_n = tree_stats_visits(stats);
-            uint64_t own_w = (uint64_t)tree_stats_value(stats);
             const share_entry *took = share_get(S, f->key);
-            if (took) {
-                own_n = own_n > took->applied_n ? own_n - took->applied_n : 0;
-                own_w = own_w > took->applied_w ? own_w - took->applied_w : 0;
-            }
-            unsigned char *p = out + SHARE_HEAD + (size_t)count * SHARE_ENTRY;
+            unsigned char *p = out + SHARE_HEAD + (size_t)count * size;
             share_put32(p, f->entry);
-            share_put32(p + 4, own_n);
-            share_put64(p + 8, own_w);
+            share_put_own(p + 4, tree_stats(x), took, 0);
             share_put32(p + 16, f->entry == SHARE_NONE ? 0 : (uint32_t)tree_move(x));
             share_put32(p + 20, 0);
+            if (t->amaf)
+                share_put_own(p + SHARE_ENTRY,
+                              atomic_load_explicit(&t->amaf[f->node], memory_order_relaxed), took,
+                              1);
             f->entry = count++; /* Now its own entry, for its children. */
         }
         if (f->next >= f->count || depth == SHARE_DEPTH || count == (uint32_t)S->nodes) {
@@ -369,10 +390,16 @@ size_t share_export(banyan_engine *e, void *buf)
     share_put32(out, SHARE_MAGIC);
     share_put32(out + 4, SHARE_VERSION);
     share_put32(out + 8, count);
-    share_put32(out + 12, 0);
+    share_put32(out + 12, t->amaf ? SHARE_AMAF : 0);
     share_put64(out + 16, S->position);
     share_put64(out + 24, S->root_key);
-    return SHARE_HEAD + (size_t)count * SHARE_ENTRY;
+    return SHARE_HEAD + (size_t)count * size;
+}
+
+/* The bytes of an entry of export b (its header read). */
+static size_t share_entry_size(const unsigned char *b)
+{
+    return SHARE_ENTRY + (share_get32(b + 12) & SHARE_AMAF ? SHARE_ENTRY_AMAF : 0);
 }
 
 const char *share_check(const void *buf, size_t len)
@@ -382,39 +409,62 @@ const char *share_check(const void *buf, size_t len)
         return "is not an export of banyan_engine_share()";
     if (share_get32(b + 4) != SHARE_VERSION)
         return "is of another version";
-    uint32_t count = share_get32(b + 8);
-    if (count == 0 || (len - SHARE_HEAD) / SHARE_ENTRY != count || (len - SHARE_HEAD) % SHARE_ENTRY)
+    uint32_t count = share_get32(b + 8), flags = share_get32(b + 12);
+    if (flags & ~SHARE_AMAF)
+        return "has flags of another version";
+    size_t size = share_entry_size(b);
+    if (count == 0 || (len - SHARE_HEAD) / size != count || (len - SHARE_HEAD) % size)
         return "has a length that is not that of its entries";
     for (uint32_t i = 0; i < count; i++) {
-        const unsigned char *p = b + SHARE_HEAD + (size_t)i * SHARE_ENTRY;
+        const unsigned char *p = b + SHARE_HEAD + (size_t)i * size;
         uint32_t parent = share_get32(p), n = share_get32(p + 4), move = share_get32(p + 16);
         uint64_t w = share_get64(p + 8);
         if ((i == 0) != (parent == SHARE_NONE) || (i > 0 && parent >= i))
             return "has an entry whose parent does not come before it";
         if (n > NODE_VISITS_MAX || w > (uint64_t)n * VALUE_ONE)
             return "has statistics out of range";
+        if (flags & SHARE_AMAF) {
+            uint32_t an = share_get32(p + SHARE_ENTRY);
+            uint64_t aw = share_get64(p + SHARE_ENTRY + 8);
+            if (an > NODE_VISITS_MAX || aw > (uint64_t)an * VALUE_ONE ||
+                share_get32(p + SHARE_ENTRY + 4))
+                return "has AMAF statistics out of range";
+        }
         if (move >= BANYAN_MOVE_LIMIT)
             return "has a move code out of range";
     }
     return NULL;
 }
 
-/* Adds to node x up to dn visits and dw value, as far as its statistics
- * hold them (a search stops short of the most visits a node counts); the
- * amounts added go back through dn and dw. */
-static void share_add(node *x, uint32_t *dn, uint64_t *dw)
+/* Adds visits vn and value vw of one export to the sum [k] of entry x. */
+static void share_sum(share_entry *x, int k, uint32_t vn, uint64_t vw)
 {
-    uint64_t stats = tree_stats(x);
-    uint32_t n = tree_stats_visits(stats);
+    x->pending_n[k] = x->pending_n[k] + vn < x->pending_n[k] ? UINT32_MAX : x->pending_n[k] + vn;
+    x->pending_w[k] += vw;
+}
+
+/* Adds to statistics *stats (node.stats form: a node's, or its AMAF's) what
+ * the sum [k] of entry x holds beyond what was taken, as far as they hold
+ * it (a search stops short of the most visits a node counts), and counts
+ * it taken. */
+static void share_apply(share_entry *x, int k, _Atomic uint64_t *stats)
+{
+    uint32_t dn = x->pending_n[k] > x->applied_n[k] ? x->pending_n[k] - x->applied_n[k] : 0;
+    uint64_t dw = x->pending_w[k] > x->applied_w[k] ? x->pending_w[k] - x->applied_w[k] : 0;
+    if (!dn && !dw)
+        return;
+    uint64_t now = atomic_load_explicit(stats, memory_order_relaxed);
+    uint32_t n = tree_stats_visits(now);
     uint32_t room = n < SEARCH_VISITS_MAX ? SEARCH_VISITS_MAX - n : 0;
-    if (*dn > room)
-        *dn = room;
-    uint64_t w = (uint64_t)tree_stats_value(stats);
-    uint64_t w_room = (uint64_t)(n + *dn) * VALUE_ONE;
+    if (dn > room)
+        dn = room;
+    uint64_t w = (uint64_t)tree_stats_value(now), w_room = (uint64_t)(n + dn) * VALUE_ONE;
     w_room = w_room > w ? w_room - w : 0;
-    if (*dw > w_room)
-        *dw = w_room;
-    atomic_fetch_add_explicit(&x->stats, (*dw << NODE_VISIT_BITS) + *dn, memory_order_relaxed);
+    if (dw > w_room)
+        dw = w_room;
+    atomic_fetch_add_explicit(stats, (dw << NODE_VISIT_BITS) + dn, memory_order_relaxed);
+    x->applied_n[k] += dn;
+    x->applied_w[k] += dw;
 }
 
 int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, int n)
@@ -435,10 +485,12 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
             continue; /* Another position, or one reached by other moves. */
         taken++;
         uint32_t count = share_get32(b + 8);
+        size_t size = share_entry_size(b);
+        bool amaf = t->amaf && size > SHARE_ENTRY; /* Both keep them: they are shared. */
         if (count > (uint32_t)S->nodes)
             count = (uint32_t)S->nodes; /* Parents come first: a prefix is a top. */
         for (uint32_t i = 0; i < count; i++) {
-            const unsigned char *p = b + SHARE_HEAD + (size_t)i * SHARE_ENTRY;
+            const unsigned char *p = b + SHARE_HEAD + (size_t)i * size;
             uint32_t parent = share_get32(p), xi;
             banyan_move m = share_get32(p + 16);
             uint64_t key;
@@ -458,27 +510,23 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
                 *x = (share_entry){.key = key};
             if (x->stamp != S->stamp) {
                 x->stamp = S->stamp;
-                x->pending_n = 0;
-                x->pending_w = 0;
+                memset(x->pending_n, 0, sizeof x->pending_n);
+                memset(x->pending_w, 0, sizeof x->pending_w);
                 S->touched[n_touched++] = (uint32_t)(x - S->table);
             }
-            uint32_t vn = share_get32(p + 4);
             x->node = xi;
-            x->pending_n = x->pending_n + vn < x->pending_n ? UINT32_MAX : x->pending_n + vn;
-            x->pending_w += share_get64(p + 8);
+            share_sum(x, 0, share_get32(p + 4), share_get64(p + 8));
+            if (amaf)
+                share_sum(x, 1, share_get32(p + SHARE_ENTRY), share_get64(p + SHARE_ENTRY + 8));
             S->map[i] = xi;
             S->keys[i] = key;
         }
     }
     for (size_t i = 0; i < n_touched; i++) {
         share_entry *x = &S->table[S->touched[i]];
-        uint32_t dn = x->pending_n > x->applied_n ? x->pending_n - x->applied_n : 0;
-        uint64_t dw = x->pending_w > x->applied_w ? x->pending_w - x->applied_w : 0;
-        if (!dn && !dw)
-            continue;
-        share_add(&t->nodes[x->node], &dn, &dw);
-        x->applied_n += dn;
-        x->applied_w += dw;
+        share_apply(x, 0, &t->nodes[x->node].stats);
+        if (t->amaf)
+            share_apply(x, 1, &t->amaf[x->node]);
     }
     return taken;
 }

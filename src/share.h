@@ -13,15 +13,16 @@
 
 /* What this tree took from the others at one node, named by its path key:
  * the statistics absorbed so far (applied) and, during an absorb, the sum
- * of the other searches' latest (pending). */
+ * of the other searches' latest (pending); [0] the node's own statistics,
+ * [1] its AMAF statistics (RAVE), where the tree keeps them. */
 typedef struct share_entry {
-    uint64_t key;       /* The path's key (never 0); 0: empty. */
-    uint32_t node;      /* The node, during an absorb. */
-    uint32_t stamp;     /* The absorb that last summed into pending. */
-    uint32_t applied_n; /* Visits absorbed. */
-    uint32_t pending_n;
-    uint64_t applied_w; /* Value absorbed, VALUE_ONE units. */
-    uint64_t pending_w;
+    uint64_t key;          /* The path's key (never 0); 0: empty. */
+    uint32_t node;         /* The node, during an absorb. */
+    uint32_t stamp;        /* The absorb that last summed into pending. */
+    uint32_t applied_n[2]; /* Visits absorbed. */
+    uint32_t pending_n[2];
+    uint64_t applied_w[2]; /* Value absorbed, VALUE_ONE units. */
+    uint64_t pending_w[2];
 } share_entry;
 
 struct share_frame; /* A step of an export's walks (share.c). */

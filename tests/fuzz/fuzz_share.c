@@ -1,11 +1,13 @@
 /*
  * fuzz_share.c - libFuzzer target for the reader of shared statistics
- * (banyan_engine_absorb). The first byte picks how the rest is used: even,
- * as a whole buffer; odd, as patches (offset, byte pairs) on a real export
- * of another engine at the same position, so that the checks beyond the
- * header are reached. A buffer refused leaves the tree as it was; one
- * taken keeps every root child's visits within the tree's bounds.
+ * (banyan_engine_absorb). The first byte picks how the rest is used: bit
+ * 0 clear, as a whole buffer; set, as patches (offset, byte pairs) on a
+ * real export of another engine at the same position, so that the checks
+ * beyond the header are reached; bit 1 set, the game is Go 9x9, whose
+ * exports carry RAVE's statistics too, else Tic-tac-toe. A buffer refused leaves the tree as it
+ * was; one taken keeps every root child's visits within the tree's bounds.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +18,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_SHARE_NODES 64
 
-static banyan_engine *fuzz_share_engine(uint64_t seed)
+static banyan_engine *fuzz_share_engine(bool go, uint64_t seed)
 {
     banyan_engine *e = NULL;
     banyan_config cfg =
         BANYAN_CONFIG(.seed = seed, .share_nodes = FUZZ_SHARE_NODES, .memory = 1 << 20);
     banyan_limits lim = BANYAN_LIMITS(.playouts = 200);
     banyan_report r = BANYAN_REPORT();
-    if (banyan_engine_new(&banyan_game_tictactoe, NULL, &cfg, &e) != BANYAN_OK)
+    if (banyan_engine_new(go ? &banyan_game_go : &banyan_game_tictactoe, go ? "size=9" : NULL, &cfg,
+                          &e) != BANYAN_OK)
         abort();
     banyan_engine_search(e, &lim, &r);
     return e;
@@ -44,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    banyan_engine *a = fuzz_share_engine(1), *b = fuzz_share_engine(2);
+    bool go = data[0] & 2;
+    banyan_engine *a = fuzz_share_engine(go, 1), *b = fuzz_share_engine(go, 2);
     size_t cap = banyan_share_size(FUZZ_SHARE_NODES), len = size - 1;
     unsigned char *buf = malloc(cap > size ? cap : size);
     if (!buf)

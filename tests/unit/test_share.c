@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "banyan.h"
+#include "engine.h"
 #include "t.h"
 
 #define TEST_SHARE_NODES 256
@@ -45,29 +46,42 @@ static test_export test_share_export(banyan_engine *e)
     T_TRUE(x.b != NULL);
     T_EQ(banyan_engine_share(e, x.b, banyan_share_size(TEST_SHARE_NODES), &x.len), BANYAN_OK);
     x.count = test_get32(x.b + 8);
-    T_EQ(x.len, 32 + (size_t)x.count * 24);
+    T_EQ(x.len, 32 + (size_t)x.count * (test_get32(x.b + 12) & 1 ? 40 : 24));
     return x;
 }
 
-/* Entry i of an export: parent, visits, value (1/256ths), move. */
+/* Entry i of an export: parent, visits, value (1/256ths), move, and with
+ * the header's flag 1, the AMAF visits (RAVE) 24 bytes in; entries of 24
+ * bytes, or 40 with the flag. */
+static const unsigned char *test_entry(const test_export *x, uint32_t i)
+{
+    size_t size = test_get32(x->b + 12) & 1 ? 40 : 24;
+    return x->b + 32 + (size_t)i * size;
+}
+
 static uint32_t test_entry_parent(const test_export *x, uint32_t i)
 {
-    return test_get32(x->b + 32 + (size_t)i * 24);
+    return test_get32(test_entry(x, i));
 }
 
 static uint32_t test_entry_visits(const test_export *x, uint32_t i)
 {
-    return test_get32(x->b + 32 + (size_t)i * 24 + 4);
+    return test_get32(test_entry(x, i) + 4);
 }
 
 static uint64_t test_entry_value(const test_export *x, uint32_t i)
 {
-    return test_get64(x->b + 32 + (size_t)i * 24 + 8);
+    return test_get64(test_entry(x, i) + 8);
 }
 
 static banyan_move test_entry_move(const test_export *x, uint32_t i)
 {
-    return test_get32(x->b + 32 + (size_t)i * 24 + 16);
+    return test_get32(test_entry(x, i) + 16);
+}
+
+static uint32_t test_entry_amaf(const test_export *x, uint32_t i)
+{
+    return test_get32(test_entry(x, i) + 24);
 }
 
 /* The root children's visits and value sums (1/256ths, from the mean) of
@@ -364,4 +378,59 @@ void test_share_refusals(void)
     T_TRUE(strstr(banyan_config_check(&banyan_game_connect4, &graph), "graph") != NULL);
     banyan_config many = BANYAN_CONFIG(.share_nodes = BANYAN_SHARE_NODES_MAX + 1);
     T_TRUE(banyan_config_check(&banyan_game_connect4, &many) != NULL);
+}
+
+/* RAVE's statistics (Go): shared as the nodes' are, white box. B's root
+ * children's AMAF statistics become B's own plus A's, once; B's export
+ * still holds its own only. */
+void test_share_amaf(void)
+{
+    banyan_engine *a = test_share_engine(&banyan_game_go, 21),
+                  *b = test_share_engine(&banyan_game_go, 22);
+    T_EQ(banyan_engine_setup(a, "size=9"), BANYAN_OK);
+    T_EQ(banyan_engine_setup(b, "size=9"), BANYAN_OK);
+    T_TRUE(a->trees[0].amaf != NULL); /* RAVE is on in Go by default. */
+    test_search(a, 400);
+    test_search(b, 600);
+    uint32_t own_a[BANYAN_MOVE_LIMIT / 256] = {0}, own_b[BANYAN_MOVE_LIMIT / 256] = {0};
+    const banyan_engine *e[2] = {a, b};
+    uint32_t *own[2] = {own_a, own_b};
+    for (int k = 0; k < 2; k++) {
+        const tree *t = &e[k]->trees[0];
+        int n;
+        uint32_t first = tree_children(t->nodes, &t->nodes[t->root], &n);
+        T_TRUE(n > 0);
+        for (int i = 0; i < n; i++) {
+            uint32_t ci = first + (uint32_t)i;
+            T_TRUE(tree_move(&t->nodes[ci]) < BANYAN_MOVE_LIMIT / 256);
+            own[k][tree_move(&t->nodes[ci])] = tree_stats_visits(t->amaf[ci]);
+        }
+    }
+    test_export xa = test_share_export(a);
+    T_EQ(test_get32(xa.b + 12) & 1, 1u);
+    for (int round = 0; round < 2; round++) /* The second takes nothing. */
+        T_EQ(test_absorb(b, &xa), 1);
+    /* The root children in A's top (the least visited may not be). */
+    bool sent[BANYAN_MOVE_LIMIT / 256] = {false};
+    for (uint32_t i = 1; i < xa.count; i++)
+        if (test_entry_parent(&xa, i) == 0)
+            sent[test_entry_move(&xa, i)] = true;
+    const tree *t = &b->trees[0];
+    int n;
+    uint32_t first = tree_children(t->nodes, &t->nodes[t->root], &n), more = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t ci = first + (uint32_t)i;
+        banyan_move m = tree_move(&t->nodes[ci]);
+        T_EQ(tree_stats_visits(t->amaf[ci]), own_b[m] + (sent[m] ? own_a[m] : 0));
+        more += sent[m];
+    }
+    T_TRUE(more > 10);
+    test_export xb = test_share_export(b);
+    for (uint32_t i = 1; i < xb.count; i++)
+        if (test_entry_parent(&xb, i) == 0)
+            T_EQ(test_entry_amaf(&xb, i), own_b[test_entry_move(&xb, i)]);
+    free(xa.b);
+    free(xb.b);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
 }
