@@ -177,6 +177,39 @@ static player_status player_command(player *p, const char *cmd, double timeout)
     return st != PLAYER_OK ? st : ok ? PLAYER_OK : PLAYER_ILLEGAL;
 }
 
+extern char **environ;
+
+/* Whether an environment entry is one of those an MPI launcher gives the
+ * processes of its job (Open MPI's OMPI_* and PMIX_*, MPICH's PMI_*,
+ * HYDRA_* and MPI_LOCAL*): a player is no process of the referee's job,
+ * and a `banyan` player that saw them would try to join it (dist.h). */
+static bool player_launcher_var(const char *e)
+{
+    static const char *const marks[] = {"OMPI_", "PMIX_", "PMI_", "HYDRA_", "HYDI_", "MPI_LOCAL"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (!strncmp(e, marks[i], strlen(marks[i])))
+            return true;
+    return false;
+}
+
+/* The environment of a player: the referee's, less the MPI launcher's
+ * variables. In memory from malloc() (the strings are the referee's), or
+ * NULL when out of memory. */
+static char **player_environment(void)
+{
+    size_t n = 0, k = 0;
+    while (environ[n])
+        n++;
+    char **env = malloc((n + 1) * sizeof *env);
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!player_launcher_var(environ[i]))
+            env[k++] = environ[i];
+    env[k] = NULL;
+    return env;
+}
+
 static player_status player_spawn(player *p)
 {
     int in[2], out[2];
@@ -187,9 +220,11 @@ static player_status player_spawn(player *p)
         close(in[1]);
         return PLAYER_CRASH;
     }
+    char **env = player_environment();
     pid_t pid = fork();
     if (pid < 0) {
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        free(env);
         return PLAYER_CRASH;
     }
     if (pid == 0) {
@@ -203,9 +238,12 @@ static player_status player_spawn(player *p)
         if (p->spec->dir[0] && chdir(p->spec->dir) != 0)
             _exit(PLAYER_NO_DIR);
         signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", p->spec->cmd, (char *)NULL);
+        char sh[] = "sh", c[] = "-c";
+        char *argv[] = {sh, c, (char *)p->spec->cmd, NULL}; /* execve() writes none. */
+        execve("/bin/sh", argv, env ? env : environ);
         _exit(127);
     }
+    free(env);
     setpgid(pid, pid); /* Also here, so the group exists before any kill. */
     close(in[0]);
     close(out[1]);
