@@ -18,6 +18,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "dist.h"
+#include "farm.h"
 #include "player.h"
 #include "stats.h"
 
@@ -36,6 +39,9 @@
 #define MATCH_MAX_JOBS     64      /* Games played at once, most (-j). */
 #define MATCH_OPENING_MAX  64      /* Moves of one opening, most. */
 #define MATCH_MAX_PLIES    1000000 /* Longest --draw-after. */
+
+/* Message tags under mpirun, from DIST_TAG_MATCH on (farm.h takes four). */
+enum { MATCH_TAG_SETUP, MATCH_TAG_READY, MATCH_TAG_GO, MATCH_TAG_FARM };
 
 typedef struct match_opts {
     const banyan_game *g;
@@ -91,6 +97,7 @@ typedef struct match {
     double start;
     char sprt_verdict[96];
     bool told[2]; /* A's and B's failure to start was said. */
+    long torn;    /* The results file's length without its unfinished last line, or -1. */
 } match;
 
 static double match_now(void)
@@ -186,19 +193,24 @@ static const char *match_status_name(player_status st)
     return names[st];
 }
 
-/* Writes a game record (record.h): DIR/game-NNNNN.sgf for games with an
- * SGF number, else DIR/game-NNNNN.txt in the plain format `banyan play`
- * loads, or in the format --records-format names (.psq: Piskvork's). */
-static void match_record(match *M, int index, record *rec, const match_game *r)
+/* The extension of the game records: the format --records-format names,
+ * else sgf for games with an SGF number and txt for the others. */
+static const char *match_record_ext(const match *M)
 {
-    char path[1024];
-    const char *ext = M->o.records_format                             ? M->o.records_format
-                      : (M->o.g->board ? M->o.g->board->sgf_game : 0) ? "sgf"
-                                                                      : "txt";
+    return M->o.records_format                             ? M->o.records_format
+           : (M->o.g->board ? M->o.g->board->sgf_game : 0) ? "sgf"
+                                                           : "txt";
+}
+
+/* Writes the record of a game to f (record.h) in the format of
+ * match_record_ext: SGF, the plain format `banyan play` loads, or .psq,
+ * Piskvork's. */
+static void match_record(const match *M, record *rec, const match_game *r, FILE *f)
+{
+    const char *ext = match_record_ext(M);
     record_format fmt = !strcmp(ext, "sgf")   ? RECORD_SGF
                         : !strcmp(ext, "psq") ? RECORD_PSQ
                                               : RECORD_TEXT;
-    snprintf(path, sizeof path, "%s/game-%05d.%s", M->o.records, index + 1, ext);
     snprintf(rec->players[0], sizeof rec->players[0], "%.255s",
              M->o.players[r->a_first ? 0 : 1].text);
     snprintf(rec->players[1], sizeof rec->players[1], "%.255s",
@@ -208,11 +220,24 @@ static void match_record(match *M, int index, record *rec, const match_game *r)
              : (r->result > 0) == (r->a_first != 0) ? "1-0"
                                                     : "0-1",
              r->reason);
-    FILE *f = fopen(path, "w");
+    record_save(rec, f, fmt);
+}
+
+/* Writes a game's record, made by match_record, to DIR/game-NNNNN.EXT:
+ * whole (a file beside it, then renamed), before its results line. */
+static void match_record_file(const match *M, int index, const char *text, size_t len)
+{
+    char path[1024], part[1040];
+    snprintf(path, sizeof path, "%s/game-%05d.%s", M->o.records, index + 1, match_record_ext(M));
+    snprintf(part, sizeof part, "%s.part", path);
+    FILE *f = fopen(part, "w");
     if (!f)
         return;
-    record_save(rec, f, fmt);
-    fclose(f);
+    bool ok = fwrite(text, 1, len, f) == len;
+    if (fclose(f) == 0 && ok)
+        rename(part, path);
+    else
+        remove(part);
 }
 
 /* The per-move limits of a player: its own, else the match's; and for an
@@ -282,19 +307,19 @@ static const char *match_why_not(const match *M, player_status st, const player 
  * the handshake, the game and the clock) and stopped again, so that a
  * player that cannot play (a command not found, an engine that refuses the
  * game or does not answer) stops the match before its first game instead
- * of forfeiting every one. Returns false after saying why. */
-static bool match_check_players(const match *M)
+ * of forfeiting every one. Returns false after writing why to why[len]. */
+static bool match_check_players(const match *M, char *why, size_t len)
 {
     for (int k = 0; k < 2; k++) {
-        char why[512];
+        char reason[512];
         player p;
         player_status st =
             player_start(&p, &M->o.players[k], M->o.g, M->o.params, M->o.move_timeout, NULL);
         if (st == PLAYER_OK && M->o.tc_main > 0)
             st = player_time_control(&p, M->o.tc_main, M->o.move_timeout);
         if (st != PLAYER_OK)
-            fprintf(stderr, "banyan match: %c (%s): %s; no game was played\n", "AB"[k],
-                    M -> o.players[k].text, match_why_not(M, st, &p, why, sizeof why));
+            snprintf(why, len, "%c (%s): %s; no game was played", "AB"[k], M -> o.players[k].text,
+                     match_why_not(M, st, &p, reason, sizeof reason));
         player_stop(&p);
         if (st != PLAYER_OK)
             return false;
@@ -302,8 +327,9 @@ static bool match_check_players(const match *M)
     return true;
 }
 
-/* Plays game `index` and fills *r. */
-static void match_play(match *M, int index, match_game *r)
+/* Plays game `index` and fills *r; with --records, writes its record to
+ * records. Returns whether it wrote one. */
+static bool match_play(match *M, int index, match_game *r, FILE *records)
 {
     const match_opts *o = &M->o;
     const banyan_game *g = o->g;
@@ -321,7 +347,7 @@ static void match_play(match *M, int index, match_game *r)
     snprintf(r->reason, sizeof r->reason, "normal");
     if (record_init(&rec, g, o->params, NULL, err, sizeof err) != BANYAN_OK) {
         snprintf(r->reason, sizeof r->reason, "no game");
-        return;
+        return false;
     }
     const void *s = record_state(&rec); /* The position, kept by the record. */
     double timeout = o->move_timeout;
@@ -471,9 +497,10 @@ stop:
         if (logs[side])
             fclose(logs[side]);
     }
-    if (o->records)
-        match_record(M, index, &rec, r);
+    if (records)
+        match_record(M, &rec, r, records);
     record_free(&rec);
+    return records != NULL;
 }
 
 /* ---- Results, progress and the table ---- */
@@ -526,7 +553,9 @@ static void match_identity(const match *M, char *out, size_t len)
 /* Reads a results file of an interrupted match: its finished games count
  * and will not be played again. A file that holds games must name this
  * match on its first line (match_identity); one of another match is
- * refused. Returns false after saying why. */
+ * refused. A last line without its newline is not read, and M->torn says
+ * where it begins (match_create cuts it off). Returns false after saying
+ * why. */
 static bool match_resume(match *M)
 {
     char line[4096], identity[4096];
@@ -535,7 +564,11 @@ static bool match_resume(match *M)
     if (!f)
         return true;
     match_identity(M, identity, sizeof identity);
-    while (fgets(line, sizeof line, f)) {
+    for (long at = 0; fgets(line, sizeof line, f); at = ftell(f)) {
+        if (!strchr(line, '\n') && feof(f)) {
+            M->torn = at;
+            break;
+        }
         line[strcspn(line, "\r\n")] = 0;
         if (first && line[0] && strcmp(line, identity) != 0) {
             fprintf(stderr,
@@ -589,43 +622,104 @@ static bool match_sprt_decided(match *M)
     return llr >= upper || llr <= lower;
 }
 
-static void *match_worker(void *arg)
+/* ---- Games spread over threads and ranks (farm.h) ---- */
+
+/* A game's result as it travels from the thread or rank that played it to
+ * the referee, followed by its record's text (with --records). */
+typedef struct match_wire {
+    match_game game;
+    int32_t index;
+    int32_t recorded; /* The record follows (it may be empty). */
+} match_wire;
+
+/* The next game to play, or -1: none left, or the SPRT is decided. */
+static int match_next(void *ctx)
 {
-    match *M = arg;
-    for (;;) {
-        pthread_mutex_lock(&M->lock);
-        while (M->next < M->o.games && M->games[M->next].done)
-            M->next++;
-        if (M->stop || M->next >= M->o.games) {
-            pthread_mutex_unlock(&M->lock);
-            return NULL;
-        }
-        int index = M->next++;
-        pthread_mutex_unlock(&M->lock);
+    match *M = ctx;
+    while (M->next < M->o.games && M->games[M->next].done)
+        M->next++;
+    return M->stop || M->next >= M->o.games ? -1 : M->next++;
+}
 
-        match_game r;
-        match_play(M, index, &r);
-
-        pthread_mutex_lock(&M->lock);
-        r.done = true;
-        M->games[index] = r;
-        M->finished++;
-        if (M->results) {
-            fprintf(M->results, "%d %d %d %d %s\n", index + 1, r.a_first, r.result, r.plies,
-                    r.reason);
-            fflush(M->results);
-        }
-        match_progress(M);
-        /* Once decided, the verdict stands: games still being played when
-         * it came are counted in the table, but do not undo it. */
-        if (!M->stop && match_sprt_decided(M)) {
-            size_t n = strlen(M->sprt_verdict);
-            snprintf(M->sprt_verdict + n, sizeof M->sprt_verdict - n, " after %d games",
-                     M->finished);
-            M->stop = true;
-        }
-        pthread_mutex_unlock(&M->lock);
+/* Plays a game: its result and record, as a match_wire and the text. */
+static void *match_run(void *ctx, int index, size_t *len)
+{
+    match *M = ctx;
+    match_game r;
+    match_wire w;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = M->o.records ? open_memstream(&text, &n) : NULL;
+    if (M->o.records && !f)
+        return NULL;
+    bool recorded = match_play(M, index, &r, f);
+    if (f && fclose(f) != 0) {
+        free(text);
+        return NULL;
     }
+    memset(&w, 0, sizeof w);
+    w.game = r;
+    w.index = index;
+    w.recorded = recorded;
+    unsigned char *out = malloc(sizeof w + n);
+    if (out) {
+        memcpy(out, &w, sizeof w);
+        if (n)
+            memcpy(out + sizeof w, text, n);
+        *len = sizeof w + n;
+    }
+    free(text);
+    return out;
+}
+
+/* A game's result reaches the referee: the results file, the record, the
+ * progress line and the SPRT. */
+static void match_done(void *ctx, int index, int rank, const void *data, size_t len)
+{
+    match *M = ctx;
+    match_wire w;
+    if (len < sizeof w)
+        dist_fail("rank %d sent a result of %zu bytes, not a game's", rank, len);
+    memcpy(&w, data, sizeof w);
+    w.game.reason[sizeof w.game.reason - 1] = 0;
+    w.game.done = true;
+    w.game.a_first = w.game.a_first != 0;
+    if (w.index != index || w.game.result < -1 || w.game.result > 1 || M->games[index].done)
+        dist_fail("rank %d sent a result that is not game %d's", rank, index + 1);
+    match_game *r = &M->games[index];
+    *r = w.game;
+    M->finished++;
+    if (w.recorded)
+        match_record_file(M, index, (const char *)data + sizeof w, len - sizeof w);
+    if (M->results) {
+        /* One line, written whole: a run killed at any moment leaves whole
+         * lines only, each after its game's record. */
+        char line[128];
+        snprintf(line, sizeof line, "%d %d %d %d %s\n", index + 1, r->a_first, r->result, r->plies,
+                 r->reason);
+        fputs(line, M->results);
+        fflush(M->results);
+    }
+    match_progress(M);
+    /* Once decided, the verdict stands: games still being played when it
+     * came are counted in the table, but do not undo it. */
+    if (!M->stop && match_sprt_decided(M)) {
+        size_t n = strlen(M->sprt_verdict);
+        snprintf(M->sprt_verdict + n, sizeof M->sprt_verdict - n, " after %d games", M->finished);
+        M->stop = true;
+    }
+}
+
+/* Plays the games left: -j at once on each rank. */
+static void match_games(match *M)
+{
+    farm f = {.threads = M->o.jobs,
+              .tag = DIST_TAG_MATCH + MATCH_TAG_FARM,
+              .ctx = M,
+              .next = match_next,
+              .run = match_run,
+              .done = match_done};
+    farm_run(&f);
 }
 
 static void match_table(match *M)
@@ -700,6 +794,8 @@ static void match_usage(FILE *f)
                "  --log DIR         every line exchanged with external players, time-stamped,\n"
                "                    in DIR/game-NNNNN-A.log and -B.log\n"
                "  --seed S          seed of the random opening plies\n"
+               "  --rank-timeout S  under mpirun: a rank silent for S seconds ends the match\n"
+               "                    (default 10)\n"
                "keys of banyan:key=value players:\n");
     options_help(f, OPTIONS_PLAYER, OPTIONS_IN_MATCH, "");
 }
@@ -811,6 +907,9 @@ static bool match_parse(int argc, char **argv, match_opts *o)
             o->log_dir = val;
         } else if (!strcmp(a, "--results")) {
             o->results = val;
+        } else if (!strcmp(a, "--rank-timeout")) {
+            if ((ok = match_number(val, 1, 1e6, false, &v, want, sizeof want)))
+                dist_set_timeout(v);
         } else if (!strcmp(a, "--seed")) {
             if ((ok = match_number(val, 0, 1e18, true, &v, want, sizeof want)))
                 o->seed = (uint64_t)v;
@@ -843,71 +942,199 @@ static bool match_parse(int argc, char **argv, match_opts *o)
     return true;
 }
 
+/* ---- The match, on one rank or several ---- */
+
+/* Reads the command line, the openings and the results of an interrupted
+ * match (rank 0). Returns 0, or the exit status after saying why. */
+static int match_prepare(match *M, int argc, char **argv)
+{
+    char err[512];
+    if (!match_parse(argc, argv, &M->o))
+        return 2;
+    if (!match_load_openings(M, err, sizeof err)) {
+        fprintf(stderr, "banyan match: %s\n", err);
+        return 1;
+    }
+    if (!M->o.games && M->o.sprt) {
+        /* An SPRT runs until it is decided, within a cap that is said. */
+        M->o.games = MATCH_SPRT_GAMES;
+        printf("SPRT: until decided, at most %d games (--games sets the cap)\n", M->o.games);
+    }
+    if (!M->o.games)
+        M->o.games = M->n_openings * 2 > 10 ? M->n_openings * 2 : 10;
+    M->games = calloc((size_t)M->o.games, sizeof *M->games);
+    if (!M->games)
+        return 1;
+    /* Under mpirun rank 0's output is a terminal of the launcher's, whatever
+     * it is at the other end: a line per game there. */
+    M->tty = isatty(STDOUT_FILENO) && dist_ranks() == 1;
+    M->start = match_now();
+    if (M->o.results && !match_resume(M))
+        return 2;
+    if (M->finished)
+        printf("resuming: %d of %d games already played\n", M->finished, M->o.games);
+    if (match_sprt_decided(M))
+        M->stop = true;
+    return 0;
+}
+
+/* Creates what the match writes: the folders of --log and --records, and
+ * the results file, which begins with the match's identity (an unfinished
+ * last line, which no run of this program leaves, is cut off). */
+static bool match_create(match *M)
+{
+    if (M->o.log_dir && mkdir(M->o.log_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "banyan match: cannot create %s\n", M->o.log_dir);
+        return false;
+    }
+    if (M->o.records && mkdir(M->o.records, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "banyan match: cannot create %s\n", M->o.records);
+        return false;
+    }
+    if (M->o.results) {
+        char identity[4096];
+        if (M->torn >= 0 && truncate(M->o.results, M->torn) == 0)
+            fprintf(stderr, "banyan match: %s: its unfinished last line was cut off\n",
+                    M->o.results);
+        M->results = fopen(M->o.results, "a");
+        if (!M->results) {
+            fprintf(stderr, "banyan match: cannot write %s\n", M->o.results);
+            return false;
+        }
+        match_identity(M, identity, sizeof identity);
+        if (ftell(M->results) == 0)
+            fprintf(M->results, "%s\n", identity);
+    }
+    return true;
+}
+
+/* Under mpirun, rank 0 reads the command line, the openings and the results
+ * file, and tells the other ranks (which read the same command line) in a
+ * match_setup followed by the openings; each then starts the players once
+ * (match_check_players) and answers with why they cannot play, or nothing;
+ * rank 0 creates the files and says whether the games begin. */
+
+typedef struct match_setup {
+    int32_t status;     /* Not 0: the match ends with this exit status. */
+    int32_t play;       /* Games are left to play. */
+    int32_t n_openings; /* The openings that follow. */
+    char identity[4096];
+} match_setup;
+
+static void match_send_setup(const match *M, int status, bool play)
+{
+    size_t n = status ? 0 : (size_t)M->n_openings,
+           len = sizeof(match_setup) + n * sizeof(match_opening);
+    match_setup *s = calloc(1, len);
+    if (!s)
+        dist_fail("out of memory");
+    s->status = status;
+    s->play = play;
+    s->n_openings = (int32_t)n;
+    if (!status) {
+        match_identity(M, s->identity, sizeof s->identity);
+        memcpy(s + 1, M->openings, n * sizeof(match_opening));
+    }
+    dist_send_all(DIST_TAG_MATCH + MATCH_TAG_SETUP, s, len);
+    free(s);
+}
+
+/* The longest a rank may take to start and stop both players. */
+static double match_check_time(const match *M)
+{
+    return dist_timeout() + 8 * M->o.move_timeout;
+}
+
+/* Rank 0: the players start here and on every rank; then the files are
+ * created and the games begin. Returns false after saying why not. */
+static bool match_ready(match *M)
+{
+    char why[2048];
+    bool ok = match_check_players(M, why, sizeof why);
+    if (!ok)
+        fprintf(stderr, "banyan match: %s\n", why);
+    for (int r = 1; r < dist_ranks(); r++) {
+        size_t len = 0;
+        char *msg = dist_recv(r, DIST_TAG_MATCH + MATCH_TAG_READY, NULL, &len, match_check_time(M));
+        if (msg && ok)
+            fprintf(stderr, "banyan match: rank %d: %.*s\n", r, (int)strnlen(msg, len), msg);
+        ok = ok && !msg;
+        free(msg);
+    }
+    ok = ok && match_create(M);
+    int32_t go = ok;
+    dist_send_all(DIST_TAG_MATCH + MATCH_TAG_GO, &go, sizeof go);
+    return ok;
+}
+
+/* A rank other than 0: the setup from rank 0, the players checked, and the
+ * games it is given. Returns the match's exit status. */
+static int match_follow(match *M, int argc, char **argv)
+{
+    char why[2048] = "", identity[4096];
+    size_t len = 0;
+    /* The same command line as rank 0's (what is wrong with it, rank 0
+     * says: this rank's messages go nowhere, dist.h). */
+    bool parsed = match_parse(argc, argv, &M->o);
+    match_setup *s = dist_recv(0, DIST_TAG_MATCH + MATCH_TAG_SETUP, NULL, &len, dist_timeout());
+    if (!s || len < sizeof *s || s->n_openings < 0 || s->n_openings > MATCH_MAX_OPENINGS ||
+        len != sizeof *s + (size_t)s->n_openings * sizeof(match_opening))
+        dist_fail("rank 0 sent a setup of %zu bytes, not a match's", len);
+    int status = s->status;
+    if (status || !s->play) {
+        free(s);
+        return status;
+    }
+    M->n_openings = s->n_openings;
+    M->openings = malloc((size_t)s->n_openings * sizeof(match_opening) + 1);
+    if (!M->openings)
+        dist_fail("out of memory");
+    memcpy(M->openings, s + 1, (size_t)s->n_openings * sizeof(match_opening));
+    s->identity[sizeof s->identity - 1] = 0;
+    if (parsed)
+        match_identity(M, identity, sizeof identity);
+    if (!parsed || strcmp(identity, s->identity) != 0)
+        snprintf(why, sizeof why, "its command line is not rank 0's");
+    else
+        match_check_players(M, why, sizeof why);
+    free(s);
+    dist_send(0, DIST_TAG_MATCH + MATCH_TAG_READY, why, why[0] ? strlen(why) + 1 : 0);
+    int32_t *go = dist_recv(0, DIST_TAG_MATCH + MATCH_TAG_GO, NULL, &len, match_check_time(M));
+    bool play = go && len == sizeof *go && *go;
+    free(go);
+    if (!play)
+        return 1;
+    /* The lines exchanged with external players are kept where they play. */
+    if (M->o.log_dir && mkdir(M->o.log_dir, 0777) != 0 && errno != EEXIST)
+        dist_fail("cannot create %s", M->o.log_dir);
+    match_games(M);
+    free(M->openings);
+    return 0;
+}
+
 int cli_match(int argc, char **argv)
 {
     static match M;
-    char err[512];
     if (cli_wants_help(argc, argv, 2)) {
         match_usage(stdout);
         return 0;
     }
-    if (!match_parse(argc, argv, &M.o))
-        return 2;
     signal(SIGPIPE, SIG_IGN); /* A dead engine's pipe must not end the referee. */
-    if (!match_load_openings(&M, err, sizeof err)) {
-        fprintf(stderr, "banyan match: %s\n", err);
-        return 1;
-    }
-    if (!M.o.games && M.o.sprt) {
-        /* An SPRT runs until it is decided, within a cap that is said. */
-        M.o.games = MATCH_SPRT_GAMES;
-        printf("SPRT: until decided, at most %d games (--games sets the cap)\n", M.o.games);
-    }
-    if (!M.o.games)
-        M.o.games = M.n_openings * 2 > 10 ? M.n_openings * 2 : 10;
-    M.games = calloc((size_t)M.o.games, sizeof *M.games);
-    if (!M.games)
-        return 1;
     pthread_mutex_init(&M.lock, NULL);
-    M.tty = isatty(STDOUT_FILENO);
-    M.start = match_now();
-    if (M.o.results && !match_resume(&M))
-        return 2;
-    if (M.finished)
-        printf("resuming: %d of %d games already played\n", M.finished, M.o.games);
-    if (match_sprt_decided(&M))
-        M.stop = true;
+    M.torn = -1;
+    if (dist_rank() > 0)
+        return match_follow(&M, argc, argv);
+    int status = match_prepare(&M, argc, argv);
+    bool play = !status && !M.stop && M.finished < M.o.games;
+    if (dist_ranks() > 1)
+        match_send_setup(&M, status, play);
+    if (status)
+        return status;
     /* Nothing is created before the players are known to start. */
-    if (!M.stop && M.finished < M.o.games && !match_check_players(&M))
+    if (play ? !match_ready(&M) : !match_create(&M))
         return 1;
-    if (M.o.log_dir && mkdir(M.o.log_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "banyan match: cannot create %s\n", M.o.log_dir);
-        return 1;
-    }
-    if (M.o.records && mkdir(M.o.records, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "banyan match: cannot create %s\n", M.o.records);
-        return 1;
-    }
-    if (M.o.results) {
-        char identity[4096];
-        M.results = fopen(M.o.results, "a");
-        if (!M.results) {
-            fprintf(stderr, "banyan match: cannot write %s\n", M.o.results);
-            return 1;
-        }
-        match_identity(&M, identity, sizeof identity);
-        if (ftell(M.results) == 0)
-            fprintf(M.results, "%s\n", identity);
-    }
-
-    pthread_t threads[MATCH_MAX_JOBS];
-    int started = 0;
-    for (int i = 1; i < M.o.jobs; i++)
-        if (pthread_create(&threads[started], NULL, match_worker, &M) == 0)
-            started++;
-    match_worker(&M);
-    for (int i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
+    if (play)
+        match_games(&M);
     if (M.tty)
         printf("\n");
     match_table(&M);

@@ -25,11 +25,12 @@ esac
 # python.sh, web.sh, learn.sh: 10 to 60 s of CPU each in a release build),
 # and those that spend their time waiting (ponder.sh) or need node
 # (sabaki.sh), abi.sh, which builds two libraries of its own (15 to 25 s),
-# and mpi_search.sh and mpi_learn.sh (MPI jobs, 10 to 15 s, mostly waiting).
+# mpi_search.sh and mpi_learn.sh (MPI jobs, 10 to 15 s, mostly waiting) and
+# mpi_match.sh (MPI jobs, 15 to 35 s on two cores).
 # The fast tier runs run_smoke for them instead (abi.sh has no smoke: it
 # checks the library's binary interface, which a change to include/ alone
 # moves).
-CLI_SLOW="abi.sh learn.sh match.sh mpi_learn.sh mpi_search.sh ponder.sh python.sh sabaki.sh web.sh"
+CLI_SLOW="abi.sh learn.sh match.sh mpi_learn.sh mpi_match.sh mpi_search.sh ponder.sh python.sh sabaki.sh web.sh"
 
 # Unit tests, with the given options: their own counts join ours.
 run_unit() {
