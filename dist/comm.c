@@ -136,6 +136,12 @@ void dist_fail(const char *fmt, ...)
     fflush(stdout);
     fflush(stderr);
     dprintf(dist.err_fd, "banyan: rank %d: %s\n", dist.rank, msg);
+    if (dist.started) {
+        /* Time for the launcher to pass the message on before MPI_Abort has
+         * it end every rank (MPICH's dropped it now and then). */
+        struct timespec ts = {0, 200000000};
+        nanosleep(&ts, NULL);
+    }
     if (dist.started)
         MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
