@@ -318,7 +318,7 @@ static void ds_progress(void *ud, const banyan_report *rep)
 static bool ds_budget_spent(const banyan_limits *lim, const banyan_report *r, double elapsed)
 {
     uint64_t playouts = lim->playouts;
-    if (!lim->playouts && !lim->time && !lim->nodes)
+    if (!lim->playouts && lim->time == 0 && !lim->nodes)
         playouts = 10000; /* banyan_limits' default. */
     if (r->proof != BANYAN_UNPROVEN || r->best == BANYAN_MOVE_NONE)
         return false;
