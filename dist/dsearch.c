@@ -22,8 +22,10 @@
  *      command comes), or, where the limits are simulations or nodes, once
  *      every rank has run its own (DONE from all).
  *   3. Each other rank stops, finishes its sends in flight, and sends its
- *      last top with its simulation count (FINAL). Rank 0 takes them in,
- *      makes its report from the merged tree, and sends its move and
+ *      last top with its simulation count (FINAL). Rank 0 takes them in
+ *      from its search's finish callback, so that the library's final
+ *      check of the move (the game's provers on the move about to be
+ *      chosen) and its report see the merged tree, and sends its move and
  *      statistics (RESULT), which every rank's front-end then uses as its
  *      own: every rank plays rank 0's move.
  * Every wait also receives, so that two ranks sending each other large
@@ -107,20 +109,23 @@ typedef struct ds_run {
     double start, next_share;
     unsigned char *mine; /* DS_FINAL_HEAD bytes, then this rank's export. */
     size_t cap;
-    dist_post **posts;    /* Per rank: the send of `mine` in flight, or NULL. */
-    unsigned char **bufs; /* Per rank: its latest export this search (with its header). */
-    size_t *lens;         /* Their lengths. */
-    size_t *skip;         /* The header's bytes in each. */
-    double *heard;        /* Per rank: when a message last came from it. */
-    bool *done;           /* Rank 0: the ranks whose search ended by itself, */
-    bool *final;          /* and those whose last top came. */
-    bool fresh;           /* An export came since the last absorb. */
-    bool stop_seen;       /* A rank but 0: STOP came. */
-    bool we_stopped;      /* This layer stopped the engine (and clears the stop). */
-    int exchanges;        /* Exchanges this rank made (--share-stats): */
-    double exchange_s;    /* the CPU seconds they took (absorbing, exporting, posting) */
-    double bytes;         /* and the bytes it sent in each, summed. */
-    uint64_t others;      /* Rank 0: the other ranks' simulations. */
+    dist_post **posts;        /* Per rank: the send of `mine` in flight, or NULL. */
+    unsigned char **bufs;     /* Per rank: its latest export this search (with its header). */
+    size_t *lens;             /* Their lengths. */
+    size_t *skip;             /* The header's bytes in each. */
+    double *heard;            /* Per rank: when a message last came from it. */
+    bool *done;               /* Rank 0: the ranks whose search ended by itself, */
+    bool *final;              /* and those whose last top came. */
+    bool fresh;               /* An export came since the last absorb. */
+    bool stop_seen;           /* A rank but 0: STOP came. */
+    bool we_stopped;          /* This layer stopped the engine (and clears the stop). */
+    const banyan_limits *lim; /* The search's limits. */
+    bool gathered;            /* Rank 0: the others' last tops are in, */
+    bool finished;            /* in the search's finish callback. */
+    int exchanges;            /* Exchanges this rank made (--share-stats): */
+    double exchange_s;        /* the CPU seconds they took (absorbing, exporting, posting) */
+    double bytes;             /* and the bytes it sent in each, summed. */
+    uint64_t others;          /* Rank 0: the other ranks' simulations. */
 } ds_run;
 
 static double ds_now(void)
@@ -327,12 +332,12 @@ static bool ds_budget_spent(const banyan_limits *lim, const banyan_report *r, do
     return (playouts && r->playouts >= playouts) || (lim->nodes && r->nodes >= lim->nodes);
 }
 
-/* Rank 0 after its own search: waits for the others' budgets where it
- * must, stops them, takes in their last tops, reports and tells all. */
-static void ds_finish_root(ds_run *R, const banyan_limits *lim, banyan_report *out, int rc)
+/* Rank 0 once its own simulations have ended: waits for the others'
+ * budgets where it must, stops them and takes in their last tops. */
+static void ds_gather(ds_run *R, const banyan_report *rep)
 {
-    banyan_report own = *out;
-    if (rc == BANYAN_OK && ds_budget_spent(lim, out, ds_now() - R->start)) {
+    const banyan_limits *lim = R->lim;
+    if (ds_budget_spent(lim, rep, ds_now() - R->start)) {
         int left = R->ranks - 1;
         while (left > 0) {
             int who;
@@ -381,19 +386,40 @@ static void ds_finish_root(ds_run *R, const banyan_limits *lim, banyan_report *o
         ds_nap();
     }
     ds_absorb(R);
+    R->gathered = true;
+}
+
+/* The search's finish callback on rank 0: the others' last tops are
+ * taken in before the library's final check of the move. */
+static void ds_finish(void *ud, const banyan_report *rep)
+{
+    ds_run *R = ud;
+    ds_gather(R, rep);
+    R->finished = true;
+}
+
+/* Rank 0 after its own search: takes in the others' last tops where the
+ * search did not (a game over, no simulation, no finish call), reports
+ * and tells all. */
+static void ds_finish_root(ds_run *R, banyan_report *out, int rc)
+{
+    banyan_report own = *out;
+    if (!R->gathered)
+        ds_gather(R, out);
     while (!ds_sent(R)) { /* Every rank but 0 receives until RESULT. */
         ds_watch(R, ds_now());
         ds_nap();
     }
-    if (rc == BANYAN_OK && banyan_engine_report(R->e, out) == BANYAN_OK) {
-        out->playouts = own.playouts + R->others;
-        out->seconds = ds_now() - R->start;
+    if (rc == BANYAN_OK && !R->finished && banyan_engine_report(R->e, out) == BANYAN_OK) {
+        /* Taken in after the search: its report is made again. */
         out->max_depth = own.max_depth;
         out->start_nodes = own.start_nodes;
         out->recycles = own.recycles;
         out->transposed = own.transposed;
         out->tree_full = own.tree_full;
     }
+    out->playouts = own.playouts + R->others;
+    out->seconds = ds_now() - R->start;
     bool ready = D.input.read && D.input.ready(D.input.ud);
     size_t n = out->n_moves > 0 ? (size_t)out->n_moves : 0,
            len = sizeof(ds_result) + n * sizeof *out->moves;
@@ -507,12 +533,17 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     lim.progress = ds_progress;
     lim.progress_ud = &R;
     lim.progress_interval = D.share_s / 4;
+    R.lim = &lim;
+    if (R.rank == 0) {
+        lim.finish = ds_finish;
+        lim.finish_ud = &R;
+    }
     D.in_search = true;
     int rc = banyan_engine_search(e, &lim, out);
     if (R.we_stopped)
         banyan_engine_clear_stop(e);
     if (R.rank == 0)
-        ds_finish_root(&R, &lim, out, rc);
+        ds_finish_root(&R, out, rc);
     else
         ds_finish_other(&R, out);
     D.in_search = false;

@@ -269,17 +269,26 @@ typedef struct banyan_limits {
     uint64_t nodes;               /* Stop when the tree holds this many nodes. */
     banyan_progress_fn *progress; /* Optional progress callback. */
     void *progress_ud;
-    double progress_interval; /* Seconds between callbacks; 0 = 0.25. */
-    double time_max;          /* With time: go on up to time_max seconds while the best move
-                                 is unclear (close in visits to the second, or not the best
-                                 by value); 0 = stop at time. */
-    bool stop_early;          /* Stop before the playouts or the time run out once the best
-                                 move can no longer be overtaken. */
-    bool analyse;             /* Value every move (analysis): a root that the game's solver
-                                 or provers prove at once (Connect Four's opening book, a
-                                 Gomoku VCF) is searched on, its other moves valued, until
-                                 the other limits stop it; the proven move stays the best.
-                                 false: a proven root ends the search (play). */
+    double progress_interval;   /* Seconds between callbacks; 0 = 0.25. */
+    double time_max;            /* With time: go on up to time_max seconds while the best move
+                                   is unclear (close in visits to the second, or not the best
+                                   by value); 0 = stop at time. */
+    bool stop_early;            /* Stop before the playouts or the time run out once the best
+                                   move can no longer be overtaken. */
+    bool analyse;               /* Value every move (analysis): a root that the game's solver
+                                   or provers prove at once (Connect Four's opening book, a
+                                   Gomoku VCF) is searched on, its other moves valued, until
+                                   the other limits stop it; the proven move stays the best.
+                                   false: a proven root ends the search (play). */
+    banyan_progress_fn *finish; /* Optional: called once by the searching thread when the
+                                   simulations have stopped, with the statistics so far,
+                                   before the move's final check (the game's provers on the
+                                   move about to be chosen) and the report, which see what
+                                   it did to the tree: a search shared with other engines
+                                   takes in their last statistics there
+                                   (banyan_engine_absorb), so that the move checked is the
+                                   move played. */
+    void *finish_ud;
 } banyan_limits;
 
 /* Limits with size set and the fields given, the rest zero:

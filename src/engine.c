@@ -575,7 +575,7 @@ BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *user,
 {
     banyan_limits l, *lim = user ? &l : NULL;
     banyan_report r;
-    engine_progress_hook hook;
+    engine_progress_hook hook, finish;
     if (!e)
         return BANYAN_EINVAL;
     if (engine_report_size(e, out) != BANYAN_OK)
@@ -599,6 +599,12 @@ BANYAN_API int banyan_engine_search(banyan_engine *e, const banyan_limits *user,
         hook.ud = lim->progress_ud;
         lim->progress = engine_progress;
         lim->progress_ud = &hook;
+    }
+    if (lim && lim->finish) {
+        finish.fn = lim->finish;
+        finish.ud = lim->finish_ud;
+        lim->finish = engine_progress;
+        lim->finish_ud = &finish;
     }
     /* Move codes must fit the tree: the root's are checked before, deeper
      * ones as the search meets them. */

@@ -78,6 +78,15 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         analysing = search_root_before(e, u, L.start);
         L.sims_start = util_now();
         search_threads_run(e, &L);
+        if (u->finish) {
+            banyan_report rep;
+            search_report(e, &rep);
+            rep.playouts = 0;
+            for (int i = 0; i < e->cfg.threads; i++)
+                rep.playouts += e->workers[i].playouts;
+            rep.seconds = util_now() - L.start;
+            u->finish(u->finish_ud, &rep);
+        }
     }
     if (analysing) /* The proof holds: the other moves were only valued. */
         for (int k = 0; k < e->n_trees; k++)

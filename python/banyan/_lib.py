@@ -265,6 +265,8 @@ class Limits(ctypes.Structure):
         ("time_max", ctypes.c_double),
         ("stop_early", ctypes.c_bool),
         ("analyse", ctypes.c_bool),
+        ("finish", PROGRESS_FN),
+        ("finish_ud", ctypes.c_void_p),
     ]
 
 

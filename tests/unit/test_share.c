@@ -434,3 +434,47 @@ void test_share_amaf(void)
     banyan_engine_free(a);
     banyan_engine_free(b);
 }
+
+/* The finish callback runs once, when the simulations have stopped, and
+ * the search's report counts what it absorbed: a shared search takes the
+ * others' last statistics in before the move is checked and reported. */
+typedef struct test_finish {
+    banyan_engine *e;
+    test_export *x;
+    int calls;
+    uint64_t playouts;
+} test_finish;
+
+static void test_finish_absorb(void *ud, const banyan_report *rep)
+{
+    test_finish *f = ud;
+    f->calls++;
+    f->playouts = rep->playouts;
+    T_EQ(test_absorb(f->e, f->x), 1);
+}
+
+void test_share_finish_callback(void)
+{
+    banyan_engine *a = test_share_engine(&banyan_game_connect4, 31),
+                  *b = test_share_engine(&banyan_game_connect4, 32);
+    test_search(b, 700);
+    test_root b_own = test_share_root(b);
+    test_export xb = test_share_export(b);
+    test_finish f = {a, &xb, 0, 0};
+    banyan_limits lim =
+        BANYAN_LIMITS(.playouts = 500, .finish = test_finish_absorb, .finish_ud = &f);
+    banyan_report r = BANYAN_REPORT();
+    T_EQ(banyan_engine_search(a, &lim, &r), BANYAN_OK);
+    T_EQ(f.calls, 1);
+    T_EQ(f.playouts, 500);
+    T_EQ(r.playouts, 500);
+    uint32_t total = 0, b_total = 0;
+    for (int i = 0; i < r.n_moves; i++)
+        total += r.moves[i].visits;
+    for (int m = 0; m < 7; m++)
+        b_total += b_own.visits[m];
+    T_EQ(total, 500 + b_total); /* The report saw the absorb. */
+    free(xb.b);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+}
