@@ -92,6 +92,11 @@ void dist_end(void)
     }
 }
 
+bool dist_started(void)
+{
+    return dist.started;
+}
+
 int dist_rank(void)
 {
     return dist.rank;

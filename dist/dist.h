@@ -48,6 +48,10 @@ bool dist_start(int *argc, char ***argv);
 /* Finishes MPI where dist_start() started it. Every rank calls it. */
 void dist_end(void);
 
+/* Whether an MPI launcher started this process and dist_start() started
+ * MPI (false in a plain `banyan`). */
+bool dist_started(void);
+
 /* This process's rank (0 .. dist_ranks() - 1) and the ranks in the job:
  * 0 and 1 without MPI. */
 int dist_rank(void);

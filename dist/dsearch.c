@@ -114,6 +114,7 @@ typedef struct ds_run {
     size_t *lens;             /* Their lengths. */
     size_t *skip;             /* The header's bytes in each. */
     double *heard;            /* Per rank: when a message last came from it. */
+    double watched;           /* When this rank last looked at them. */
     bool *done;               /* Rank 0: the ranks whose search ended by itself, */
     bool *final;              /* and those whose last top came. */
     bool fresh;               /* An export came since the last absorb. */
@@ -161,6 +162,13 @@ static uint32_t ds_get32(const unsigned char *p)
  * timeout: rank 0 watches every rank, the others rank 0. */
 static void ds_watch(ds_run *R, double now)
 {
+    if (now - R->watched > dist_timeout() / 2) {
+        /* This rank itself stood still (stopped, and woken by the
+         * launcher ending the job): the others' silence is its own. */
+        for (int r = 0; r < R->ranks; r++)
+            R->heard[r] = now;
+    }
+    R->watched = now;
     for (int r = 0; r < R->ranks; r++) {
         if (r == R->rank || (R->rank != 0 && r != 0))
             continue;
@@ -530,6 +538,7 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     R.next_user = R.start + R.user_every;
     for (int r = 0; r < ranks; r++)
         R.heard[r] = R.start;
+    R.watched = R.start;
     lim.progress = ds_progress;
     lim.progress_ud = &R;
     lim.progress_interval = D.share_s / 4;

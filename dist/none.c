@@ -29,6 +29,11 @@ void dist_end(void)
 {
 }
 
+bool dist_started(void)
+{
+    return false;
+}
+
 int dist_rank(void)
 {
     return 0;

@@ -9,6 +9,7 @@
  * one PLAYER_CRASH (the referee ignores SIGPIPE). Stopping sends quit, waits
  * briefly, then kills the whole group and reaps it.
  */
+#include "dist.h"
 #include "player.h"
 
 #include <ctype.h>
@@ -193,8 +194,10 @@ static bool player_launcher_var(const char *e)
 }
 
 /* The environment of a player: the referee's, less the MPI launcher's
- * variables. In memory from malloc() (the strings are the referee's), or
- * NULL when out of memory. */
+ * variables where a launcher started the referee (elsewhere they are the
+ * user's settings, for a player that is itself an MPI job: `gtp:mpirun
+ * ...` as root needs OMPI_ALLOW_RUN_AS_ROOT). In memory from malloc() (the
+ * strings are the referee's), or NULL when out of memory. */
 static char **player_environment(void)
 {
     size_t n = 0, k = 0;
@@ -204,7 +207,7 @@ static char **player_environment(void)
     if (!env)
         return NULL;
     for (size_t i = 0; i < n; i++)
-        if (!player_launcher_var(environ[i]))
+        if (!dist_started() || !player_launcher_var(environ[i]))
             env[k++] = environ[i];
     env[k] = NULL;
     return env;

@@ -43,18 +43,18 @@ else
         > "$M/gtp.out" 2> "$M/gtp.err" &
     gtp_pid=$!
     exec 3> "$M/gtp.in"
-    printf 'clear_board\ngenmove b\nplay w e5\ngenmove b\nundo\ngenmove b\nlz-analyze 10\n' >&3
+    printf 'clear_board\ngenmove b\ngenmove w\ngenmove b\nundo\ngenmove b\nlz-analyze 10\n' >&3
     sleep 1
-    printf 'play w c3\ngenmove b\nshowboard\nquit\n' >&3
+    printf 'genmove w\ngenmove b\nshowboard\nquit\n' >&3
     exec 3>&-
     wait $gtp_pid
     gtp_rc=$?
     cp "$M/gtp.out" "$tmp/out"
     [ $gtp_rc -eq 0 ] && ok "mpi: gtp over 3 ranks exits 0" || bad "mpi: gtp over 3 ranks exits 0"
-    [ "$(grep -c '^= [A-HJ][1-9]$' "$tmp/out")" -eq 4 ] && ok "mpi: gtp: four genmoves answered" ||
-        bad "mpi: gtp: four genmoves answered"
+    [ "$(grep -c '^= [A-HJ][1-9]$' "$tmp/out")" -eq 6 ] && ok "mpi: gtp: six genmoves answered" ||
+        bad "mpi: gtp: six genmoves answered"
     has "mpi: gtp: lz-analyze streams" '^info move [A-HJ][1-9] visits [0-9]+ '
-    # The board: three black stones of genmove (the one undone gone), two white.
+    # The board: three black stones (the one undone gone), two white.
     [ "$(grep -E '^ [1-9] ' "$tmp/out" | grep -o 'X' | wc -l)" -eq 3 ] &&
         [ "$(grep -E '^ [1-9] ' "$tmp/out" | grep -o 'O' | wc -l)" -eq 2 ] &&
         ok "mpi: gtp: the board after undo" || bad "mpi: gtp: the board after undo"
@@ -64,6 +64,13 @@ else
         $MPIRUN -np 2 "$BANYAN" gomocup > "$tmp/out" 2>&1
     [ "$(grep -cE '^[0-9]+,[0-9]+$' "$tmp/out")" -eq 2 ] && ok "mpi: gomocup over 2 ranks: two moves" ||
         bad "mpi: gomocup over 2 ranks: two moves"
+
+    # A referee on one machine with a player that is an MPI job of its own.
+    check "mpi: a match player over 2 ranks" env OMPI_ALLOW_RUN_AS_ROOT=1 \
+        OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+        ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 "$BANYAN" match --game tictactoe \
+        "gtp:mpirun -np 2 $BANYAN gtp --game tictactoe --playouts 100" banyan:playouts=100 --games 2
+    has "mpi: a match player over 2 ranks: both games played" '^games 2, score'
 
     # A command that runs on one machine says so, on rank 0 only.
     $MPIRUN -np 2 "$BANYAN" play connect4 > "$tmp/out" 2>&1 < /dev/null
