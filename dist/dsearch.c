@@ -229,10 +229,14 @@ static bool ds_sent(ds_run *R)
     return all;
 }
 
-/* Writes this rank's export after `head` bytes of `mine`; its length. */
+/* Writes this rank's export after `head` bytes of `mine`, which begin with
+ * the search's serial and 4 bytes of 0 (SHARE's and FINAL's header); its
+ * length. */
 static size_t ds_export(ds_run *R, size_t head)
 {
     size_t len = 0;
+    memcpy(R->mine, &R->serial, sizeof R->serial); /* Both headers: the serial, then 0. */
+    memset(R->mine + 4, 0, 4);
     if (banyan_engine_share(R->e, R->mine + head, R->cap - head, &len) != BANYAN_OK)
         dist_fail("the engine cannot share its tree: %s", banyan_errmsg(R->e));
     return head + len;
@@ -255,8 +259,6 @@ static void ds_step(ds_run *R)
         R->exchange_s += ds_cpu() - cpu;
         return;
     }
-    memcpy(R->mine, &R->serial, sizeof R->serial);
-    memset(R->mine + 4, 0, DS_SERIAL - 4);
     size_t len = ds_export(R, DS_SERIAL);
     for (int r = 0; r < R->ranks; r++)
         if (r != R->rank)
@@ -470,10 +472,8 @@ static void ds_finish_other(ds_run *R, banyan_report *out)
         ds_watch(R, ds_now());
         ds_nap();
     }
-    memcpy(R->mine, &R->serial, sizeof R->serial);
-    memset(R->mine + 4, 0, 4);
-    memcpy(R->mine + 8, &out->playouts, sizeof out->playouts);
     size_t len = ds_export(R, DS_FINAL_HEAD);
+    memcpy(R->mine + 8, &out->playouts, sizeof out->playouts);
     ds_send(R, 0, DS_FINAL, R->mine, len);
     size_t got;
     double since = ds_now();

@@ -112,14 +112,6 @@ static uint64_t share_slots(int n)
     return slots;
 }
 
-size_t share_bytes(int n)
-{
-    size_t slots = (size_t)share_slots(n);
-    return slots * (2 * sizeof(share_entry) + sizeof(share_step)) +
-           (size_t)n * (2 * sizeof(uint32_t) + sizeof(uint64_t)) +
-           SHARE_DEPTH * sizeof(share_frame);
-}
-
 bool share_alloc(banyan_engine *e, int n)
 {
     share_state *S = &e->share;

@@ -53,9 +53,6 @@ typedef struct share_state {
 
 struct banyan_engine;
 
-/* Bytes share_alloc() takes for n nodes. */
-BANYAN_INTERNAL size_t share_bytes(int n);
-
 /* Takes the memory of sharing n nodes (n > 0) through the engine's hook;
  * false when out of memory. share_free() gives it back. */
 BANYAN_INTERNAL bool share_alloc(struct banyan_engine *e, int n);
