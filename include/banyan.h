@@ -503,8 +503,8 @@ int banyan_engine_report(banyan_engine *e, banyan_report *out);
  * simulations (what it absorbed left out) at the share_nodes most visited
  * nodes of its tree, each named by its path of moves from the root, into
  * buf: a plain, portable buffer (little-endian) of at most
- * banyan_share_size(share_nodes) bytes, *len of them (with RAVE, each
- * node's AMAF statistics too). The same tree gives
+ * banyan_share_size(share_nodes) bytes, *len of them (with its proof,
+ * and with RAVE each node's AMAF statistics too). The same tree gives
  * the same bytes. Returns BANYAN_OK, BANYAN_ERANGE when cap is smaller
  * than banyan_share_size(share_nodes), or BANYAN_EINVAL (sharing off).
  *
@@ -515,7 +515,10 @@ int banyan_engine_report(banyan_engine *e, banyan_report *out);
  * statistics come back: pass every other engine's latest export each time
  * (an engine left out brings nothing new until it is passed again, and
  * what it brought stays). Nodes the tree has not expanded are skipped
- * (their statistics come in once it has). Returns the number of exports
+ * (their statistics come in once it has). In two-player games proofs
+ * travel too: a node another engine proved (won, lost or drawn, exact
+ * whoever found it) takes the proof, and the proofs of its parents follow
+ * as far as its siblings' allow, as in a search. Returns the number of exports
  * taken (those of this position), or BANYAN_EINVAL for a buffer that is
  * not a whole export (then nothing is taken).
  *

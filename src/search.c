@@ -119,7 +119,8 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
 const char *search_check(const banyan_engine *e)
 {
     unsigned how = (e->game->n_players == 2 ? TREE_CHECK_PROOFS : 0u) |
-                   (e->shared ? 0u : TREE_CHECK_PRIVATE) | (e->cfg.graph ? TREE_CHECK_GRAPH : 0u);
+                   (e->shared ? 0u : TREE_CHECK_PRIVATE) | (e->cfg.graph ? TREE_CHECK_GRAPH : 0u) |
+                   (e->share.nodes ? TREE_CHECK_SHARED : 0u);
     for (int k = 0; k < e->n_trees; k++) {
         const char *why = tree_check(&e->trees[k], how, e->cfg.expand_visits, NULL);
         if (why)

@@ -31,6 +31,12 @@
  * the tree with the searching threads' atomics, add statistics with
  * atomic adds, and never expand a node; nodes the tree has not reached
  * are skipped, and come in later, once expanded, in full.
+ *
+ * Proofs travel too (two-player games): an entry carries its node's proof,
+ * and an absorb gives a proof to a node of this tree that has none, then
+ * lets it climb as a simulation's would (search_prove), so that a search
+ * stops visiting a move another has proven lost. A proof is exact
+ * whoever found it, so taking it twice changes nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +49,7 @@
 /* The export's layout, little-endian: a header of SHARE_HEAD bytes
  * (magic, version, entries, flags, the position's hash, the root's key),
  * then SHARE_ENTRY bytes an entry (parent entry or SHARE_NONE for the root,
- * visits, value in 1/256ths, move, 0), and with the flag SHARE_AMAF (a
+ * visits, value in 1/256ths, move, proof: a banyan_proof), and with the flag SHARE_AMAF (a
  * tree with RAVE's statistics) SHARE_ENTRY_AMAF more (AMAF visits, 0, AMAF
  * value in 1/256ths). */
 #define SHARE_MAGIC      0x5359424eu /* "NBYS" */
@@ -126,14 +132,16 @@ bool share_alloc(banyan_engine *e, int n)
     S->frames = e->cfg.alloc(e->cfg.alloc_ud, NULL, SHARE_DEPTH * sizeof *S->frames);
     S->keys = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->keys);
     S->map = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->map);
+    S->state = e->cfg.alloc(e->cfg.alloc_ud, NULL, e->game->state_size);
     return S->table && S->spare && S->walk && S->heap && S->frames && S->keys && S->map &&
-           S->touched;
+           S->touched && S->state;
 }
 
 void share_free(banyan_engine *e)
 {
     share_state *S = &e->share;
-    void *owned[] = {S->table, S->spare, S->walk, S->heap, S->frames, S->keys, S->map, S->touched};
+    void *owned[] = {S->table,  S->spare, S->walk, S->heap,
+                     S->frames, S->keys,  S->map,  S->touched, S->state};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
         if (owned[i])
             e->cfg.alloc(e->cfg.alloc_ud, owned[i], 0);
@@ -359,7 +367,7 @@ size_t share_export(banyan_engine *e, void *buf)
             share_put32(p, f->entry);
             share_put_own(p + 4, tree_stats(x), took, 0);
             share_put32(p + 16, f->entry == SHARE_NONE ? 0 : (uint32_t)tree_move(x));
-            share_put32(p + 20, 0);
+            share_put32(p + 20, (uint32_t)tree_proof(x));
             if (t->amaf)
                 share_put_own(p + SHARE_ENTRY,
                               atomic_load_explicit(&t->amaf[f->node], memory_order_relaxed), took,
@@ -424,6 +432,8 @@ const char *share_check(const void *buf, size_t len)
         }
         if (move >= BANYAN_MOVE_LIMIT)
             return "has a move code out of range";
+        if (share_get32(p + 20) > BANYAN_PROVEN_DRAW)
+            return "has a proof out of range";
     }
     return NULL;
 }
@@ -459,6 +469,45 @@ static void share_apply(share_entry *x, int k, _Atomic uint64_t *stats)
     x->applied_w[k] += dw;
 }
 
+/* Gives the node of entry i of export b (entries of size bytes, mapped
+ * to this tree by S->map) the proof another search found there, where it
+ * has none, and lets it climb: each node on the path up is proven while
+ * its children prove it, as after a simulation (search_prove). */
+static void share_prove(banyan_engine *e, const unsigned char *b, size_t size, uint32_t i,
+                        banyan_proof proof)
+{
+    share_state *S = &e->share;
+    const banyan_game *g = e->game;
+    worker *w = &e->workers[0];
+    node *nodes = e->trees[0].nodes;
+    uint32_t chain[BANYAN_MAX_DEPTH];
+    step path[BANYAN_MAX_DEPTH + 1];
+    int depth = 0;
+    if (tree_proof(&nodes[S->map[i]]) != BANYAN_UNPROVEN)
+        return;
+    for (uint32_t j = i; j != 0; j = share_get32(b + SHARE_HEAD + (size_t)j * size)) {
+        if (depth == BANYAN_MAX_DEPTH)
+            return;
+        chain[depth++] = j;
+    }
+    /* The path from the root, with who moved into each node. */
+    memcpy(S->state, e->root_state, g->state_size);
+    path[0] = (step){e->trees[0].root, search_root_mover(e)};
+    for (int k = 1; k <= depth; k++) {
+        uint32_t xi = S->map[chain[depth - k]];
+        path[k] = (step){xi, g->to_move(S->state)};
+        g->play(S->state, tree_move(&nodes[xi]));
+    }
+    tree_set_proof(&nodes[path[depth].node], proof);
+    for (int k = depth - 1; k >= 0; k--) {
+        atomic_fetch_or_explicit(&nodes[path[k].node].flags, NODE_PROVEN_CHILD,
+                                 memory_order_release);
+        if (tree_proof(&nodes[path[k].node]) != BANYAN_UNPROVEN ||
+            !search_prove(w, path, k, path[k].mover, path[k + 1].mover))
+            break;
+    }
+}
+
 int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, int n)
 {
     share_state *S = &e->share;
@@ -469,6 +518,7 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
         S->stamp = 1;
     }
     tree *t = &e->trees[0];
+    bool proofs = e->game->n_players == 2; /* Where the search proves nodes. */
     int taken = 0;
     size_t n_touched = 0;
     for (int k = 0; k < n; k++) {
@@ -512,6 +562,9 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
                 share_sum(x, 1, share_get32(p + SHARE_ENTRY), share_get64(p + SHARE_ENTRY + 8));
             S->map[i] = xi;
             S->keys[i] = key;
+            banyan_proof proof = (banyan_proof)share_get32(p + 20);
+            if (proofs && i > 0 && proof != BANYAN_UNPROVEN)
+                share_prove(e, b, size, i, proof);
         }
     }
     for (size_t i = 0; i < n_touched; i++) {

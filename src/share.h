@@ -49,6 +49,7 @@ typedef struct share_state {
     struct share_frame *frames; /* The export's walks, one frame a ply. */
     uint64_t *keys;             /* nodes: the path key of each entry of a buffer. */
     uint32_t *map;              /* nodes: the local node of each entry of a buffer (0: none). */
+    void *state;                /* A position: the path to a node taking a proof. */
 } share_state;
 
 struct banyan_engine;

@@ -221,7 +221,9 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
  *     is then won or lost depends on who moved into it, which the tree does
  *     not record.) The root and its children are exempt: the game's provers
  *     prove them whatever their children hold (search_prove_root(),
- *     search_prove_deep()), and the root may be such a child promoted. In a
+ *     search_prove_deep()), and the root may be such a child promoted. So
+ *     is every node of a tree that takes in other searches' proofs
+ *     (TREE_CHECK_SHARED): such a proof rests on the other tree's children. In a
  *     private tree the converse holds at every node, since every new proof
  *     is followed by an attempt on its parent: a node with a child proven to
  *     win, or with every child proven when its children are all its legal
@@ -314,7 +316,7 @@ static const char *tree_check_node(const tree *t, uint32_t xi, int depth, unsign
         if (p != BANYAN_UNPROVEN && tree_proof_rank(p) > best)
             best = tree_proof_rank(p);
     }
-    if (proof != BANYAN_UNPROVEN && depth > 1 &&
+    if (proof != BANYAN_UNPROVEN && depth > 1 && !(how & TREE_CHECK_SHARED) &&
         (proof == BANYAN_PROVEN_DRAW ? win || !all || best != 1 : !win && !(all && best == 0)))
         return "a proven node whose children do not prove it";
     *first = f;

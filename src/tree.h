@@ -152,6 +152,11 @@ BANYAN_INTERNAL uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visi
     4u /* A graph (banyan_config.graph): a shared block takes the                                  \
           visits and proofs of every node that shares it. */
 
+#define TREE_CHECK_SHARED                                                                          \
+    8u /* A tree that takes in other searches' proofs                                              \
+          (banyan_config.share_nodes): a proven node may rest on                                   \
+          children that only the other tree holds. */
+
 /* Checks the invariants of tree t at rest, with no simulation in flight:
  * returns NULL when every one holds, else a static sentence naming the first
  * broken rule, with the node's index in *at (when at is not NULL). The rules

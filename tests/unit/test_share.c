@@ -352,6 +352,10 @@ void test_share_refusals(void)
     memcpy(bad, xa.b, xa.len);
     bad[32 + 24 + 7] = 0x7f; /* Entry 1's visits out of range. */
     T_EQ(test_absorb(b, &y), BANYAN_EINVAL);
+    memcpy(bad, xa.b, xa.len);
+    bad[32 + 24 + 20] = 4; /* Entry 1's proof: no banyan_proof. */
+    T_EQ(test_absorb(b, &y), BANYAN_EINVAL);
+    T_TRUE(strstr(banyan_errmsg(b), "proof") != NULL);
     test_root after = test_share_root(b);
     for (int k = 0; k < 7; k++)
         T_EQ(after.visits[k], before.visits[k]);
@@ -378,6 +382,49 @@ void test_share_refusals(void)
     T_TRUE(strstr(banyan_config_check(&banyan_game_connect4, &graph), "graph") != NULL);
     banyan_config many = BANYAN_CONFIG(.share_nodes = BANYAN_SHARE_NODES_MAX + 1);
     T_TRUE(banyan_config_check(&banyan_game_connect4, &many) != NULL);
+}
+
+/* Proofs travel: in Connect Four after 4 4 3 3 5 the side to move has
+ * lost (two threats). A proves it; B, which searched too little to, takes
+ * A's proofs in: every node both trees hold has A's proof in B, the
+ * proofs climb to B's root, whose report then says lost, and B's tree
+ * keeps its rules (the proven nodes' parents marked, every node whose
+ * children prove it proven). */
+void test_share_proofs(void)
+{
+    banyan_engine *a = test_share_engine(&banyan_game_connect4, 41),
+                  *b = test_share_engine(&banyan_game_connect4, 42);
+    T_EQ(banyan_engine_load(a, "44335"), BANYAN_OK);
+    T_EQ(banyan_engine_load(b, "44335"), BANYAN_OK);
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 5000);
+    banyan_report ra = BANYAN_REPORT(), rb = BANYAN_REPORT();
+    T_EQ(banyan_engine_search(a, &lim, &ra), BANYAN_OK);
+    T_EQ(ra.proof, BANYAN_PROVEN_LOSS);
+    test_search(b, 12);
+    T_EQ(banyan_engine_report(b, &rb), BANYAN_OK);
+    T_EQ(rb.proof, BANYAN_UNPROVEN);
+    test_export xa = test_share_export(a);
+    uint32_t proven = 0;
+    for (uint32_t i = 1; i < xa.count; i++)
+        proven += test_get32(test_entry(&xa, i) + 20) != BANYAN_UNPROVEN;
+    T_TRUE(proven >= 7); /* Every root child at least. */
+    T_EQ(test_absorb(b, &xa), 1);
+    T_EQ(banyan_engine_report(b, &rb), BANYAN_OK);
+    T_EQ(rb.proof, BANYAN_PROVEN_LOSS);
+    for (int i = 0; i < rb.n_moves; i++)
+        T_EQ(rb.moves[i].proof, BANYAN_PROVEN_LOSS);
+    T_TRUE(search_check(b) == NULL);
+    /* Absorbing again changes nothing, and B's own export carries them. */
+    T_EQ(test_absorb(b, &xa), 1);
+    T_TRUE(search_check(b) == NULL);
+    test_export xb = test_share_export(b);
+    for (uint32_t i = 1; i < xb.count; i++)
+        if (test_entry_parent(&xb, i) == 0)
+            T_EQ(test_get32(test_entry(&xb, i) + 20), (uint32_t)BANYAN_PROVEN_LOSS);
+    free(xa.b);
+    free(xb.b);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
 }
 
 /* RAVE's statistics (Go): shared as the nodes' are, white box. B's root
