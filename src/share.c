@@ -140,8 +140,8 @@ bool share_alloc(banyan_engine *e, int n)
 void share_free(banyan_engine *e)
 {
     share_state *S = &e->share;
-    void *owned[] = {S->table,  S->spare, S->walk, S->heap,
-                     S->frames, S->keys,  S->map,  S->touched, S->state};
+    void *owned[] = {S->table, S->spare, S->walk,    S->heap, S->frames,
+                     S->keys,  S->map,   S->touched, S->state};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
         if (owned[i])
             e->cfg.alloc(e->cfg.alloc_ud, owned[i], 0);
