@@ -226,9 +226,11 @@ $(B)/fuzz-%: $(B)/tests/fuzz/fuzz_%.o $(B)/tests/fuzz/fuzz_main.o $(PROTO_OBJ) $
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(NET_LIBS) $(LDLIBS)
 
-# The web board's target drives its request handling (api.c) with jansson.
+# The web board's target drives its request handling (api.c) with jansson,
+# on one rank (dist/none.c: no MPI).
 $(B)/fuzz-web: $(B)/tests/fuzz/fuzz_web.o $(B)/tests/fuzz/fuzz_main.o $(B)/web/api.o \
-               $(B)/web/assets.o $(PROTO_OBJ) $(B)/libbanyan_net.a $(B)/libbanyan.a
+               $(B)/web/assets.o $(B)/dist/none.o $(B)/dist/dsearch.o $(PROTO_OBJ) \
+               $(B)/libbanyan_net.a $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(NET_LIBS) $(WEB_LIBS) $(LDLIBS)
 $(B)/tests/fuzz/fuzz_web.o: CFLAGS += $(WEB_CFLAGS)
@@ -237,7 +239,7 @@ FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 fuzz:
 	@mkdir -p build/fuzz
 	for t in $(FUZZ_TARGETS); do \
-	  web=; [ $$t = web ] && web="web/api.c $(WEB_ASSETS_C) $(WEB_CFLAGS) $(WEB_LIBS)"; \
+	  web=; [ $$t = web ] && web="web/api.c dist/none.c dist/dsearch.c $(WEB_ASSETS_C) $(WEB_CFLAGS) $(WEB_LIBS)"; \
 	  clang $(WARN) $(INCS) -pthread $(FUZZ_FLAGS) -o build/fuzz/fuzz-$$t tests/fuzz/fuzz_$$t.c \
 	    $(LIB_SRC) $(wildcard proto/*.c) $(NET_SRC) $$web -lm || exit 1; done
 	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"

@@ -48,6 +48,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ enum {
     DS_STOP,                    /* [serial u32]: rank 0 ends the search. */
     DS_FINAL,                   /* [serial u32][0 u32][playouts u64][export] */
     DS_RESULT,                  /* ds_result, then its moves. */
+    DS_JOB,                     /* [serial u32][0 u32][a front-end's job]; empty: the end. */
 };
 
 #define DS_SERIAL     8  /* Bytes before a SHARE's export: the serial, padded. */
@@ -642,4 +644,57 @@ const line_source *dsearch_input(void)
 {
     D.input = (line_source){ds_read, ds_ready, NULL};
     return &D.input;
+}
+
+/* Rank 0: the searches of dsearch_job(), one over the ranks at a time. */
+static pthread_mutex_t ds_ranks_busy = PTHREAD_MUTEX_INITIALIZER;
+
+int dsearch_job(banyan_engine *e, const void *job, size_t len, const banyan_limits *lim,
+                banyan_report *out)
+{
+    if (dist_ranks() < 2 || pthread_mutex_trylock(&ds_ranks_busy) != 0)
+        return -1;
+    unsigned char *msg = malloc(DS_SERIAL + len);
+    if (!msg)
+        dist_fail("out of memory for a search over %d ranks", dist_ranks());
+    uint32_t serial = D.serial + 1; /* ds_search's. */
+    memcpy(msg, &serial, sizeof serial);
+    memset(msg + 4, 0, 4);
+    if (len)
+        memcpy(msg + DS_SERIAL, job, len);
+    dist_send_all(DS_JOB, msg, DS_SERIAL + len);
+    free(msg);
+    int rc = ds_search(e, lim, out);
+    pthread_mutex_unlock(&ds_ranks_busy);
+    return rc;
+}
+
+void dsearch_follow(dsearch_job_fn *fn, void *ud)
+{
+    for (;;) {
+        size_t len = 0;
+        unsigned char *b = dist_recv(0, DS_JOB, NULL, &len, -1);
+        if (len < DS_SERIAL) {
+            free(b);
+            return; /* The end. */
+        }
+        banyan_limits lim = BANYAN_LIMITS();
+        char why[256] = "";
+        banyan_engine *e = fn(ud, b + DS_SERIAL, len - DS_SERIAL, &lim, why, sizeof why);
+        if (!e)
+            dist_fail("cannot take part in rank 0's search: %s", why);
+        D.serial = ds_get32(b) - 1;
+        free(b);
+        banyan_report r = BANYAN_REPORT();
+        ds_search(e, &lim, &r);
+    }
+}
+
+void dsearch_end(void)
+{
+    if (dist_ranks() < 2 || dist_rank() != 0)
+        return;
+    pthread_mutex_lock(&ds_ranks_busy);
+    dist_send_all(DS_JOB, NULL, 0);
+    pthread_mutex_unlock(&ds_ranks_busy);
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "banyan.h"
 #include "line.h"
 #include "options.h"
 
@@ -30,5 +31,25 @@ bool dsearch_setup(options *o, char *why, size_t len);
 /* The input every rank reads: rank 0's standard input, which it sends to
  * the others as it reads it. */
 const line_source *dsearch_input(void);
+
+/* Searches that do not follow the replicated input: the web board's, whose
+ * sessions search on HTTP requests at rank 0. Rank 0 runs each with
+ * dsearch_job(), which first sends job (len bytes: the front-end's own
+ * description of the engine, its position and the limits) to the other
+ * ranks, which run dsearch_follow(): it hands each job to fn, which
+ * returns an engine at that position (made or kept by fn) and sets *lim,
+ * or NULL with a sentence in why[len] (the job then fails, named); and
+ * joins the search. One such search runs over the ranks at a time:
+ * dsearch_job() returns -1 without searching, while another thread's runs
+ * (or with one rank), and the caller then searches alone; else
+ * banyan_engine_search()'s status, *out rank 0's merged report. */
+typedef banyan_engine *dsearch_job_fn(void *ud, const void *job, size_t len, banyan_limits *lim,
+                                      char *why, size_t why_len);
+int dsearch_job(banyan_engine *e, const void *job, size_t len, const banyan_limits *lim,
+                banyan_report *out);
+void dsearch_follow(dsearch_job_fn *fn, void *ud);
+
+/* Rank 0, once it will send no more jobs: every dsearch_follow() returns. */
+void dsearch_end(void);
 
 #endif /* BANYAN_DSEARCH_H */

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dist.h"
+#include "dsearch.h"
 #include "net.h"
 #include "web.h"
 
@@ -128,5 +130,18 @@ int cli_serve(int argc, char **argv)
         c.eng.cfg.threads = c.max_threads;
     if (c.eng.net[0] && !serve_net_game(c.eng.net, &c.net_for))
         return 2;
+    if (dist_ranks() > 1) {
+        /* Rank 0 serves, each session's search running over every rank;
+         * the others take part until it ends. */
+        if (!dsearch_setup(&c.eng, err, sizeof err)) {
+            fprintf(stderr, "banyan serve: %s\n", err);
+            return 2;
+        }
+        if (dist_rank() > 0)
+            return web_follow(&c);
+        int rc = web_serve(&c);
+        dsearch_end();
+        return rc;
+    }
     return web_serve(&c);
 }

@@ -50,7 +50,7 @@ typedef enum options_kind {
 #define IN_NO_NODES (OPTIONS_IN_ANY & ~(OPTIONS_IN_SOLO | OPTIONS_IN_SERVE))
 #define IN_GAMES    (OPTIONS_IN_ANY & ~OPTIONS_IN_ANALYZE) /* Engines that play moves on. */
 /* The front-ends whose search runs over every rank under mpirun. */
-#define IN_DIST (OPTIONS_IN_GTP | OPTIONS_IN_GOMOCUP | OPTIONS_IN_ANALYZE)
+#define IN_DIST (OPTIONS_IN_GTP | OPTIONS_IN_GOMOCUP | OPTIONS_IN_ANALYZE | OPTIONS_IN_SERVE)
 
 static const struct options_row {
     const char *name;  /* --name, name=, banyan-set name. */

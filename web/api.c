@@ -25,6 +25,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -35,6 +36,8 @@
 #include <unistd.h>
 
 #include "banyan.h"
+#include "dist.h"
+#include "dsearch.h"
 #include "net.h"
 #include "record.h"
 
@@ -486,6 +489,70 @@ static bool web_engine_to_move(const session *S)
     return !web_is_over(S) && !S->human[S->g->to_move(record_state(&S->rec))] && !S->abandoned;
 }
 
+/* ---- Over MPI ranks (mpirun -np N banyan serve; docs/DISTRIBUTED.md) ----
+ *
+ * Rank 0 serves the pages; a session's search runs over every rank
+ * (dsearch_job), the others taking the session's engine and position from
+ * a job: the session's id, game, parameters, threads, limits, start and
+ * moves. Each other rank keeps an engine per session (web_follow), which
+ * it moves on with the moves played since its last search, or sets up
+ * afresh: either way its path from the start is the record's, as rank 0's
+ * engine's is, so that their exports name the same nodes. */
+typedef struct web_job {
+    char id[WEB_ID_LEN + 1];
+    char game[64];
+    char params[RECORD_PARAMS_MAX];
+    int32_t threads;
+    int32_t analyse;
+    uint64_t playouts;
+    double time;
+    uint32_t n_moves;   /* The moves follow the job, */
+    uint32_t start_len; /* then the start, without its NUL; 0: the game's own. */
+} web_job;
+
+/* The job of S's search under lim, from malloc() (*len bytes); NULL with
+ * one rank, or out of memory (the search then runs on this rank alone).
+ * Under S->mu. */
+static unsigned char *web_job_new(const session *S, const banyan_limits *lim, size_t *len)
+{
+    if (dist_ranks() < 2)
+        return NULL;
+    size_t start = S->rec.start ? strlen(S->rec.start) : 0,
+           moves = (size_t)S->rec.n_moves * sizeof(banyan_move);
+    unsigned char *b = malloc(sizeof(web_job) + moves + start);
+    if (!b || strlen(S->g->name) >= sizeof((web_job *)0)->game) {
+        free(b);
+        return NULL;
+    }
+    web_job j = {.threads = S->threads,
+                 .analyse = lim->analyse,
+                 .playouts = lim->playouts,
+                 .time = lim->time,
+                 .n_moves = (uint32_t)S->rec.n_moves,
+                 .start_len = (uint32_t)start};
+    snprintf(j.id, sizeof j.id, "%s", S->id);
+    snprintf(j.game, sizeof j.game, "%s", S->g->name);
+    snprintf(j.params, sizeof j.params, "%s", S->params);
+    memcpy(b, &j, sizeof j);
+    for (int i = 0; i < S->rec.n_moves; i++)
+        memcpy(b + sizeof j + (size_t)i * sizeof(banyan_move), &S->rec.moves[i].move,
+               sizeof(banyan_move));
+    if (start)
+        memcpy(b + sizeof j + moves, S->rec.start, start);
+    *len = sizeof j + moves + start;
+    return b;
+}
+
+/* Searches S's engine under lim: over every rank where there are several
+ * and no other session's search holds them, else on this rank alone.
+ * job: web_job_new()'s (NULL: alone). */
+static int web_search(session *S, const unsigned char *job, size_t len, const banyan_limits *lim,
+                      banyan_report *r)
+{
+    int rc = job ? dsearch_job(S->e, job, len, lim, r) : -1;
+    return rc == -1 ? banyan_engine_search(S->e, lim, r) : rc;
+}
+
 /* The search thread: the engine's moves while it is to move, or one hint or
  * analysis. */
 static void *web_search_thread(void *arg)
@@ -501,8 +568,11 @@ static void *web_search_thread(void *arg)
                                 .progress_interval = WEB_PROGRESS, .analyse = true);
         banyan_report r = BANYAN_REPORT();
         int ply = S->rec.n_moves;
+        size_t job_len = 0;
+        unsigned char *job = web_job_new(S, &lim, &job_len);
         pthread_mutex_unlock(&S->mu);
-        int rc = banyan_engine_search(S->e, &lim, &r);
+        int rc = web_search(S, job, job_len, &lim, &r);
+        free(job);
         char *json = rc == BANYAN_OK ? web_search_json(S, &r, true) : NULL;
         web_publish(S, json);
         pthread_mutex_lock(&S->mu);
@@ -575,18 +645,19 @@ static void web_kick(session *S)
 }
 
 /* The engine's parameters: the person's, with what the options add. */
-static void web_engine_params(const session *S, const banyan_game *g, const char *params, char *out,
-                              size_t len)
+static void web_engine_params(const web_config *c, const banyan_game *g, const char *params,
+                              char *out, size_t len)
 {
-    options_game_params(&S->w->c.eng, g, params, out, len);
+    options_game_params(&c->eng, g, params, out, len);
 }
 
-/* A new engine for game g with params and S's threads, at the start
- * position. Returns 0, or a status with a sentence in why. */
-static int web_make_engine(session *S, const banyan_game *g, const char *params, int threads,
-                           banyan_engine **e, net_evaluator **ev, char *why, size_t len)
+/* A new engine for game g with params and threads, at the start position,
+ * with a session's share of the memory. Returns 0, or a status with a
+ * sentence in why. */
+static int web_make_engine(const web_config *c, const banyan_game *g, const char *params,
+                           int threads, banyan_engine **e, net_evaluator **ev, char *why,
+                           size_t len)
 {
-    const web_config *c = &S->w->c;
     char full[512];
     size_t share = c->memory / (size_t)c->sessions;
     bool net = c->eng.net[0] && (!c->net_for || !strcmp(c->net_for, g->name));
@@ -606,7 +677,7 @@ static int web_make_engine(session *S, const banyan_game *g, const char *params,
     options o = c->eng;
     if (!net)
         o.net[0] = 0;
-    web_engine_params(S, g, params, full, sizeof full);
+    web_engine_params(c, g, params, full, sizeof full);
     why[0] = 0;
     int rc = options_engine_new(&o, &cfg, g, full, e, ev, why, len);
     if (rc == BANYAN_OK)
@@ -621,20 +692,152 @@ static int web_make_engine(session *S, const banyan_game *g, const char *params,
     return rc == BANYAN_ENOMEM ? 503 : 422;
 }
 
-/* Puts the engine at the record's end: its parameters, start and moves. */
-static int web_replay(session *S)
+/* Puts engine e of game g at a game's start: its parameters and start
+ * position (NULL: the game's own). */
+static int web_start_on(const web_config *c, banyan_engine *e, const banyan_game *g,
+                        const char *params, const char *start)
 {
     char full[512];
     int rc;
-    web_engine_params(S, S->g, S->params, full, sizeof full);
-    if ((rc = banyan_engine_setup(S->e, full)) != BANYAN_OK)
+    web_engine_params(c, g, params, full, sizeof full);
+    if ((rc = banyan_engine_setup(e, full)) != BANYAN_OK)
         return rc;
-    if (S->rec.start && (rc = banyan_engine_load(S->e, S->rec.start)) != BANYAN_OK)
-        return rc;
-    for (int i = 0; i < S->rec.n_moves; i++)
-        if ((rc = banyan_engine_play(S->e, S->rec.moves[i].move)) != BANYAN_OK)
-            return rc;
-    return BANYAN_OK;
+    return start ? banyan_engine_load(e, start) : BANYAN_OK;
+}
+
+/* Puts the engine at the record's end: its parameters, start and moves. */
+static int web_replay(session *S)
+{
+    int rc = web_start_on(&S->w->c, S->e, S->g, S->params, S->rec.start);
+    for (int i = 0; i < S->rec.n_moves && rc == BANYAN_OK; i++)
+        rc = banyan_engine_play(S->e, S->rec.moves[i].move);
+    return rc;
+}
+
+/* A session's engine on a rank but 0, and the game it follows. */
+typedef struct web_follower {
+    char id[WEB_ID_LEN + 1];
+    const banyan_game *g;
+    char params[RECORD_PARAMS_MAX];
+    char *start; /* NULL: the game's own. */
+    int threads;
+    banyan_engine *e;
+    net_evaluator *ev;
+    banyan_move *moves; /* The moves the engine has played from the start. */
+    uint32_t n_moves, cap;
+    uint64_t used; /* When it last searched, for the least recently used. */
+} web_follower;
+
+typedef struct web_followers {
+    const web_config *c;
+    web_follower *f; /* c->sessions slots, as many as rank 0 has sessions. */
+    uint64_t clock;
+} web_followers;
+
+static void web_follower_clear(web_follower *f)
+{
+    banyan_engine_free(f->e);
+    net_evaluator_free(f->ev);
+    free(f->start);
+    free(f->moves);
+    memset(f, 0, sizeof *f);
+}
+
+/* dsearch_follow's handler: the engine of the job's session at its
+ * position, made or moved on. */
+static banyan_engine *web_follow_job(void *ud, const void *job, size_t len, banyan_limits *lim,
+                                     char *why, size_t why_len)
+{
+    web_followers *F = ud;
+    web_job j;
+    if (len < sizeof j)
+        return snprintf(why, why_len, "a job of %zu bytes", len), NULL;
+    memcpy(&j, job, sizeof j);
+    const unsigned char *moves = (const unsigned char *)job + sizeof j;
+    size_t moves_len = (size_t)j.n_moves * sizeof(banyan_move);
+    const banyan_game *g = banyan_game_find(j.game);
+    j.id[WEB_ID_LEN] = j.game[sizeof j.game - 1] = j.params[sizeof j.params - 1] = 0;
+    if (!g || len != sizeof j + moves_len + j.start_len)
+        return snprintf(why, why_len, "a job that is not rank 0's"), NULL;
+    const char *start = j.start_len ? (const char *)moves + moves_len : NULL;
+    /* The session's slot, else the least recently used. */
+    web_follower *f = NULL, *old = &F->f[0];
+    for (int i = 0; i < F->c->sessions && !f; i++) {
+        if (!strcmp(F->f[i].id, j.id))
+            f = &F->f[i];
+        else if (F->f[i].used < old->used)
+            old = &F->f[i];
+    }
+    bool same = f && f->g == g && f->threads == j.threads && !strcmp(f->params, j.params) &&
+                (f->start ? j.start_len == strlen(f->start) && !memcmp(f->start, start, j.start_len)
+                          : !j.start_len) &&
+                f->n_moves <= j.n_moves &&
+                (!f->n_moves || !memcmp(f->moves, moves, (size_t)f->n_moves * sizeof(banyan_move)));
+    if (!f)
+        f = old;
+    if (!same) {
+        if (!f->e || f->g != g || f->threads != j.threads) {
+            web_follower_clear(f);
+            if (web_make_engine(F->c, g, j.params, j.threads, &f->e, &f->ev, why, why_len))
+                return NULL;
+            f->g = g;
+            f->threads = j.threads;
+        }
+        free(f->start);
+        f->start = NULL;
+        f->n_moves = 0;
+        snprintf(f->params, sizeof f->params, "%s", j.params);
+        if (start && !(f->start = strndup(start, j.start_len)))
+            return snprintf(why, why_len, "out of memory"), NULL;
+        if (web_start_on(F->c, f->e, g, j.params, f->start) != BANYAN_OK)
+            return snprintf(why, why_len, "%s", banyan_errmsg(f->e)), NULL;
+    }
+    snprintf(f->id, sizeof f->id, "%s", j.id);
+    if (j.n_moves > f->cap) {
+        banyan_move *m = realloc(f->moves, moves_len);
+        if (!m)
+            return snprintf(why, why_len, "out of memory"), NULL;
+        f->moves = m;
+        f->cap = j.n_moves;
+    }
+    for (; f->n_moves < j.n_moves; f->n_moves++) {
+        memcpy(&f->moves[f->n_moves], moves + (size_t)f->n_moves * sizeof(banyan_move),
+               sizeof(banyan_move));
+        if (banyan_engine_play(f->e, f->moves[f->n_moves]) != BANYAN_OK) {
+            snprintf(why, why_len, "%s", banyan_errmsg(f->e));
+            f->n_moves = 0; /* Set up afresh next time. */
+            f->id[0] = 0;
+            return NULL;
+        }
+    }
+    f->used = ++F->clock;
+    *lim = BANYAN_LIMITS(.playouts = j.playouts, .time = j.time, .analyse = j.analyse != 0);
+    return f->e;
+}
+
+void web_block_signals(sigset_t *sigs)
+{
+    sigemptyset(sigs);
+    sigaddset(sigs, SIGINT);
+    sigaddset(sigs, SIGTERM);
+    sigaddset(sigs, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, sigs, NULL);
+}
+
+int web_follow(const web_config *c)
+{
+    /* The job ends when rank 0 ends it: a signal the launcher passes on
+     * to every rank is rank 0's to act on. */
+    sigset_t sigs;
+    web_block_signals(&sigs);
+    web_followers F = {c, calloc((size_t)c->sessions, sizeof *F.f), 0};
+    if (!F.f)
+        dist_fail("out of memory for %d sessions", c->sessions);
+    dsearch_follow(web_follow_job, &F);
+    for (int i = 0; i < c->sessions; i++)
+        web_follower_clear(&F.f[i]);
+    free(F.f);
+    return 0;
 }
 
 /* Replaces S's game by record rec (taken: on failure it is freed), with
@@ -646,7 +849,7 @@ static int web_adopt(session *S, record *rec, int threads, char *why, size_t len
     net_evaluator *ev = S->ev;
     void *scratch = S->scratch;
     if (!e || rec->g != S->g || threads != S->threads) {
-        int st = web_make_engine(S, rec->g, rec->params, threads, &e, &ev, why, len);
+        int st = web_make_engine(&S->w->c, rec->g, rec->params, threads, &e, &ev, why, len);
         scratch = st ? NULL : malloc(rec->g->state_size);
         if (st || !scratch) {
             if (!st) {

@@ -8,6 +8,7 @@
 #ifndef BANYAN_WEB_API_H
 #define BANYAN_WEB_API_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -55,6 +56,12 @@ int web_new(const web_config *c, web **out);
 /* Stops every search, ends every stream and frees everything. No request
  * may be in progress and every watch must be closed. */
 void web_free(web *w);
+
+/* Blocks SIGINT, SIGTERM and SIGPIPE in the calling thread (and so in the
+ * threads it starts), which *sigs then holds: the server's main thread
+ * takes them with sigtimedwait, a rank that follows rank 0 leaves them to
+ * it. */
+void web_block_signals(sigset_t *sigs);
 
 /* Answers request r into *out (free it with web_response_free). */
 void web_handle(web *w, const web_request *r, web_response *out);

@@ -185,11 +185,7 @@ int web_serve(const web_config *config)
     /* The signals go to the main thread's sigtimedwait: blocked before any
      * thread starts, so that every thread inherits the mask. */
     sigset_t sigs;
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGINT);
-    sigaddset(&sigs, SIGTERM);
-    sigaddset(&sigs, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    web_block_signals(&sigs);
 
     web *w;
     if (web_new(&c, &w) != BANYAN_OK) {

@@ -33,6 +33,11 @@ typedef struct web_config {
  * program's exit status: 0 after a signal, 1 when it cannot start. */
 int web_serve(const web_config *c);
 
+/* Under mpirun, on every rank but 0: takes part in the searches of rank
+ * 0's web_serve() (whose sessions search over every rank) until rank 0
+ * ends them (dsearch_end). Returns the program's exit status. */
+int web_follow(const web_config *c);
+
 /* One line for --version: the libraries the web board is built on, or why
  * it is not built. */
 const char *web_about(void);

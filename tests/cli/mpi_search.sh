@@ -1,7 +1,8 @@
 # tests/cli/mpi_search.sh - one search over the ranks of an MPI job
 # (dist/dsearch.c): a 4-rank analysis that finds Connect Four's proven move
 # and reports every rank's simulations, a GTP session over 3 ranks (genmove,
-# undo, lz-analyze) and a Gomocup one over 2, commands that run on one
+# undo, lz-analyze), a Gomocup one over 2, the web board over 2 (sessions'
+# searches over the ranks, tests/cli/mpi_web.py), commands that run on one
 # machine refused, and a rank killed or stopped mid-search ending the job
 # within seconds, named. Sourced by tests/run.sh; skipped where mpirun or a
 # build with MPI is missing (.ci/run installs Open MPI).
@@ -71,6 +72,51 @@ else
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 "$BANYAN" match --game tictactoe \
         "gtp:mpirun -np 2 $BANYAN gtp --game tictactoe --playouts 100" banyan:playouts=100 --games 2
     has "mpi: a match player over 2 ranks: both games played" '^games 2, score'
+
+    # The web board over 2 ranks (tests/cli/mpi_web.py): rank 0 serves,
+    # each session's search runs over both ranks, one at a time; SIGTERM to
+    # rank 0 ends the job cleanly.
+    if "$BANYAN" --version | grep -q '^web board: not built'; then
+        echo "SKIPPED: mpi_search.sh: the web board over MPI ($BANYAN was built without the web board)"
+    elif ! command -v python3 > /dev/null 2>&1; then
+        echo "SKIPPED: mpi_search.sh: the web board over MPI (python3 not found)"
+    else
+        rm -f "$M"/pid.*
+        $MPIRUN -np 2 sh -c 'echo $$ > '"$M"'/pid.${OMPI_COMM_WORLD_RANK:-$PMI_RANK}; exec "$0" "$@"' \
+            "$BANYAN" serve --port 0 --playouts 1500 > "$M/web.out" 2> "$M/web.err" &
+        web_job=$!
+        web_url=
+        for i in $(seq 300); do
+            web_url=$(head -1 "$M/web.out" 2> /dev/null | sed -n 's|^banyan serve: \(http://127\.0\.0\.1:[0-9][0-9]*/\)$|\1|p')
+            [ -n "$web_url" ] && [ -s "$M/pid.0" ] && break
+            sleep 0.1
+        done
+        if [ -z "$web_url" ]; then
+            bad "mpi: serve over 2 ranks prints its address"
+        else
+            ok "mpi: serve over 2 ranks prints its address"
+            timeout 300 python3 "$(dirname "${BASH_SOURCE[0]}")/mpi_web.py" "$web_url" 1500 2 > "$tmp/out" 2>&1
+            while read -r word name; do
+                case $word in ok) ok "mpi: $name" ;; FAIL) bad "mpi: $name" ;; esac
+            done < "$tmp/out"
+            grep -q '^ok   web over MPI: then over every rank' "$tmp/out" ||
+                { bad "mpi: the web board's checks all ran"; sed -n 1,20p "$tmp/out"; }
+        fi
+        kill -TERM "$(cat "$M/pid.0" 2> /dev/null)" 2> /dev/null
+        for i in $(seq 300); do kill -0 $web_job 2> /dev/null || break; sleep 0.1; done
+        if kill -0 $web_job 2> /dev/null; then
+            bad "mpi: serve over 2 ranks ends on SIGTERM to rank 0"
+            kill -9 $web_job 2> /dev/null
+            pkill -9 -f "$BANYAN serve --port 0 --playouts 1500" 2> /dev/null
+            wait $web_job
+        else
+            wait $web_job
+            web_rc=$?
+            [ $web_rc -eq 0 ] && [ "$(wc -l < "$M/web.out")" -eq 1 ] && [ ! -s "$M/web.err" ] &&
+                ok "mpi: serve over 2 ranks ends on SIGTERM to rank 0, exit 0, quiet" ||
+                { bad "mpi: serve over 2 ranks ends on SIGTERM to rank 0, exit 0, quiet (rc $web_rc)"; head -5 "$M/web.err"; }
+        fi
+    fi
 
     # A command that runs on one machine says so, on rank 0 only.
     $MPIRUN -np 2 "$BANYAN" play connect4 > "$tmp/out" 2>&1 < /dev/null
