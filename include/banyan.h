@@ -514,8 +514,11 @@ int banyan_engine_report(banyan_engine *e, banyan_report *out);
  * that no simulation is counted twice however often an engine's growing
  * statistics come back: pass every other engine's latest export each time
  * (an engine left out brings nothing new until it is passed again, and
- * what it brought stays). Nodes the tree has not expanded are skipped
- * (their statistics come in once it has). In two-player games proofs
+ * what it brought stays). A leaf of the tree that another engine has
+ * expanded is expanded (as a simulation would: the game's candidates,
+ * priors and provers) so that the statistics below it come in; nodes
+ * under a parent the tree does not hold are skipped (they come in once
+ * it does). In two-player games proofs
  * travel too: a node another engine proved (won, lost or drawn, exact
  * whoever found it) takes the proof, and the proofs of its parents follow
  * as far as its siblings' allow, as in a search. Returns the number of exports
@@ -523,7 +526,8 @@ int banyan_engine_report(banyan_engine *e, banyan_report *out);
  * not a whole export (then nothing is taken).
  *
  * Both may be called between searches, or during one from its progress
- * callback (on the calling thread; they neither expand nor allocate). */
+ * or finish callback (on the calling thread, which expands as a search
+ * thread does; neither allocates). */
 size_t banyan_share_size(int share_nodes);
 int banyan_engine_share(banyan_engine *e, void *buf, size_t cap, size_t *len);
 int banyan_engine_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, int n);

@@ -27,10 +27,13 @@
  * move whose subtree the tree keeps, keys carry on (the root's key mixes
  * in the move) and the entries of nodes dropped with the rest of the
  * tree are swept. An export and an absorb may run while the engine
- * searches, from the progress callback (the caller's thread): they read
- * the tree with the searching threads' atomics, add statistics with
- * atomic adds, and never expand a node; nodes the tree has not reached
- * are skipped, and come in later, once expanded, in full.
+ * searches, from the progress callback (worker 0's thread, between its
+ * simulations): they read the tree with the searching threads' atomics
+ * and add statistics with atomic adds. A leaf of this tree that another
+ * search expanded is expanded as a simulation would (search_expand, with
+ * worker 0's buffers), so that each tree grows into the union of the
+ * tops and the proofs found in different trees can meet; nodes below a
+ * parent this tree lacks are skipped, and come in later, in full.
  *
  * Proofs travel too (two-player games): an entry carries its node's proof,
  * and an absorb gives a proof to a node of this tree that has none, then
@@ -469,28 +472,22 @@ static void share_apply(share_entry *x, int k, _Atomic uint64_t *stats)
     x->applied_w[k] += dw;
 }
 
-/* Gives the node of entry i of export b (entries of size bytes, mapped
- * to this tree by S->map) the proof another search found there, where it
- * has none, and lets it climb: each node on the path up is proven while
- * its children prove it, as after a simulation (search_prove). */
-static void share_prove(banyan_engine *e, const unsigned char *b, size_t size, uint32_t i,
-                        banyan_proof proof)
+/* The path from the root to the node of entry i of export b (entries of
+ * size bytes, mapped to this tree by S->map), with who moved into each
+ * node, into path[0 .. depth], and its position into S->state. Returns
+ * depth, or -1 for a path deeper than a search goes. */
+static int share_path(banyan_engine *e, const unsigned char *b, size_t size, uint32_t i, step *path)
 {
     share_state *S = &e->share;
     const banyan_game *g = e->game;
-    worker *w = &e->workers[0];
-    node *nodes = e->trees[0].nodes;
+    const node *nodes = e->trees[0].nodes;
     uint32_t chain[BANYAN_MAX_DEPTH];
-    step path[BANYAN_MAX_DEPTH + 1];
     int depth = 0;
-    if (tree_proof(&nodes[S->map[i]]) != BANYAN_UNPROVEN)
-        return;
     for (uint32_t j = i; j != 0; j = share_get32(b + SHARE_HEAD + (size_t)j * size)) {
         if (depth == BANYAN_MAX_DEPTH)
-            return;
+            return -1;
         chain[depth++] = j;
     }
-    /* The path from the root, with who moved into each node. */
     memcpy(S->state, e->root_state, g->state_size);
     path[0] = (step){e->trees[0].root, search_root_mover(e)};
     for (int k = 1; k <= depth; k++) {
@@ -498,14 +495,62 @@ static void share_prove(banyan_engine *e, const unsigned char *b, size_t size, u
         path[k] = (step){xi, g->to_move(S->state)};
         g->play(S->state, tree_move(&nodes[xi]));
     }
-    tree_set_proof(&nodes[path[depth].node], proof);
+    return depth;
+}
+
+/* Lets the proof path[depth] just took climb: each node above is proven
+ * while its children prove it, as after a simulation (search_prove). */
+static void share_climb(banyan_engine *e, const step *path, int depth)
+{
+    node *nodes = e->trees[0].nodes;
     for (int k = depth - 1; k >= 0; k--) {
         atomic_fetch_or_explicit(&nodes[path[k].node].flags, NODE_PROVEN_CHILD,
                                  memory_order_release);
         if (tree_proof(&nodes[path[k].node]) != BANYAN_UNPROVEN ||
-            !search_prove(w, path, k, path[k].mover, path[k + 1].mover))
+            !search_prove(&e->workers[0], path, k, path[k].mover, path[k + 1].mover))
             break;
     }
+}
+
+/* Gives the node of entry i of export b the proof another search found
+ * there, where it has none, and lets it climb. */
+static void share_prove(banyan_engine *e, const unsigned char *b, size_t size, uint32_t i,
+                        banyan_proof proof)
+{
+    step path[BANYAN_MAX_DEPTH + 1];
+    node *x = &e->trees[0].nodes[e->share.map[i]];
+    int depth;
+    if (tree_proof(x) != BANYAN_UNPROVEN || (depth = share_path(e, b, size, i, path)) < 0)
+        return;
+    tree_set_proof(x, proof);
+    share_climb(e, path, depth);
+}
+
+/* Expands the node of entry i of export b, a leaf of this tree that
+ * another search has expanded, as a simulation would (search_expand, on
+ * worker 0, whose thread this is): the others' statistics below it then
+ * come in, and the proofs there can combine with this tree's. Returns
+ * whether it has children now. */
+static bool share_expand(banyan_engine *e, const unsigned char *b, size_t size, uint32_t i)
+{
+    worker *w = &e->workers[0];
+    node *x = &e->trees[0].nodes[e->share.map[i]];
+    step path[BANYAN_MAX_DEPTH + 1];
+    double ret[BANYAN_MAX_PLAYERS];
+    int depth;
+    if (tree_first(x) || tree_proof(x) != BANYAN_UNPROVEN ||
+        (atomic_load_explicit(&x->flags, memory_order_relaxed) & (NODE_EXPANDING | NODE_TERMINAL)))
+        return false;
+    depth = share_path(e, b, size, i, path);
+    if (depth < 1 || depth >= BANYAN_MAX_DEPTH || e->game->outcome(e->share.state, ret))
+        return false;
+    void *own = w->state;
+    w->state = e->share.state;
+    expansion grown = search_expand(w, path[depth].node, path[depth].mover, depth, 0);
+    w->state = own;
+    if (grown == EXPAND_PROVEN)
+        share_climb(e, path, depth);
+    return grown == EXPAND_DONE;
 }
 
 int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, int n)
@@ -541,8 +586,13 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
                 xi = t->root;
                 key = S->root_key;
             } else {
-                if (!S->map[parent] || !(xi = share_child(t, S->map[parent], m)))
-                    continue; /* Not in this tree (yet). */
+                if (!S->map[parent])
+                    continue; /* Not in this tree. */
+                xi = share_child(t, S->map[parent], m);
+                if (!xi && parent > 0 && share_expand(e, b, size, parent))
+                    xi = share_child(t, S->map[parent], m);
+                if (!xi)
+                    continue; /* The arena is full, or the others' trees went elsewhere. */
                 key = share_key(S->keys[parent], m);
             }
             share_entry *x = share_find(S->table, S->mask, key);

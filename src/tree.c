@@ -205,7 +205,9 @@ uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visits)
  *     added when a search ends; it is also what shows a count that ran past
  *     the root's cap (NODE_VISITS_MAX) into the value bits. In a private
  *     tree a node below the root had expand_visits visits before it had
- *     children, so its visits are at least the sum plus expand_visits.
+ *     children, so its visits are at least the sum plus expand_visits;
+ *     not in a tree that takes in other searches' statistics
+ *     (TREE_CHECK_SHARED), which expands the nodes they expanded.
  *  3. Flags. A node with children has claimed its expansion
  *     (NODE_EXPANDING); a claim without children is a node proven instead of
  *     expanded, or an expansion that the full arena refused (t->full).
@@ -327,7 +329,8 @@ static const char *tree_check_node(const tree *t, uint32_t xi, int depth, unsign
         return NULL;
     if (sum > visits)
         return "a node has fewer visits than its children together";
-    if ((how & TREE_CHECK_PRIVATE) && depth > 0 && visits - sum < expand_visits)
+    if ((how & TREE_CHECK_PRIVATE) && !(how & TREE_CHECK_SHARED) && depth > 0 &&
+        visits - sum < expand_visits)
         return "a node below the root has children before expand_visits visits of its own";
     if (any != !!(flags & NODE_PROVEN_CHILD))
         return "NODE_PROVEN_CHILD set without a proven child, or missing with one";

@@ -153,9 +153,11 @@ BANYAN_INTERNAL uint32_t tree_compact(tree *t, uint32_t child, uint32_t min_visi
           visits and proofs of every node that shares it. */
 
 #define TREE_CHECK_SHARED                                                                          \
-    8u /* A tree that takes in other searches' proofs                                              \
-          (banyan_config.share_nodes): a proven node may rest on                                   \
-          children that only the other tree holds. */
+    8u /* A tree that takes in other searches' statistics and                                      \
+          proofs (banyan_config.share_nodes): a proven node may                                    \
+          rest on children that only the other tree holds, and a                                   \
+          node the others expanded has children before                                             \
+          expand_visits visits. */
 
 /* Checks the invariants of tree t at rest, with no simulation in flight:
  * returns NULL when every one holds, else a static sentence naming the first

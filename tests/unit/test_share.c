@@ -427,6 +427,49 @@ void test_share_proofs(void)
     banyan_engine_free(b);
 }
 
+/* The nodes another engine expanded come in whole: B, which searched
+ * little, takes A's top, and afterwards holds every node of it (expanded
+ * where B had a leaf) with at least A's visits there; B's tree keeps its
+ * rules. White box: each entry is looked up by its path in B's tree. */
+void test_share_expands(void)
+{
+    banyan_engine *a = test_share_engine(&banyan_game_connect4, 51),
+                  *b = test_share_engine(&banyan_game_connect4, 52);
+    test_search(a, 3000);
+    test_search(b, 20);
+    uint32_t before = tree_size(&b->trees[0]);
+    test_export xa = test_share_export(a);
+    T_EQ(test_absorb(b, &xa), 1);
+    T_TRUE(tree_size(&b->trees[0]) > before);
+    const tree *t = &b->trees[0];
+    uint32_t *at = malloc(xa.count * sizeof *at), deep = 0;
+    T_TRUE(at != NULL);
+    at[0] = t->root;
+    for (uint32_t i = 1; i < xa.count; i++) {
+        int n;
+        uint32_t p = at[test_entry_parent(&xa, i)],
+                 first = tree_children(t->nodes, &t->nodes[p], &n);
+        at[i] = 0;
+        for (int k = 0; k < n; k++)
+            if (tree_move(&t->nodes[first + (uint32_t)k]) == test_entry_move(&xa, i))
+                at[i] = first + (uint32_t)k;
+        T_TRUE(at[i] != 0);
+        if (!at[i])
+            break;
+        T_TRUE(tree_visits(&t->nodes[at[i]]) >= test_entry_visits(&xa, i));
+        deep += test_entry_parent(&xa, i) != 0 &&
+                test_entry_parent(&xa, test_entry_parent(&xa, i)) != 0;
+    }
+    T_TRUE(deep > 100); /* Nodes two plies down and more, which B's 20 simulations did not grow. */
+    T_TRUE(search_check(b) == NULL);
+    test_search(b, 500); /* And it searches on. */
+    T_TRUE(search_check(b) == NULL);
+    free(at);
+    free(xa.b);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+}
+
 /* RAVE's statistics (Go): shared as the nodes' are, white box. B's root
  * children's AMAF statistics become B's own plus A's, once; B's export
  * still holds its own only. */
