@@ -126,6 +126,8 @@ typedef struct ds_run {
     bool gathered;            /* Rank 0: the others' last tops are in, */
     bool finished;            /* in the search's finish callback. */
     int exchanges;            /* Exchanges this rank made (--share-stats): */
+    int held;                 /* intervals it sent nothing, a send still on its way, */
+    int absorbs;              /* and the absorbs it made. */
     double exchange_s;        /* the CPU seconds they took (absorbing, exporting, posting) */
     double bytes;             /* and the bytes it sent in each, summed. */
     uint64_t others;          /* Rank 0: the other ranks' simulations. */
@@ -214,6 +216,7 @@ static void ds_absorb(ds_run *R)
         }
     if (n > 0)
         banyan_engine_absorb(R->e, bufs, lens, n);
+    R->absorbs++;
     R->fresh = false;
 }
 
@@ -258,6 +261,7 @@ static void ds_step(ds_run *R)
     if (R->fresh)
         ds_absorb(R);
     if (!ds_sent(R)) {
+        R->held++;
         R->exchange_s += ds_cpu() - cpu;
         return;
     }
@@ -448,9 +452,10 @@ static void ds_finish_root(ds_run *R, banyan_report *out, int rc)
     D.latch = ready;
     if (D.stats)
         fprintf(stderr,
-                "share: rank 0: %d exchanges, %.0f bytes sent to each rank in each, %.3f ms "
+                "share: rank 0: %d exchanges (%d intervals held by a send on its way, %d "
+                "absorbs), %.0f bytes sent to each rank in each, %.3f ms "
                 "of CPU each; %.1f%% of the search's %.3f s; %d ranks, %llu playouts\n",
-                R->exchanges, R->exchanges ? R->bytes / R->exchanges : 0,
+                R->exchanges, R->held, R->absorbs, R->exchanges ? R->bytes / R->exchanges : 0,
                 R->exchanges ? 1000 * R->exchange_s / R->exchanges : 0,
                 100 * R->exchange_s / fmax(1e-9, out->seconds), out->seconds, R->ranks,
                 (unsigned long long)out->playouts);
