@@ -146,9 +146,8 @@ void dist_fail(const char *fmt, ...)
          * it end every rank (MPICH's dropped it now and then). */
         struct timespec ts = {0, 200000000};
         nanosleep(&ts, NULL);
-    }
-    if (dist.started)
         MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     exit(1);
 }
 

@@ -234,14 +234,20 @@ static bool ds_sent(ds_run *R)
     return all;
 }
 
+/* Writes the first DS_SERIAL bytes of a SHARE, FINAL or JOB message: the
+ * search's serial, then 4 bytes of 0. */
+static void ds_head(unsigned char *p, uint32_t serial)
+{
+    memcpy(p, &serial, sizeof serial);
+    memset(p + 4, 0, DS_SERIAL - 4);
+}
+
 /* Writes this rank's export after `head` bytes of `mine`, which begin with
- * the search's serial and 4 bytes of 0 (SHARE's and FINAL's header); its
- * length. */
+ * ds_head(); its length. */
 static size_t ds_export(ds_run *R, size_t head)
 {
     size_t len = 0;
-    memcpy(R->mine, &R->serial, sizeof R->serial); /* Both headers: the serial, then 0. */
-    memset(R->mine + 4, 0, 4);
+    ds_head(R->mine, R->serial);
     if (banyan_engine_share(R->e, R->mine + head, R->cap - head, &len) != BANYAN_OK)
         dist_fail("the engine cannot share its tree: %s", banyan_errmsg(R->e));
     return head + len;
@@ -662,9 +668,7 @@ int dsearch_job(banyan_engine *e, const void *job, size_t len, const banyan_limi
     unsigned char *msg = malloc(DS_SERIAL + len);
     if (!msg)
         dist_fail("out of memory for a search over %d ranks", dist_ranks());
-    uint32_t serial = D.serial + 1; /* ds_search's. */
-    memcpy(msg, &serial, sizeof serial);
-    memset(msg + 4, 0, 4);
+    ds_head(msg, D.serial + 1); /* ds_search's serial. */
     if (len)
         memcpy(msg + DS_SERIAL, job, len);
     dist_send_all(DS_JOB, msg, DS_SERIAL + len);
