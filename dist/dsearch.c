@@ -109,9 +109,11 @@ typedef struct ds_run {
     void *user_ud;
     double user_every, next_user;
     double start, next_share;
-    unsigned char *mine; /* DS_FINAL_HEAD bytes, then this rank's export. */
-    size_t cap;
-    dist_post **posts;        /* Per rank: the send of `mine` in flight, or NULL. */
+    unsigned char **out;      /* Per slot, ranks of them: DS_FINAL_HEAD bytes, then an export */
+    size_t cap;               /* of this rank's (allocated once used), of cap bytes. */
+    dist_post **posts;        /* Per rank: the send of an export in flight, or NULL, */
+    int *slot;                /* the slot it reads */
+    double *posted;           /* and when it began. */
     unsigned char **bufs;     /* Per rank: its latest export this search (with its header). */
     size_t *lens;             /* Their lengths. */
     size_t *skip;             /* The header's bytes in each. */
@@ -220,18 +222,47 @@ static void ds_absorb(ds_run *R)
     R->fresh = false;
 }
 
-/* Whether every send of `mine` is over. */
-static bool ds_sent(ds_run *R)
+/* Whether every send of an export is over; *oldest: when the oldest one
+ * still on its way began. */
+static bool ds_sent_since(ds_run *R, double *oldest)
 {
     bool all = true;
     for (int r = 0; r < R->ranks; r++)
         if (R->posts[r]) {
             if (dist_done(R->posts[r]))
                 R->posts[r] = NULL;
-            else
+            else {
+                if (all || R->posted[r] < *oldest)
+                    *oldest = R->posted[r];
                 all = false;
+            }
         }
     return all;
+}
+
+static bool ds_sent(ds_run *R)
+{
+    double oldest;
+    return ds_sent_since(R, &oldest);
+}
+
+/* A slot no send in flight reads: there is one, since a rank has one
+ * slot per rank and sends to the others. */
+static unsigned char *ds_slot(ds_run *R, int *slot)
+{
+    for (int i = 0; i < R->ranks; i++) {
+        bool busy = false;
+        for (int r = 0; r < R->ranks && !busy; r++)
+            busy = R->posts[r] && R->slot[r] == i;
+        if (busy)
+            continue;
+        if (!R->out[i] && !(R->out[i] = malloc(R->cap)))
+            dist_fail("out of memory for a search's exchange");
+        *slot = i;
+        return R->out[i];
+    }
+    dist_fail("no free buffer for an export"); /* Not reached. */
+    return NULL;
 }
 
 /* Writes the first DS_SERIAL bytes of a SHARE, FINAL or JOB message: the
@@ -242,20 +273,23 @@ static void ds_head(unsigned char *p, uint32_t serial)
     memset(p + 4, 0, DS_SERIAL - 4);
 }
 
-/* Writes this rank's export after `head` bytes of `mine`, which begin with
- * ds_head(); its length. */
-static size_t ds_export(ds_run *R, size_t head)
+/* Writes this rank's export after `head` bytes of `buf` (a slot), which
+ * begin with ds_head(); its length. */
+static size_t ds_export(ds_run *R, unsigned char *buf, size_t head)
 {
     size_t len = 0;
-    ds_head(R->mine, R->serial);
-    if (banyan_engine_share(R->e, R->mine + head, R->cap - head, &len) != BANYAN_OK)
+    ds_head(buf, R->serial);
+    if (banyan_engine_share(R->e, buf + head, R->cap - head, &len) != BANYAN_OK)
         dist_fail("the engine cannot share its tree: %s", banyan_errmsg(R->e));
     return head + len;
 }
 
 /* One step of the exchange: receive, and once an interval has passed,
- * take in what came and send this rank's top to every other rank (unless
- * the last sends are still on their way: then next time). */
+ * take in what came and send this rank's top to every other rank. While
+ * the last sends are on their way it waits for the next interval; a send
+ * that a quarter of the rank timeout has not ended (its receiver hung or
+ * died) no longer holds back the others', which go on from another slot:
+ * the ranks alive keep talking, and the timeout names the silent one. */
 static void ds_step(ds_run *R)
 {
     double now = ds_now();
@@ -263,18 +297,23 @@ static void ds_step(ds_run *R)
     if (now < R->next_share)
         return;
     R->next_share = now + D.share_s;
-    double cpu = ds_cpu();
+    double cpu = ds_cpu(), oldest = now;
     if (R->fresh)
         ds_absorb(R);
-    if (!ds_sent(R)) {
+    if (!ds_sent_since(R, &oldest) && now - oldest < dist_timeout() / 4) {
         R->held++;
         R->exchange_s += ds_cpu() - cpu;
         return;
     }
-    size_t len = ds_export(R, DS_SERIAL);
+    int slot;
+    unsigned char *buf = ds_slot(R, &slot);
+    size_t len = ds_export(R, buf, DS_SERIAL);
     for (int r = 0; r < R->ranks; r++)
-        if (r != R->rank)
-            R->posts[r] = dist_start_send(r, DS_SHARE, R->mine, len);
+        if (r != R->rank && !R->posts[r]) {
+            R->posts[r] = dist_start_send(r, DS_SHARE, buf, len);
+            R->slot[r] = slot;
+            R->posted[r] = now;
+        }
     R->exchanges++;
     R->bytes += (double)len;
     R->exchange_s += ds_cpu() - cpu;
@@ -480,14 +519,16 @@ static void ds_finish_other(ds_run *R, banyan_report *out)
         }
         R->stop_seen = true;
     }
-    while (!ds_sent(R)) {
-        ds_drain(R, ds_now());
+    while (!ds_sent(R)) {      /* Every send done before FINAL: no rank then */
+        ds_drain(R, ds_now()); /* ends its search with one on its way to it. */
         ds_watch(R, ds_now());
         ds_nap();
     }
-    size_t len = ds_export(R, DS_FINAL_HEAD);
-    memcpy(R->mine + 8, &out->playouts, sizeof out->playouts);
-    ds_send(R, 0, DS_FINAL, R->mine, len);
+    int slot;
+    unsigned char *buf = ds_slot(R, &slot);
+    size_t len = ds_export(R, buf, DS_FINAL_HEAD);
+    memcpy(buf + 8, &out->playouts, sizeof out->playouts);
+    ds_send(R, 0, DS_FINAL, buf, len);
     size_t got;
     double since = ds_now();
     while (!dist_poll(0, DS_RESULT, NULL, &got)) {
@@ -525,8 +566,10 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     banyan_limits lim = user ? *user : BANYAN_LIMITS();
     ds_run R = {.e = e, .rank = dist_rank(), .ranks = ranks, .serial = ++D.serial};
     R.cap = DS_FINAL_HEAD + banyan_share_size(D.share_nodes);
-    R.mine = malloc(R.cap);
+    R.out = calloc((size_t)ranks, sizeof *R.out);
     R.posts = calloc((size_t)ranks, sizeof *R.posts);
+    R.slot = calloc((size_t)ranks, sizeof *R.slot);
+    R.posted = calloc((size_t)ranks, sizeof *R.posted);
     R.bufs = calloc((size_t)ranks, sizeof *R.bufs);
     R.lens = calloc((size_t)ranks, sizeof *R.lens);
     R.skip = calloc((size_t)ranks, sizeof *R.skip);
@@ -535,8 +578,8 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     R.final = calloc((size_t)ranks, sizeof *R.final);
     if (!D.moves)
         D.moves = malloc(BANYAN_MAX_MOVES * sizeof *D.moves);
-    if (!R.mine || !R.posts || !R.bufs || !R.lens || !R.skip || !R.heard || !R.done || !R.final ||
-        !D.moves)
+    if (!R.out || !R.posts || !R.slot || !R.posted || !R.bufs || !R.lens || !R.skip || !R.heard ||
+        !R.done || !R.final || !D.moves)
         dist_fail("out of memory for a search over %d ranks", ranks);
     if (lim.time > 0) {
         double cut = fmin(D.share_s, lim.time / 4);
@@ -569,10 +612,14 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     else
         ds_finish_other(&R, out);
     D.in_search = false;
-    for (int r = 0; r < ranks; r++)
+    for (int r = 0; r < ranks; r++) {
         free(R.bufs[r]);
-    free(R.mine);
+        free(R.out[r]);
+    }
+    free(R.out);
     free(R.posts);
+    free(R.slot);
+    free(R.posted);
     free(R.bufs);
     free(R.lens);
     free(R.skip);
