@@ -9,13 +9,16 @@
 # PARTS: any of cost rates time merge pays (default: all five; time: the
 # round trip of a GTP genmove at --time 1 on 1 and 4 ranks, in Go 9x9); GAMES=200 games a
 # match by default, GAMES_LIST the games (default "connect4 gomoku go"),
-# OUT=bench-dist (results files, resumable: run again to go on).
+# OUT=bench-dist (results files, resumable: run again to go on); EVERY=K:
+# the 4 ranks exchange in step every K simulations (--share-every) in place
+# of every few ms (results files then named ...-everyK).
 set -u
 B=${B:-build/release}
 BANYAN=$(cd "$(dirname "$B/banyan")" && pwd)/banyan
 OUT=${OUT:-bench-dist}
 GAMES=${GAMES:-200}
 GAMES_LIST=${GAMES_LIST:-"connect4 gomoku go"}
+EVERY=${EVERY:-}
 mkdir -p "$OUT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 MPI="mpirun -np 4"
@@ -87,12 +90,14 @@ for m in merge pays; do
         game_setup $g
         per=$N
         [ $m = merge ] && per=$((N / 4))
-        echo "== $m, $g: 4 ranks x $per playouts against 1 rank x $N, $GAMES games"
+        share="--share-ms $MS" tag=
+        [ -n "$EVERY" ] && share="--share-every $EVERY" tag=-every$EVERY
+        echo "== $m, $g: 4 ranks x $per playouts ($share) against 1 rank x $N, $GAMES games"
         # Both players the same front end (GTP, with its resignation), one
         # of them over 4 ranks.
         "$BANYAN" match --game $GAME \
-            "gtp:$MPI $BANYAN gtp --game $GAME $OWN --playouts $per --share-ms $MS" \
+            "gtp:$MPI $BANYAN gtp --game $GAME $OWN --playouts $per $share" \
             "gtp:$BANYAN gtp --game $GAME $OWN --playouts $N" --games $GAMES $OPEN \
-            --results "$OUT/$m-$g.results" | tail -6
+            --results "$OUT/$m-$g$tag.results" | tail -6
     done
 done

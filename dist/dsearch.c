@@ -15,6 +15,11 @@
  *      simulations on each rank); its progress callback, every quarter of
  *      an exchange interval, takes in what has arrived and, once an
  *      interval has passed, sends its own top to every other rank (SHARE).
+ *      In step (--share-every N), every N simulations instead, a round: it
+ *      sends its top, waits for every other rank's of that round (the
+ *      round travels in the SHARE's header; a rank whose search has ended
+ *      sends its last, DS_LAST_ROUND) and takes them in: with one thread a
+ *      rank, a search over ranks is then reproducible.
  *      A rank whose search ends by itself says so to rank 0 (DONE) and
  *      goes on exchanging.
  *   2. Rank 0 ends the search for all (STOP): when its own search ended by
@@ -68,8 +73,9 @@ enum {
     DS_JOB,                     /* [serial u32][0 u32][a front-end's job]; empty: the end. */
 };
 
-#define DS_SERIAL     8  /* Bytes before a SHARE's export: the serial, padded. */
-#define DS_FINAL_HEAD 16 /* Bytes before a FINAL's export. */
+#define DS_SERIAL     8          /* Bytes before a SHARE's export: the serial, its round. */
+#define DS_LAST_ROUND UINT32_MAX /* The round of a rank whose search has ended. */
+#define DS_FINAL_HEAD 16         /* Bytes before a FINAL's export. */
 
 /* Rank 0's word on a search: what every rank's front-end reads. The moves
  * follow it (n_moves banyan_move_stats): every rank runs the same program,
@@ -91,6 +97,7 @@ typedef struct ds_result {
  * RESULT (a front-end's report points to them until the next search). */
 static struct {
     double share_s;
+    uint64_t share_every; /* --share-every: exchanges in step, or 0 (by time). */
     int share_nodes;
     uint32_t serial; /* Searches so far: the same on every rank. */
     bool stats;      /* --share-stats. */
@@ -118,6 +125,10 @@ typedef struct ds_run {
     size_t *lens;             /* Their lengths. */
     size_t *skip;             /* The header's bytes in each. */
     double *heard;            /* Per rank: when a message last came from it. */
+    uint32_t *got;            /* Per rank: the round of bufs[r] (--share-every). */
+    uint32_t round;           /* --share-every: this rank's last round, */
+    uint64_t round_at;        /* the simulations that start the next, */
+    bool rounds_over;         /* and whether it sent its last (DS_LAST_ROUND). */
     double watched;           /* When this rank last looked at them. */
     bool *done;               /* Rank 0: the ranks whose search ended by itself, */
     bool *final;              /* and those whose last top came. */
@@ -184,25 +195,42 @@ static void ds_watch(ds_run *R, double now)
     }
 }
 
-/* Receives every SHARE waiting: the latest of each rank for this search
- * is kept, older ones are dropped. */
-static void ds_drain(ds_run *R, double now)
+/* Receives a SHARE waiting from rank `from` (or any); whether there was one.
+ * The latest of each rank for this search is kept, older ones dropped. */
+static bool ds_take(ds_run *R, int from, double now)
 {
     int src;
     size_t len;
-    while (dist_poll(DIST_ANY, DS_SHARE, &src, &len)) {
-        unsigned char *b = dist_recv(src, DS_SHARE, NULL, &len, dist_timeout());
-        R->heard[src] = now;
-        if (len <= DS_SERIAL || ds_get32(b) != R->serial) {
-            free(b);
-            continue;
-        }
-        free(R->bufs[src]);
-        R->bufs[src] = b;
-        R->lens[src] = len;
-        R->skip[src] = DS_SERIAL;
-        R->fresh = true;
+    if (!dist_poll(from, DS_SHARE, &src, &len))
+        return false;
+    unsigned char *b = dist_recv(src, DS_SHARE, NULL, &len, dist_timeout());
+    R->heard[src] = now;
+    if (len <= DS_SERIAL || ds_get32(b) != R->serial) {
+        free(b);
+        return true;
     }
+    free(R->bufs[src]);
+    R->bufs[src] = b;
+    R->lens[src] = len;
+    R->skip[src] = DS_SERIAL;
+    R->got[src] = ds_get32(b + 4) > R->got[src] ? ds_get32(b + 4) : R->got[src];
+    R->fresh = true;
+    return true;
+}
+
+/* Receives every SHARE waiting. In step (--share-every), while this rank
+ * still makes rounds, a rank's is received only up to this rank's round,
+ * so that a round takes in exactly the others' exports of that round. */
+static void ds_drain(ds_run *R, double now)
+{
+    if (!D.share_every || R->rounds_over) {
+        while (ds_take(R, DIST_ANY, now))
+            ;
+        return;
+    }
+    for (int r = 0; r < R->ranks; r++)
+        while (r != R->rank && R->got[r] < R->round && ds_take(R, r, now))
+            ;
 }
 
 /* Takes in the latest export of every other rank. */
@@ -294,7 +322,7 @@ static void ds_step(ds_run *R)
 {
     double now = ds_now();
     ds_drain(R, now);
-    if (now < R->next_share)
+    if (D.share_every || now < R->next_share)
         return;
     R->next_share = now + D.share_s;
     double cpu = ds_cpu(), oldest = now;
@@ -319,6 +347,93 @@ static void ds_step(ds_run *R)
     R->exchange_s += ds_cpu() - cpu;
 }
 
+/* Whether a small message (serial only) with tag from rank `from` has come
+ * for this search; older ones are dropped. */
+static bool ds_signal(ds_run *R, int from, int tag, int *who)
+{
+    int src;
+    while (dist_poll(from, tag, &src, NULL)) {
+        size_t len;
+        unsigned char *b = dist_recv(src, tag, NULL, &len, dist_timeout());
+        bool now = len >= 4 && ds_get32(b) == R->serial;
+        free(b);
+        R->heard[src] = ds_now();
+        if (now) {
+            if (who)
+                *who = src;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* --share-every: sends this rank's export of round `round` to every
+ * other rank, once its last sends are over. */
+static void ds_post_round(ds_run *R, uint32_t round)
+{
+    while (!ds_sent(R)) {
+        ds_drain(R, ds_now());
+        ds_watch(R, ds_now());
+        ds_nap();
+    }
+    double cpu = ds_cpu();
+    int slot;
+    unsigned char *buf = ds_slot(R, &slot);
+    size_t len = ds_export(R, buf, DS_SERIAL);
+    memcpy(buf + 4, &round, sizeof round);
+    for (int r = 0; r < R->ranks; r++)
+        if (r != R->rank) {
+            R->posts[r] = dist_start_send(r, DS_SHARE, buf, len);
+            R->slot[r] = slot;
+            R->posted[r] = ds_now();
+        }
+    R->exchanges++;
+    R->bytes += (double)len;
+    R->exchange_s += ds_cpu() - cpu;
+}
+
+/* --share-every, from the progress callback: once the rank has run the
+ * simulations of its next round, sends its top and waits for every other
+ * rank's of that round (or its last, its search over), then takes them in.
+ * A rank but 0 that sees STOP meanwhile stops its search. */
+static void ds_round(ds_run *R, uint64_t sims)
+{
+    if (R->rounds_over || sims < R->round_at) {
+        ds_drain(R, ds_now());
+        return;
+    }
+    R->round_at += D.share_every;
+    ds_post_round(R, ++R->round);
+    for (;;) {
+        ds_drain(R, ds_now());
+        bool all = true;
+        for (int r = 0; r < R->ranks && all; r++)
+            all = r == R->rank || R->got[r] >= R->round;
+        if (all)
+            break;
+        if (R->rank != 0 && ds_signal(R, 0, DS_STOP, NULL)) {
+            R->stop_seen = R->we_stopped = true;
+            banyan_engine_stop(R->e);
+            return;
+        }
+        ds_watch(R, ds_now());
+        ds_nap();
+    }
+    double cpu = ds_cpu();
+    ds_absorb(R);
+    R->exchange_s += ds_cpu() - cpu;
+}
+
+/* --share-every: a rank whose search has ended sends its last top, so
+ * that no rank waits for a round of its. */
+static void ds_last_round(ds_run *R)
+{
+    if (D.share_every && !R->rounds_over) {
+        R->rounds_over = true;
+        ds_post_round(R, DS_LAST_ROUND);
+    }
+}
+
 /* Sends len bytes to rank `to`, receiving meanwhile (the receiver may be
  * waiting for a send of this rank's to go first). */
 static void ds_send(ds_run *R, int to, int tag, const void *data, size_t len)
@@ -340,31 +455,14 @@ static void ds_send_all(ds_run *R, int tag, const void *data, size_t len)
             ds_send(R, r, tag, data, len);
 }
 
-/* Whether a small message (serial only) with tag from rank `from` has come
- * for this search; older ones are dropped. */
-static bool ds_signal(ds_run *R, int from, int tag, int *who)
-{
-    int src;
-    while (dist_poll(from, tag, &src, NULL)) {
-        size_t len;
-        unsigned char *b = dist_recv(src, tag, NULL, &len, dist_timeout());
-        bool now = len >= 4 && ds_get32(b) == R->serial;
-        free(b);
-        R->heard[src] = ds_now();
-        if (now) {
-            if (who)
-                *who = src;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* The progress callback every rank's search runs under. */
 static void ds_progress(void *ud, const banyan_report *rep)
 {
     ds_run *R = ud;
-    ds_step(R);
+    if (D.share_every)
+        ds_round(R, rep->playouts);
+    else
+        ds_step(R);
     if (R->rank != 0 && !R->stop_seen && ds_signal(R, 0, DS_STOP, NULL)) {
         R->stop_seen = true;
         R->we_stopped = true;
@@ -398,6 +496,7 @@ static bool ds_budget_spent(const banyan_limits *lim, const banyan_report *r, do
 static void ds_gather(ds_run *R, const banyan_report *rep)
 {
     const banyan_limits *lim = R->lim;
+    ds_last_round(R);
     if (ds_budget_spent(lim, rep, ds_now() - R->start)) {
         int left = R->ranks - 1;
         while (left > 0) {
@@ -510,6 +609,7 @@ static void ds_finish_root(ds_run *R, banyan_report *out, int rc)
  * top, and takes rank 0's word as its report. */
 static void ds_finish_other(ds_run *R, banyan_report *out)
 {
+    ds_last_round(R);
     if (!R->stop_seen) {
         ds_send(R, 0, DS_DONE, &R->serial, sizeof R->serial);
         while (!ds_signal(R, 0, DS_STOP, NULL)) {
@@ -574,12 +674,13 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     R.lens = calloc((size_t)ranks, sizeof *R.lens);
     R.skip = calloc((size_t)ranks, sizeof *R.skip);
     R.heard = calloc((size_t)ranks, sizeof *R.heard);
+    R.got = calloc((size_t)ranks, sizeof *R.got);
     R.done = calloc((size_t)ranks, sizeof *R.done);
     R.final = calloc((size_t)ranks, sizeof *R.final);
     if (!D.moves)
         D.moves = malloc(BANYAN_MAX_MOVES * sizeof *D.moves);
     if (!R.out || !R.posts || !R.slot || !R.posted || !R.bufs || !R.lens || !R.skip || !R.heard ||
-        !R.done || !R.final || !D.moves)
+        !R.got || !R.done || !R.final || !D.moves)
         dist_fail("out of memory for a search over %d ranks", ranks);
     if (lim.time > 0) {
         double cut = fmin(D.share_s, lim.time / 4);
@@ -597,7 +698,8 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     R.watched = R.start;
     lim.progress = ds_progress;
     lim.progress_ud = &R;
-    lim.progress_interval = D.share_s / 4;
+    lim.progress_interval = D.share_every ? 1e-9 : D.share_s / 4; /* In step: every 16. */
+    R.round_at = D.share_every;
     R.lim = &lim;
     if (R.rank == 0) {
         lim.finish = ds_finish;
@@ -624,6 +726,7 @@ static int ds_search(banyan_engine *e, const banyan_limits *user, banyan_report 
     free(R.lens);
     free(R.skip);
     free(R.heard);
+    free(R.got);
     free(R.done);
     free(R.final);
     return rc;
@@ -633,6 +736,7 @@ bool dsearch_setup(options *o, char *why, size_t len)
 {
     if (o->share_ms > 0)
         D.share_s = o->share_ms / 1000;
+    D.share_every = (uint64_t)o->share_every;
     D.stats = o->share_stats;
     if (o->rank_timeout > 0)
         dist_set_timeout(o->rank_timeout);

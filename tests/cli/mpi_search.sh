@@ -37,6 +37,28 @@ else
         ok "mpi: rank 0's root holds the others' simulations" ||
         bad "mpi: rank 0's root holds the others' simulations"
 
+    # In step (--share-every): one thread a rank and the default seed make
+    # a search over ranks reproducible; a rank whose search ends on a proof
+    # leaves no other waiting for its rounds; a timed search ends on time.
+    for i in 1 2; do
+        $MPIRUN -np 3 "$BANYAN" analyze --game gomoku --position "e7 e8 d7 f10 f9 c10 f11 d8" \
+            --playouts 400 --share-every 32 --share-stats > "$M/step.$i" 2> "$M/step.err.$i"
+        echo "rc $?" >> "$M/step.$i"
+    done
+    grep -q '^share: rank 0: 13 exchanges' "$M/step.err.1" && grep -q '^playouts 1200,' "$M/step.1" &&
+        grep -q '^rc 0$' "$M/step.1" &&
+        ok "mpi: --share-every 32: 12 rounds and the last in 400 simulations a rank" ||
+        { bad "mpi: --share-every 32: 12 rounds and the last in 400 simulations a rank"; cat "$M/step.err.1"; }
+    [ "$(grep -v '^playouts' "$M/step.1")" = "$(grep -v '^playouts' "$M/step.2")" ] &&
+        ok "mpi: --share-every: the same search twice, the same statistics" ||
+        bad "mpi: --share-every: the same search twice, the same statistics"
+    check "mpi: --share-every, a search that ends on a proof" $MPIRUN -np 4 "$BANYAN" analyze \
+        --game connect4 --param book=off --position $P --solve 1 --playouts 100000 --share-every 16
+    has "mpi: --share-every, a search that ends on a proof" '^f +[0-9]+ +100\.00% .* win'
+    check "mpi: --share-every, a timed search" $MPIRUN -np 3 "$BANYAN" analyze --game go \
+        --param size=9 --time 0.5 --share-every 64
+    has "mpi: --share-every, a timed search" '^playouts [0-9]+, 0\.[0-9]+ s,'
+
     # GTP over 3 ranks: every rank follows the game, undo included, and
     # lz-analyze streams until the next command.
     mkfifo "$M/gtp.in"
