@@ -11,7 +11,8 @@
 # match by default, GAMES_LIST the games (default "connect4 gomoku go"),
 # OUT=bench-dist (results files, resumable: run again to go on); EVERY=K:
 # the 4 ranks exchange in step every K simulations (--share-every) in place
-# of every few ms (results files then named ...-everyK).
+# of every few ms (results files then named ...-everyK); X: more options for
+# the ranks (X="--share-phantoms off": results files ...-share-phantoms-off).
 set -u
 B=${B:-build/release}
 BANYAN=$(cd "$(dirname "$B/banyan")" && pwd)/banyan
@@ -19,6 +20,7 @@ OUT=${OUT:-bench-dist}
 GAMES=${GAMES:-200}
 GAMES_LIST=${GAMES_LIST:-"connect4 gomoku go"}
 EVERY=${EVERY:-}
+X=${X:-}
 mkdir -p "$OUT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 MPI="mpirun -np 4"
@@ -92,6 +94,7 @@ for m in merge pays; do
         [ $m = merge ] && per=$((N / 4))
         share="--share-ms $MS" tag=
         [ -n "$EVERY" ] && share="--share-every $EVERY" tag=-every$EVERY
+        [ -n "$X" ] && share="$share $X" tag=$tag$(echo " $X" | tr -c 'a-z0-9\n' '-' | tr -s '-')
         echo "== $m, $g: 4 ranks x $per playouts ($share) against 1 rank x $N, $GAMES games"
         # Both players the same front end (GTP, with its resignation), one
         # of them over 4 ranks.

@@ -742,6 +742,10 @@ bool dsearch_setup(options *o, char *why, size_t len)
         dist_set_timeout(o->rank_timeout);
     if (o->cfg.share_nodes == 0)
         o->cfg.share_nodes = DSEARCH_NODES;
+    if (!o->no_phantoms) {
+        o->cfg.share_searches = dist_ranks();
+        o->cfg.share_index = dist_rank();
+    }
     if (o->cfg.parallel == BANYAN_PARALLEL_ROOT && o->cfg.threads > 1) {
         snprintf(why, len, "a search over MPI ranks shares one tree a rank: parallel=tree");
         return false;

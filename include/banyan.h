@@ -241,6 +241,20 @@ typedef struct banyan_config {
      * parallelism with several threads) and no graph. With RAVE
      * (config.rave) the AMAF statistics are shared too. */
     int share_nodes;
+
+    /* With sharing: the number of searches that share (P) and this one's
+     * index among them (0 .. P-1). Each simulation of the first thread is
+     * then preceded by share_index walks down the tree and followed by
+     * P - 1 - share_index more, which stand for the other searches'
+     * simulations until their statistics come in: each adds a visit with
+     * no value (a virtual loss) to every node it passes, as a thread's
+     * simulation in flight does, and is taken back at the next export or
+     * absorb and at the search's end. The searches then spread over the
+     * tree as P threads of one tree would, where without them every
+     * search, its tree just made equal to the others' by an absorb, would
+     * walk the others' way. 0 or 1: none. */
+    int share_searches;
+    int share_index;
 } banyan_config;
 
 /* The most nodes config.share_nodes may ask for. */

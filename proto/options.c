@@ -33,6 +33,7 @@ typedef enum options_kind {
     OPT_RESIGN,
     OPT_SHARE_MS,
     OPT_SHARE_EVERY,
+    OPT_SHARE_PHANTOMS,
     OPT_SHARE_STATS,
     OPT_RANK_TIMEOUT
 } options_kind;
@@ -134,6 +135,10 @@ static const struct options_row {
      "a search over MPI ranks: exchange in step every N simulations of each rank (looked at "
      "every 16), waiting for every rank's, in place of --share-ms; with one thread a rank "
      "and a seed, a search is reproducible"},
+    {"share-phantoms", "on|off", IN_DIST, 0, OPT_SHARE_PHANTOMS, "on",
+     "a search over MPI ranks: walks down the tree standing for the other ranks' simulations "
+     "until their statistics come in (virtual visits), so that the ranks spread as threads "
+     "of one tree do"},
     {"share-stats", NULL, IN_DIST, 0, OPT_SHARE_STATS, "off",
      "a search over MPI ranks: a line on standard error after each search with rank 0's "
      "exchanges, their bytes and their time"},
@@ -349,6 +354,13 @@ static bool options_apply(options *o, const struct options_row *r, const char *v
         return true;
     case OPT_SHARE_MS:
         return options_real(v, 1, 60000, &o->share_ms, NULL, want, len);
+    case OPT_SHARE_PHANTOMS:
+        if (strcmp(v, "on") && strcmp(v, "off")) {
+            snprintf(want, len, "on or off");
+            return false;
+        }
+        o->no_phantoms = !strcmp(v, "off");
+        return true;
     case OPT_SHARE_EVERY:
         if (!strcmp(v, "off")) {
             o->share_every = 0;

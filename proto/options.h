@@ -30,6 +30,7 @@ typedef struct options {
     double resign;                   /* resign=V: 0 the front-end's default, < 0 never. */
     double share_ms;                 /* share-ms: 0 the default (dist/dsearch.c). */
     double share_every;              /* share-every: 0 = by time (share-ms). */
+    bool no_phantoms;                /* share-phantoms off. */
     bool share_stats;                /* share-stats: the exchanges' costs on stderr. */
     double rank_timeout;             /* rank-timeout: 0 the default (dist/dist.h). */
     /* The search the front-end runs on its engine: NULL for

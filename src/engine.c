@@ -135,6 +135,10 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         return "share_nodes is not within 0 .. 1048576";
     if (out->share_nodes && out->parallel == BANYAN_PARALLEL_ROOT && out->threads > 1)
         return "sharing needs one tree: parallel=tree, or one thread";
+    if (out->share_searches < 0 || out->share_searches > BANYAN_SHARE_NODES_MAX ||
+        out->share_index < 0 ||
+        out->share_index >= (out->share_searches > 1 ? out->share_searches : 1))
+        return "share_index is not within 0 .. share_searches - 1";
     if (out->share_nodes && out->graph)
         return "sharing needs a tree, not a graph (graph off)";
     if (out->graph)

@@ -78,6 +78,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         analysing = search_root_before(e, u, L.start);
         L.sims_start = util_now();
         search_threads_run(e, &L);
+        share_unphantom(e);
         if (u->finish) {
             banyan_report rep;
             search_report(e, &rep);

@@ -64,6 +64,7 @@
 #define SHARE_NONE       0xffffffffu
 #define SHARE_DEPTH      BANYAN_MAX_DEPTH /* The deepest node an export holds. */
 #define SHARE_COLLECT    8 /* An export looks at up to 8 x share_nodes nodes for its top. */
+#define SHARE_PHANTOMS   (1u << 16) /* Nodes the phantom walks pass between two take-backs. */
 
 /* A frame of the depth-first walks of an export: a node, the next of its
  * children to look at, and (second walk) its entry and key. */
@@ -136,15 +137,19 @@ bool share_alloc(banyan_engine *e, int n)
     S->keys = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->keys);
     S->map = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->map);
     S->state = e->cfg.alloc(e->cfg.alloc_ud, NULL, e->game->state_size);
+    S->phantom_cap = e->cfg.share_searches > 1 ? SHARE_PHANTOMS : 0;
+    S->phantom = S->phantom_cap
+                     ? e->cfg.alloc(e->cfg.alloc_ud, NULL, S->phantom_cap * sizeof *S->phantom)
+                     : NULL;
     return S->table && S->spare && S->walk && S->heap && S->frames && S->keys && S->map &&
-           S->touched && S->state;
+           S->touched && S->state && (S->phantom || !S->phantom_cap);
 }
 
 void share_free(banyan_engine *e)
 {
     share_state *S = &e->share;
-    void *owned[] = {S->table, S->spare, S->walk,    S->heap, S->frames,
-                     S->keys,  S->map,   S->touched, S->state};
+    void *owned[] = {S->table, S->spare, S->walk,    S->heap,  S->frames,
+                     S->keys,  S->map,   S->touched, S->state, S->phantom};
     for (size_t i = 0; i < sizeof owned / sizeof *owned; i++)
         if (owned[i])
             e->cfg.alloc(e->cfg.alloc_ud, owned[i], 0);
@@ -159,7 +164,59 @@ void share_reset(banyan_engine *e)
     S->position = banyan_game_hash(e->game, e->root_state);
     S->root_key = S->position ? S->position : 1;
     S->need = 0;
+    S->phantoms = 0; /* The tree starts afresh. */
     memset(S->table, 0, (size_t)(S->mask + 1) * sizeof *S->table);
+}
+
+/*
+ * Phantom walks (config.share_searches > 1). Between two absorbs a search
+ * does not see the simulations the others run meanwhile: with no more,
+ * every search would walk the way the merged statistics point, each the
+ * same, as threads of one tree without their virtual losses. So each
+ * simulation of the first thread stands between walks that stand for
+ * the others' simulations, in the order of their indices (share_index
+ * before it, the rest after): a walk selects down the tree as a
+ * simulation does and adds a visit with no value to each node it passes,
+ * a virtual loss, which the next export or absorb takes back before the
+ * others' true statistics come in. Walks are made and taken back on the
+ * first thread (between its simulations, or in the progress callback).
+ */
+void share_phantoms(worker *w, bool before)
+{
+    banyan_engine *e = w->e;
+    share_state *S = &e->share;
+    const banyan_game *g = e->game;
+    tree *t = w->t;
+    int walks = before ? e->cfg.share_index : e->cfg.share_searches - 1 - e->cfg.share_index;
+    for (int i = 0; i < walks; i++) {
+        memcpy(S->state, e->root_state, g->state_size);
+        uint32_t xi = t->root;
+        for (int depth = 0; depth < BANYAN_MAX_DEPTH && S->phantoms < S->phantom_cap; depth++) {
+            node *x = &t->nodes[xi];
+            if (tree_proof(x) != BANYAN_UNPROVEN ||
+                !atomic_load_explicit(&x->children, memory_order_acquire))
+                break;
+            xi = e->policy(e, t, x, g->to_move(S->state));
+            g->play(S->state, tree_move(&t->nodes[xi]));
+            /* A visit at the node's mean (a draw where it has none). */
+            uint64_t st = tree_stats(&t->nodes[xi]);
+            uint32_t n = tree_stats_visits(st);
+            uint64_t v = n ? ((uint64_t)tree_stats_value(st) + n / 2) / n : VALUE_ONE / 2;
+            search_add_stats(e, &t->nodes[xi], (v << NODE_VISIT_BITS) + 1);
+            S->phantom[S->phantoms++] = (v << 32) | xi;
+        }
+    }
+}
+
+void share_unphantom(banyan_engine *e)
+{
+    share_state *S = &e->share;
+    node *nodes = e->trees[0].nodes;
+    for (uint32_t i = 0; i < S->phantoms; i++)
+        atomic_fetch_sub_explicit(&nodes[(uint32_t)S->phantom[i]].stats,
+                                  ((S->phantom[i] >> 32) << NODE_VISIT_BITS) + 1,
+                                  memory_order_relaxed);
+    S->phantoms = 0;
 }
 
 /* The entry of key in table t, or the empty slot where it would go; NULL
@@ -350,6 +407,7 @@ static void share_put_own(unsigned char *p, uint64_t stats, const share_entry *t
 size_t share_export(banyan_engine *e, void *buf)
 {
     share_state *S = &e->share;
+    share_unphantom(e);
     const tree *t = &e->trees[0];
     unsigned char *out = buf;
     uint32_t ties, need = share_threshold(S, t, &ties), count = 0, depth = 0;
@@ -556,6 +614,7 @@ static bool share_expand(banyan_engine *e, const unsigned char *b, size_t size, 
 int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, int n)
 {
     share_state *S = &e->share;
+    share_unphantom(e);
     (void)lens;
     if (++S->stamp == 0) {
         for (uint64_t i = 0; i <= S->mask; i++)

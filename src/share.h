@@ -50,6 +50,10 @@ typedef struct share_state {
     uint64_t *keys;             /* nodes: the path key of each entry of a buffer. */
     uint32_t *map;              /* nodes: the local node of each entry of a buffer (0: none). */
     void *state;                /* A position: the path to a node taking a proof. */
+    uint64_t *phantom;          /* The phantom walks' visits, to take back: the node (low
+                                   32 bits) and the value added with the visit (high), */
+    uint32_t phantoms;          /* how many, */
+    uint32_t phantom_cap;       /* and room for SHARE_PHANTOMS. */
 } share_state;
 
 struct banyan_engine;
@@ -79,5 +83,14 @@ BANYAN_INTERNAL const char *share_check(const void *buf, size_t len);
  * returns how many were of this position. */
 BANYAN_INTERNAL int share_absorb(struct banyan_engine *e, const void *const *bufs,
                                  const size_t *lens, int n);
+
+struct worker;
+
+/* config.share_searches > 1: the phantom walks before (before) or after a
+ * simulation of worker w (the first thread). */
+BANYAN_INTERNAL void share_phantoms(struct worker *w, bool before);
+
+/* Takes back the visits of the phantom walks. */
+BANYAN_INTERNAL void share_unphantom(struct banyan_engine *e);
 
 #endif /* BANYAN_SHARE_H */

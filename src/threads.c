@@ -136,6 +136,7 @@ static bool search_should_stop(worker *w, limits *L)
  */
 static void search_recycle(worker *w)
 {
+    share_unphantom(w->e); /* Their nodes are about to move. */
     tree *t = w->t;
     uint32_t limit = t->capacity / 4 * 3;
     if (!t->recycle_visits)
@@ -214,7 +215,12 @@ static void search_work(worker *w, limits *L)
         if (batched) {
             ran = search_simulate_batch(w, L);
         } else if (search_claim(w)) {
+            bool phantoms = w->index == 0 && e->share.phantom_cap;
+            if (phantoms)
+                share_phantoms(w, true);
             search_simulate(w);
+            if (phantoms)
+                share_phantoms(w, false);
         } else {
             ran = 0;
         }

@@ -178,6 +178,8 @@ CONFIG = {
     "adaptive": _int(-1, 1, "-1, 0 or 1"),
     "widening_opponent": _number(-1000, 1000, _WIDTH),
     "share_nodes": _int(0, 1 << 20, "an integer from 0 to 1048576 (0: no sharing)"),
+    "share_searches": _int(0, 1 << 20, "an integer from 0 to 1048576 (0 or 1: no phantom walks)"),
+    "share_index": _int(0, (1 << 20) - 1, "an integer from 0 to share_searches - 1"),
 }
 for _name in ENUMS:
     CONFIG[_name] = lambda name, v: choice(name, v, ENUMS[name])

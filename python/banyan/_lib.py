@@ -250,6 +250,8 @@ class Config(ctypes.Structure):
         ("graph", ctypes.c_bool),
         ("widening_opponent", ctypes.c_double),
         ("share_nodes", ctypes.c_int),
+        ("share_searches", ctypes.c_int),
+        ("share_index", ctypes.c_int),
     ]
 
 

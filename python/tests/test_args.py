@@ -54,6 +54,8 @@ CONFIG = {
     "graph": (["true"], [-1]),
     "widening_opponent": (["x"], [-2000, INF]),
     "share_nodes": ([1.5], [-1, 1 << 21]),
+    "share_searches": (["4"], [-1, 1 << 21]),
+    "share_index": ([0.5], [-1, 1 << 20]),
 }
 LIMITS = {
     "playouts": (["x", 1.5, True], [-1, 2**64, 10**30]),

@@ -568,3 +568,56 @@ void test_share_finish_callback(void)
     banyan_engine_free(a);
     banyan_engine_free(b);
 }
+
+/* The phantom walks (config.share_searches): during a search the root's
+ * children count visits beyond the simulations (the walks standing for the
+ * other searches'); after it, and in an export, none is left. */
+typedef struct test_phantom {
+    banyan_engine *e;
+    int64_t most; /* The most visits beyond the simulations seen. */
+    int calls;
+} test_phantom;
+
+static void test_phantom_progress(void *ud, const banyan_report *rep)
+{
+    test_phantom *p = ud;
+    int64_t sum = 0;
+    for (int i = 0; i < rep->n_moves; i++)
+        sum += rep->moves[i].visits;
+    if (sum - (int64_t)rep->playouts > p->most)
+        p->most = sum - (int64_t)rep->playouts;
+    p->calls++;
+}
+
+void test_share_phantoms(void)
+{
+    const banyan_game *g = &banyan_game_connect4;
+    banyan_engine *e = NULL;
+    banyan_config cfg = BANYAN_CONFIG(.seed = 41, .share_nodes = TEST_SHARE_NODES,
+                                      .memory = 8 << 20, .share_searches = 4, .share_index = 1);
+    T_EQ(banyan_engine_new(g, "book=off", &cfg, &e), BANYAN_OK);
+    test_phantom p = {e, 0, 0};
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 2000, .progress = test_phantom_progress,
+                                      .progress_ud = &p, .progress_interval = 1e-9);
+    banyan_report r = BANYAN_REPORT();
+    T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+    T_TRUE(p.calls > 10);
+    T_TRUE(p.most >= 3); /* Three walks a simulation: one before, two after. */
+    uint32_t total = 0;
+    for (int i = 0; i < r.n_moves; i++)
+        total += r.moves[i].visits;
+    T_EQ(total, 2000);
+    T_TRUE(search_check(e) == NULL);
+    test_export x = test_share_export(e);
+    test_root own = test_export_root(&x), rep = test_share_root(e);
+    for (int m = 0; m < 7; m++)
+        T_EQ(own.visits[m], rep.visits[m]);
+    free(x.b);
+    banyan_engine_free(e);
+
+    /* The index must be one of the searches'. */
+    cfg.share_index = 4;
+    T_EQ(banyan_engine_new(g, "book=off", &cfg, &e), BANYAN_EINVAL);
+    cfg.share_searches = 0, cfg.share_index = 1;
+    T_EQ(banyan_engine_new(g, "book=off", &cfg, &e), BANYAN_EINVAL);
+}
