@@ -116,6 +116,9 @@ static bool search_should_stop(worker *w, limits *L)
             double by_time = elapsed > 0 ? (double)started / elapsed * (end - t) : left;
             left = by_time < left ? by_time : left;
         }
+        /* Other searches sharing this one (config.share_searches) run as
+         * many, which the leaders' visits count once absorbed. */
+        left *= e->cfg.share_searches > 1 ? e->cfg.share_searches : 1;
         uint32_t v1, v2;
         bool split;
         search_leaders(e, &v1, &v2, &split);

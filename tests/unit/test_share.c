@@ -621,3 +621,25 @@ void test_share_phantoms(void)
     cfg.share_searches = 0, cfg.share_index = 1;
     T_EQ(banyan_engine_new(g, "book=off", &cfg, &e), BANYAN_EINVAL);
 }
+
+/* The early stop of a search shared with others (config.share_searches)
+ * counts their simulations to come with its own: a lead its own budget
+ * could not overturn may still be overturned by all of theirs. */
+void test_share_early_stop(void)
+{
+    const banyan_game *g = &banyan_game_connect4;
+    uint64_t ran[2];
+    for (int k = 0; k < 2; k++) {
+        banyan_engine *e = NULL;
+        banyan_config cfg = BANYAN_CONFIG(.seed = 43, .share_nodes = TEST_SHARE_NODES,
+                                          .memory = 8 << 20, .share_searches = k ? 4 : 0);
+        T_EQ(banyan_engine_new(g, "book=off", &cfg, &e), BANYAN_OK);
+        banyan_limits lim = BANYAN_LIMITS(.playouts = 20000, .stop_early = true);
+        banyan_report r = BANYAN_REPORT();
+        T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
+        ran[k] = r.playouts;
+        banyan_engine_free(e);
+    }
+    T_TRUE(ran[0] < 20000);  /* Alone, it stops early, */
+    T_TRUE(ran[1] > ran[0]); /* and later where three others share its search. */
+}
