@@ -6,7 +6,12 @@
 #   merge  4 ranks x N/4 playouts against 1 rank x N (equal simulations):
 #          the merge neither loses nor double-counts if this scores 50%;
 #   pays   4 ranks x N against 1 rank x N (equal simulations a rank).
-# PARTS: any of cost rates time merge pays (default: all five; time: the
+#   agree  without games: how often a search's move in the first NPOS=80 balanced
+#          Gomoku openings is that of 1 rank x REF=50,000 playouts (saved in
+#          OUT), for 1 rank x 2000 and x 500, 4 threads of one tree and 4 trees
+#          (root parallelism), and 4 ranks x 500 (and 2 x 1000) exchanging by
+#          time or in step, with and without phantom walks (a minute or so each).
+# PARTS: any of cost rates time merge pays agree (default: all but agree; time: the
 # round trip of a GTP genmove at --time 1 on 1 and 4 ranks, in Go 9x9); GAMES=200 games a
 # match by default, GAMES_LIST the games (default "connect4 gomoku go"),
 # OUT=bench-dist (results files, resumable: run again to go on); EVERY=K:
@@ -104,3 +109,44 @@ for m in merge pays; do
             --results "$OUT/$m-$g$tag.results" | tail -6
     done
 done
+
+# agree: the share of positions where a search's move is the reference's.
+if part agree; then
+    NPOS=${NPOS:-80}
+    REF=${REF:-50000}
+    OPENINGS=../shared/data/gomoku/openings_freestyle15.txt
+    [ -f $OPENINGS ] || OPENINGS=/work/shared/data/gomoku/openings_freestyle15.txt
+    ref_file="$OUT/agree-gomoku-ref$REF.txt"
+    best() { "$@" 2> /dev/null < /dev/null | sed -n 's/^bestmove //p'; }
+    if [ "$(wc -l < "$ref_file" 2> /dev/null)" != "$NPOS" ]; then
+        head -$NPOS $OPENINGS | while read -r p; do
+            best "$BANYAN" analyze --game gomoku --memory 256M --position "$p" --playouts $REF
+        done > "$ref_file"
+    fi
+    echo "== agree: the move of 1 rank x $REF playouts, $NPOS Gomoku openings"
+    G="--game gomoku --memory 64M"
+    while read -r label np args; do
+        n=0 same=0
+        while read -r p && read -r want <&3; do
+            if [ "$np" = 0 ]; then
+                got=$(best "$BANYAN" analyze $G --position "$p" $args)
+            else
+                got=$(best mpirun -np $np "$BANYAN" analyze $G --position "$p" $args)
+            fi
+            n=$((n + 1))
+            [ "$got" = "$want" ] && same=$((same + 1))
+        done < <(head -$NPOS $OPENINGS) 3< "$ref_file"
+        echo "$label: $same of $n"
+    done <<'CONFIGS'
+1x2000 0 --playouts 2000
+1x500 0 --playouts 500
+4-threads-one-tree 0 --playouts 2000 --threads 4
+4-trees-root-parallel 0 --playouts 2000 --threads 4 --parallel root
+4x500-10ms 4 --playouts 500 --share-ms 10
+4x500-10ms-no-phantoms 4 --playouts 500 --share-ms 10 --share-phantoms off
+4x500-every16 4 --playouts 500 --share-every 16
+4x500-every16-no-phantoms 4 --playouts 500 --share-every 16 --share-phantoms off
+2x1000-every16 2 --playouts 1000 --share-every 16
+2x1000-every16-no-phantoms 2 --playouts 1000 --share-every 16 --share-phantoms off
+CONFIGS
+fi

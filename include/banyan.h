@@ -245,7 +245,8 @@ typedef struct banyan_config {
     /* With sharing: the number of searches that share (P) and this one's
      * index among them (0 .. P-1). Each simulation of the first thread is
      * then preceded by share_index walks down the tree and followed by
-     * P - 1 - share_index more, which stand for the other searches'
+     * P - 1 - share_index more (each times config.threads: the others run
+     * as many simulations as this search's threads), which stand for the other searches'
      * simulations until their statistics come in: each adds a visit with
      * no value (a virtual loss) to every node it passes, as a thread's
      * simulation in flight does, and is taken back at the next export or

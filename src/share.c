@@ -175,7 +175,8 @@ void share_reset(banyan_engine *e)
  * same, as threads of one tree without their virtual losses. So each
  * simulation of the first thread stands between walks that stand for
  * the others' simulations, in the order of their indices (share_index
- * before it, the rest after): a walk selects down the tree as a
+ * before it, the rest after; times the threads, since each of the others
+ * runs as many simulations as this search's threads together): a walk selects down the tree as a
  * simulation does and adds a visit with no value to each node it passes,
  * a virtual loss, which the next export or absorb takes back before the
  * others' true statistics come in. Walks are made and taken back on the
@@ -187,7 +188,10 @@ void share_phantoms(worker *w, bool before)
     share_state *S = &e->share;
     const banyan_game *g = e->game;
     tree *t = w->t;
-    int walks = before ? e->cfg.share_index : e->cfg.share_searches - 1 - e->cfg.share_index;
+    /* With T threads a rank, each of the others runs T simulations to one
+     * of this thread's. */
+    int walks = (before ? e->cfg.share_index : e->cfg.share_searches - 1 - e->cfg.share_index) *
+                e->cfg.threads;
     for (int i = 0; i < walks; i++) {
         memcpy(S->state, e->root_state, g->state_size);
         uint32_t xi = t->root;

@@ -643,3 +643,52 @@ void test_share_early_stop(void)
     T_TRUE(ran[0] < 20000);  /* Alone, it stops early, */
     T_TRUE(ran[1] > ran[0]); /* and later where three others share its search. */
 }
+
+/* Phantom walks on a tree two threads search, the absorbs made from the
+ * progress callback meanwhile (as the MPI layer does): the other thread's
+ * simulations run beside the walks and their taking back (ThreadSanitizer
+ * runs this test), and what is left is the simulations, each once. */
+typedef struct test_phantom_absorb {
+    banyan_engine *e;
+    const test_export *x;
+    int calls;
+} test_phantom_absorb;
+
+static void test_phantom_absorb_progress(void *ud, const banyan_report *rep)
+{
+    test_phantom_absorb *p = ud;
+    (void)rep;
+    T_EQ(test_absorb(p->e, p->x), 1);
+    p->calls++;
+}
+
+void test_share_phantoms_threads(void)
+{
+    const banyan_game *g = &banyan_game_connect4;
+    banyan_engine *a = NULL, *b = NULL;
+    banyan_config ca = BANYAN_CONFIG(.seed = 45, .share_nodes = TEST_SHARE_NODES, .threads = 2,
+                                     .memory = 8 << 20, .share_searches = 2, .share_index = 0),
+                  cb = BANYAN_CONFIG(.seed = 46, .share_nodes = TEST_SHARE_NODES,
+                                     .memory = 8 << 20, .share_searches = 2, .share_index = 1);
+    T_EQ(banyan_engine_new(g, "book=off", &ca, &a), BANYAN_OK);
+    T_EQ(banyan_engine_new(g, "book=off", &cb, &b), BANYAN_OK);
+    test_search(b, 600);
+    test_root b_own = test_share_root(b);
+    test_export xb = test_share_export(b);
+    test_phantom_absorb p = {a, &xb, 0};
+    banyan_limits lim = BANYAN_LIMITS(.playouts = 3000, .progress = test_phantom_absorb_progress,
+                                      .progress_ud = &p, .progress_interval = 1e-9);
+    banyan_report r = BANYAN_REPORT();
+    T_EQ(banyan_engine_search(a, &lim, &r), BANYAN_OK);
+    T_TRUE(p.calls > 10);
+    uint32_t total = 0, b_total = 0;
+    for (int i = 0; i < r.n_moves; i++)
+        total += r.moves[i].visits;
+    for (int m = 0; m < 7; m++)
+        b_total += b_own.visits[m];
+    T_EQ(total, r.playouts + b_total);
+    T_TRUE(search_check(a) == NULL);
+    free(xb.b);
+    banyan_engine_free(a);
+    banyan_engine_free(b);
+}
