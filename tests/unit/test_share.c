@@ -668,8 +668,8 @@ void test_share_phantoms_threads(void)
     banyan_engine *a = NULL, *b = NULL;
     banyan_config ca = BANYAN_CONFIG(.seed = 45, .share_nodes = TEST_SHARE_NODES, .threads = 2,
                                      .memory = 8 << 20, .share_searches = 2, .share_index = 0),
-                  cb = BANYAN_CONFIG(.seed = 46, .share_nodes = TEST_SHARE_NODES,
-                                     .memory = 8 << 20, .share_searches = 2, .share_index = 1);
+                  cb = BANYAN_CONFIG(.seed = 46, .share_nodes = TEST_SHARE_NODES, .memory = 8 << 20,
+                                     .share_searches = 2, .share_index = 1);
     T_EQ(banyan_engine_new(g, "book=off", &ca, &a), BANYAN_OK);
     T_EQ(banyan_engine_new(g, "book=off", &cb, &b), BANYAN_OK);
     test_search(b, 600);
