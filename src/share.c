@@ -215,6 +215,8 @@ void share_phantoms(worker *w, bool before)
 void share_unphantom(banyan_engine *e)
 {
     share_state *S = &e->share;
+    if (!S->phantoms)
+        return;
     node *nodes = e->trees[0].nodes;
     for (uint32_t i = 0; i < S->phantoms; i++)
         atomic_fetch_sub_explicit(&nodes[(uint32_t)S->phantom[i]].stats,

@@ -139,7 +139,8 @@ static bool search_should_stop(worker *w, limits *L)
  */
 static void search_recycle(worker *w)
 {
-    share_unphantom(w->e); /* Their nodes are about to move. */
+    if (w->index == 0)
+        share_unphantom(w->e); /* The walks' nodes are about to move (worker 0 walks). */
     tree *t = w->t;
     uint32_t limit = t->capacity / 4 * 3;
     if (!t->recycle_visits)
