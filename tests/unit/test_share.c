@@ -662,6 +662,11 @@ static void test_phantom_absorb_progress(void *ud, const banyan_report *rep)
     p->calls++;
 }
 
+static void test_phantom_absorb_finish(void *ud, const banyan_report *rep)
+{
+    test_phantom_absorb_progress(ud, rep);
+}
+
 void test_share_phantoms_threads(void)
 {
     const banyan_game *g = &banyan_game_connect4;
@@ -676,11 +681,14 @@ void test_share_phantoms_threads(void)
     test_root b_own = test_share_root(b);
     test_export xb = test_share_export(b);
     test_phantom_absorb p = {a, &xb, 0};
+    /* The finish callback absorbs too, so that the sum below holds however
+     * few simulations the first thread made on a busy machine. */
     banyan_limits lim = BANYAN_LIMITS(.playouts = 3000, .progress = test_phantom_absorb_progress,
-                                      .progress_ud = &p, .progress_interval = 1e-9);
+                                      .progress_ud = &p, .progress_interval = 1e-9,
+                                      .finish = test_phantom_absorb_finish, .finish_ud = &p);
     banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_search(a, &lim, &r), BANYAN_OK);
-    T_TRUE(p.calls > 10);
+    T_TRUE(p.calls >= 1);
     uint32_t total = 0, b_total = 0;
     for (int i = 0; i < r.n_moves; i++)
         total += r.moves[i].visits;
