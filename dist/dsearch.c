@@ -312,6 +312,25 @@ static size_t ds_export(ds_run *R, unsigned char *buf, size_t head)
     return head + len;
 }
 
+/* Exports this rank's top, its round in the header (0 by time), and sends
+ * it to every other rank no send of this rank's is still on its way to. */
+static void ds_post(ds_run *R, uint32_t round, double now, double cpu)
+{
+    int slot;
+    unsigned char *buf = ds_slot(R, &slot);
+    size_t len = ds_export(R, buf, DS_SERIAL);
+    memcpy(buf + 4, &round, sizeof round);
+    for (int r = 0; r < R->ranks; r++)
+        if (r != R->rank && !R->posts[r]) {
+            R->posts[r] = dist_start_send(r, DS_SHARE, buf, len);
+            R->slot[r] = slot;
+            R->posted[r] = now;
+        }
+    R->exchanges++;
+    R->bytes += (double)len;
+    R->exchange_s += ds_cpu() - cpu;
+}
+
 /* One step of the exchange: receive, and once an interval has passed,
  * take in what came and send this rank's top to every other rank. While
  * the last sends are on their way it waits for the next interval; a send
@@ -333,18 +352,7 @@ static void ds_step(ds_run *R)
         R->exchange_s += ds_cpu() - cpu;
         return;
     }
-    int slot;
-    unsigned char *buf = ds_slot(R, &slot);
-    size_t len = ds_export(R, buf, DS_SERIAL);
-    for (int r = 0; r < R->ranks; r++)
-        if (r != R->rank && !R->posts[r]) {
-            R->posts[r] = dist_start_send(r, DS_SHARE, buf, len);
-            R->slot[r] = slot;
-            R->posted[r] = now;
-        }
-    R->exchanges++;
-    R->bytes += (double)len;
-    R->exchange_s += ds_cpu() - cpu;
+    ds_post(R, 0, now, cpu);
 }
 
 /* Whether a small message (serial only) with tag from rank `from` has come
@@ -376,20 +384,7 @@ static void ds_post_round(ds_run *R, uint32_t round)
         ds_watch(R, ds_now());
         ds_nap();
     }
-    double cpu = ds_cpu();
-    int slot;
-    unsigned char *buf = ds_slot(R, &slot);
-    size_t len = ds_export(R, buf, DS_SERIAL);
-    memcpy(buf + 4, &round, sizeof round);
-    for (int r = 0; r < R->ranks; r++)
-        if (r != R->rank) {
-            R->posts[r] = dist_start_send(r, DS_SHARE, buf, len);
-            R->slot[r] = slot;
-            R->posted[r] = ds_now();
-        }
-    R->exchanges++;
-    R->bytes += (double)len;
-    R->exchange_s += ds_cpu() - cpu;
+    ds_post(R, round, ds_now(), ds_cpu());
 }
 
 /* --share-every, from the progress callback: once the rank has run the

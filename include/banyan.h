@@ -247,9 +247,10 @@ typedef struct banyan_config {
      * then preceded by share_index walks down the tree and followed by
      * P - 1 - share_index more (each times config.threads: the others run
      * as many simulations as this search's threads), which stand for the other searches'
-     * simulations until their statistics come in: each adds a visit with
-     * no value (a virtual loss) to every node it passes, as a thread's
-     * simulation in flight does, and is taken back at the next export or
+     * simulations until their statistics come in: each adds to every node
+     * it passes a visit at the node's mean (a draw where it has none),
+     * which lowers its exploration bonus as a thread's simulation in
+     * flight does, without changing its value, and is taken back at the next export or
      * absorb and at the search's end. The searches then spread over the
      * tree as P threads of one tree would, where without them every
      * search, its tree just made equal to the others' by an absorb, would

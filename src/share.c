@@ -177,10 +177,13 @@ void share_reset(banyan_engine *e)
  * the others' simulations, in the order of their indices (share_index
  * before it, the rest after; times the threads, since each of the others
  * runs as many simulations as this search's threads together): a walk selects down the tree as a
- * simulation does and adds a visit with no value to each node it passes,
- * a virtual loss, which the next export or absorb takes back before the
- * others' true statistics come in. Walks are made and taken back on the
- * first thread (between its simulations, or in the progress callback).
+ * simulation does and adds to each node it passes a visit at the node's
+ * mean, which lowers its exploration bonus as a virtual loss does without
+ * the loss (those of a round's walks would pile up, where a thread's are
+ * one at a time), and which the next export or absorb takes back before
+ * the others' true statistics come in. Walks are made and taken back on
+ * the first thread (between its unbatched simulations, or in the progress
+ * callback).
  */
 void share_phantoms(worker *w, bool before)
 {
