@@ -77,9 +77,11 @@ else
     [ "$(grep -c '^= [A-HJ][1-9]$' "$tmp/out")" -eq 6 ] && ok "mpi: gtp: six genmoves answered" ||
         bad "mpi: gtp: six genmoves answered"
     has "mpi: gtp: lz-analyze streams" '^info move [A-HJ][1-9] visits [0-9]+ '
-    # The board: three black stones (the one undone gone), two white.
-    [ "$(grep -E '^ [1-9] ' "$tmp/out" | grep -o 'X' | wc -l)" -eq 3 ] &&
-        [ "$(grep -E '^ [1-9] ' "$tmp/out" | grep -o 'O' | wc -l)" -eq 2 ] &&
+    # The board: three black stones (the one undone gone), two white. A
+    # row's number is followed by a space, or by the last move's "(" when
+    # that move is on column A.
+    [ "$(grep -E '^ [1-9][ (]' "$tmp/out" | grep -o 'X' | wc -l)" -eq 3 ] &&
+        [ "$(grep -E '^ [1-9][ (]' "$tmp/out" | grep -o 'O' | wc -l)" -eq 2 ] &&
         ok "mpi: gtp: the board after undo" || bad "mpi: gtp: the board after undo"
 
     # Gomocup over 2 ranks.
