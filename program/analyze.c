@@ -10,6 +10,7 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "dist.h"
 
 /* Prints the principal variation of m, formatting each move in the position
  * where it is played, since notation may depend on the position. */
@@ -85,7 +86,9 @@ int cli_analyze(int argc, char **argv)
     banyan_report r = BANYAN_REPORT();
     o.eng.lim.analyse = true; /* Every move valued, past a proof of the root. */
     options_search(&o.eng, e, &o.eng.lim, &r);
-    if (o.tree_dump && analyze_tree_dump(e, &o) != 0) {
+    /* Under mpirun rank 0 writes the dump (every rank holds the merged
+     * tree's top; the others' output goes nowhere). */
+    if (o.tree_dump && dist_rank() == 0 && analyze_tree_dump(e, &o) != 0) {
         cli_engine_free(e);
         return 1;
     }

@@ -35,6 +35,7 @@ int cli_gtp(int argc, char **argv)
         return 1;
     }
     gtp_set_ponder(ctx, o.eng.ponder == 1);
+    gtp_set_follower(ctx, dist_rank() > 0);
     gtp_run(ctx, &in);
     gtp_free(ctx);
     return 0;

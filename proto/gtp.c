@@ -81,6 +81,7 @@ struct gtp {
     ponder pondering;         /* The search on the opponent's time, while gtp_run waits. */
     bool want_owner;          /* kata-analyze asked for ownership: engines are made with it. */
     bool no_files;            /* loadsgf and printsgf FILE refused (gtp_set_files). */
+    bool follower;            /* printsgf FILE writes nothing (gtp_set_follower). */
     uint64_t est_key;         /* gtp_position_key of the position est was estimated for; 0: none. */
     float est[GTP_CELLS_MAX]; /* Estimated ownership (gtp_estimate), first player +1. */
     double owned[GTP_CELLS_MAX]; /* kata-analyze: ownership summed over its searches, */
@@ -1032,7 +1033,10 @@ static int gtp_printsgf(gtp *ctx, int argc, char **argv)
         return gtp_fail(ctx, "syntax error");
     if (!(ctx->g->board ? ctx->g->board->sgf_game : 0))
         return gtp_fail(ctx, "no SGF for this game");
-    FILE *f = argc == 0 ? open_memstream(&text, &len) : ctx->no_files ? NULL : fopen(argv[0], "w");
+    /* A follower writes to memory only: the leader writes the file. */
+    FILE *f = argc == 0 || ctx->follower ? open_memstream(&text, &len)
+              : ctx->no_files            ? NULL
+                                         : fopen(argv[0], "w");
     if (!f)
         return gtp_fail(ctx, argc == 1 ? "cannot save file" : "out of memory");
     int rc = record_save(&ctx->rec, f, RECORD_SGF);
@@ -1500,6 +1504,11 @@ gtp *gtp_new(const banyan_game *g, const char *params, const options *opt, FILE 
 void gtp_set_files(gtp *ctx, bool on)
 {
     ctx->no_files = !on;
+}
+
+void gtp_set_follower(gtp *ctx, bool on)
+{
+    ctx->follower = on;
 }
 
 void gtp_set_ponder(gtp *ctx, bool on)

@@ -33,6 +33,11 @@ void gtp_set_ponder(gtp *ctx, bool on);
  * them. */
 void gtp_set_files(gtp *ctx, bool on);
 
+/* A follower of a session another process leads (a rank of an MPI job but
+ * rank 0, which reads the same commands): it plays along, and printsgf
+ * FILE writes no file, which the leader writes. */
+void gtp_set_follower(gtp *ctx, bool on);
+
 /* Executes one input line (modified in place) and writes its response.
  * Returns true when the session should end (quit). Bad input of any kind
  * becomes a "?" response. */

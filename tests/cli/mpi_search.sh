@@ -36,6 +36,13 @@ else
     awk '$2 ~ /^[0-9]+$/ && NF >= 5 { n += $2 } END { exit !(n > 3000 * 3) }' "$tmp/out" &&
         ok "mpi: rank 0's root holds the others' simulations" ||
         bad "mpi: rank 0's root holds the others' simulations"
+    # The tree dump: rank 0 writes it, whole (every rank once wrote it, into
+    # one file).
+    check "mpi: --tree-dump over 4 ranks" $MPIRUN -np 4 "$BANYAN" analyze --game gomoku \
+        --position "e7 e8 d7 f10 f9 c10 f11 d8" --playouts 500 --tree-dump "$M/tree.json"
+    python3 -c 'import json, sys; t = json.load(open(sys.argv[1])); sys.exit(t["visits"] != 2000)' \
+        "$M/tree.json" 2> /dev/null && ok "mpi: --tree-dump: one tree of the four ranks' visits" ||
+        bad "mpi: --tree-dump: one tree of the four ranks' visits"
 
     # In step (--share-every): one thread a rank and the default seed make
     # a search over ranks reproducible; a rank whose search ends on a proof
@@ -68,7 +75,7 @@ else
     exec 3> "$M/gtp.in"
     printf 'clear_board\ngenmove b\ngenmove w\ngenmove b\nundo\ngenmove b\nlz-analyze 10\n' >&3
     sleep 1
-    printf 'genmove w\ngenmove b\nshowboard\nquit\n' >&3
+    printf 'genmove w\ngenmove b\nshowboard\nprintsgf %s\nquit\n' "$M/game.sgf" >&3
     exec 3>&-
     wait $gtp_pid
     gtp_rc=$?
@@ -83,6 +90,10 @@ else
     [ "$(grep -E '^ [1-9][ (]' "$tmp/out" | grep -o 'X' | wc -l)" -eq 3 ] &&
         [ "$(grep -E '^ [1-9][ (]' "$tmp/out" | grep -o 'O' | wc -l)" -eq 2 ] &&
         ok "mpi: gtp: the board after undo" || bad "mpi: gtp: the board after undo"
+    # printsgf FILE: rank 0 writes the record, once.
+    [ "$(grep -o ';[BW]\[' "$M/game.sgf" | wc -l)" -eq 5 ] && [ "$(grep -c '(;' "$M/game.sgf")" -eq 1 ] &&
+        ok "mpi: gtp: printsgf FILE written once, five moves" ||
+        bad "mpi: gtp: printsgf FILE written once, five moves"
 
     # Gomocup over 2 ranks.
     printf 'START 15\nINFO timeout_turn 300\nBEGIN\nTURN 7,8\nEND\n' |
