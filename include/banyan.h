@@ -243,18 +243,21 @@ typedef struct banyan_config {
     int share_nodes;
 
     /* With sharing: the number of searches that share (P) and this one's
-     * index among them (0 .. P-1). Each simulation of the first thread is
-     * then preceded by share_index walks down the tree and followed by
-     * P - 1 - share_index more (each times config.threads: the others run
-     * as many simulations as this search's threads), which stand for the other searches'
-     * simulations until their statistics come in: each adds to every node
-     * it passes a visit at the node's mean (a draw where it has none),
-     * which lowers its exploration bonus as a thread's simulation in
-     * flight does, without changing its value, and is taken back at the next export or
-     * absorb and at the search's end. The searches then spread over the
-     * tree as P threads of one tree would, where without them every
-     * search, its tree just made equal to the others' by an absorb, would
-     * walk the others' way. 0 or 1: none. */
+     * index among them (0 .. P-1). Each leaf of the tree (a node with no
+     * children, named by its path of moves from the root) is then one
+     * search's, by a hash of its path, and before each simulation of its
+     * first thread a search walks down the tree as a simulation does until
+     * a walk ends on a leaf of its own, which the simulation then takes.
+     * A walk that ends on another search's leaf stands for that search's
+     * simulation until the statistics come in: it adds to every node it
+     * passes a visit at the node's mean (where it has none, at the value
+     * the first-play rule gave it), which lowers its exploration bonus as
+     * a thread's simulation in flight does without changing its value, and
+     * is taken back at the next export or absorb and at the search's end.
+     * The searches then spread over the tree as threads of one tree would,
+     * and no two evaluate the same leaf while their trees agree above it,
+     * where without the walks every search, its tree just made equal to
+     * the others' by an absorb, would walk the others' way. 0 or 1: none. */
     int share_searches;
     int share_index;
 } banyan_config;

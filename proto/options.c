@@ -136,9 +136,10 @@ static const struct options_row {
      "every 16), waiting for every rank's, in place of --share-ms; with one thread a rank "
      "and a seed, a search is reproducible"},
     {"share-phantoms", "on|off", IN_DIST, 0, OPT_SHARE_PHANTOMS, "on",
-     "a search over MPI ranks: walks down the tree standing for the other ranks' simulations "
-     "until their statistics come in (virtual visits), so that the ranks spread as threads "
-     "of one tree do"},
+     "a search over MPI ranks: each leaf is one rank's, and walks down the tree to the others' "
+     "stand for their simulations until their statistics come in (virtual visits), so that "
+     "the ranks spread as threads of one tree do and, while their trees agree, evaluate no "
+     "leaf twice"},
     {"share-stats", NULL, IN_DIST, 0, OPT_SHARE_STATS, "off",
      "a search over MPI ranks: a line on standard error after each search with rank 0's "
      "exchanges, their bytes and their time"},

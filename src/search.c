@@ -79,6 +79,7 @@ void search_run(banyan_engine *e, const banyan_limits *lim, banyan_report *out)
         L.sims_start = util_now();
         search_threads_run(e, &L);
         share_unphantom(e);
+        e->share.synced = false; /* The next search notes its own start. */
         if (u->finish) {
             banyan_report rep;
             search_report(e, &rep);

@@ -99,6 +99,9 @@ static inline double search_child_mean(const root_child *c)
 /* select.c: the policy of e's configuration (RAVE, single-player, UCT or
  * PUCT), which search_run() stores in e->policy. */
 BANYAN_INTERNAL search_policy search_policy_of(const banyan_engine *e);
+/* select.c: where PUCT's first-play rule (config.fpu other than infinite)
+ * puts the value of an unvisited child of x, player to move at x. */
+BANYAN_INTERNAL double search_fpu(const banyan_engine *e, const tree *t, const node *x, int player);
 
 /* tt.c: the transposition table (search_tt_*) and the graph's table of
  * owners (search_graph_*). */

@@ -68,6 +68,35 @@ static inline select_width select_widen(const banyan_engine *e, const tree *t, c
     return s;
 }
 
+/* The value an unvisited child of a node stands at under PUCT's first-play
+ * rule (config.fpu): fpu_value itself, or below the parent's value by it.
+ * The parent's value for the player to move there is the visit-weighted
+ * mean of its visited children among the s.n competing, which holds for
+ * any number of players. */
+static inline float select_fpu(const banyan_engine *e, const tree *t, select_width s)
+{
+    const banyan_config *cfg = &e->cfg;
+    if (cfg->fpu != BANYAN_FPU_PARENT)
+        return (float)cfg->fpu_value;
+    const node *nodes = t->nodes;
+    int64_t w = 0;
+    uint64_t v = 0;
+    for (int i = 0; i < s.n; i++) {
+        uint64_t st = tree_stats(&nodes[s.first + (uint32_t)i]);
+        v += tree_stats_visits(st);
+        w += tree_stats_value(st);
+        if (atomic_load_explicit(&nodes[s.first + (uint32_t)i].flags, memory_order_relaxed) &
+            NODE_LAST)
+            break;
+    }
+    return (float)(tree_value_mean(v, w) - cfg->fpu_value);
+}
+
+double search_fpu(const banyan_engine *e, const tree *t, const node *x, int player)
+{
+    return select_fpu(e, t, select_widen(e, t, x, player));
+}
+
 /* ln N for UCB1's exploration term, N the parent's weight. */
 static inline float select_log_n(select_width s)
 {
@@ -199,25 +228,8 @@ static inline uint32_t select_ucb(const banyan_engine *e, const tree *t, const n
     float c = (float)cfg->c;
     float explore = puct ? (float)(cfg->c * sqrt((double)s.parent_n)) : 0;
     float log_n = puct ? 0 : select_log_n(s);
-    float fpu = (float)cfg->fpu_value;
+    float fpu = select_fpu(e, t, s);
     const float unit = 1.0f / VALUE_ONE;
-
-    if (cfg->fpu == BANYAN_FPU_PARENT) {
-        /* The parent's value for the player to move here is the visit-
-         * weighted mean of its visited children, which holds for any number
-         * of players. */
-        int64_t w = 0;
-        uint64_t v = 0;
-        for (int i = 0; i < n; i++) {
-            uint64_t st = tree_stats(&nodes[first + (uint32_t)i]);
-            v += tree_stats_visits(st);
-            w += tree_stats_value(st);
-            if (atomic_load_explicit(&nodes[first + (uint32_t)i].flags, memory_order_relaxed) &
-                NODE_LAST)
-                break;
-        }
-        fpu = (float)(tree_value_mean(v, w) - cfg->fpu_value);
-    }
 
     float best = -HUGE_VALF;
     uint32_t best_i = first;

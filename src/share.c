@@ -165,6 +165,7 @@ void share_reset(banyan_engine *e)
     S->root_key = S->position ? S->position : 1;
     S->need = 0;
     S->phantoms = 0; /* The tree starts afresh. */
+    S->synced = false;
     memset(S->table, 0, (size_t)(S->mask + 1) * sizeof *S->table);
 }
 
@@ -172,60 +173,137 @@ void share_reset(banyan_engine *e)
  * Phantom walks (config.share_searches > 1). Between two absorbs a search
  * does not see the simulations the others run meanwhile: with no more,
  * every search would walk the way the merged statistics point, each the
- * same, as threads of one tree without their virtual losses. So each
- * simulation of the first thread stands between walks that stand for
- * the others' simulations, in the order of their indices (share_index
- * before it, the rest after; times the threads, since each of the others
- * runs as many simulations as this search's threads together): a walk selects down the tree as a
- * simulation does and adds to each node it passes a visit at the node's
- * mean, which lowers its exploration bonus as a virtual loss does without
- * the loss (those of a round's walks would pile up, where a thread's are
- * one at a time), and which the next export or absorb takes back before
- * the others' true statistics come in. Walks are made and taken back on
- * the first thread (between its unbatched simulations, or in the progress
- * callback).
+ * same, and evaluate the same leaves (a game's evaluation gives each the
+ * same value: the same work done P times, and counted so). So each leaf is
+ * given to one search, by a hash of its path of moves from the root (the
+ * same on every search: the names of the nodes in an export), and before
+ * each simulation of its first thread a search walks down the tree as a
+ * simulation does, to a node with no children: where the node is another
+ * search's, the walk stands for that search's simulation there and adds to
+ * each node it passed a visit at the node's mean (share_unvisited's where
+ * it has none), which lowers its exploration bonus as a thread's
+ * simulation in flight does, without changing its value; then it walks
+ * again. Where the node is this search's, the walk's visits are taken back
+ * and the simulation follows the same path (the selection is
+ * deterministic) to evaluate it. Walks that stand for the others' are
+ * taken back at the next export or absorb (before the others' true
+ * statistics come in) and at the search's end. Over the searches a
+ * simulation is preceded by P - 1 walks on average, and no two searches
+ * evaluate the same leaf while their trees agree above it (an earlier
+ * scheme, walks in the order of the searches' indices, modelled the
+ * others' simulations and still evaluated 28% of a Gomoku search's leaves
+ * twice or more, as its model drifted from what the others did).
+ * Proven nodes and the tree's depth limit end a walk as the search's own,
+ * and so does the root, and a leaf this search's tree grew since its last
+ * export or absorb (a node taken from the arena since then: its parent
+ * was a leaf of this search's, and no other has it yet; without that, a
+ * line could grow only a ply an exchange on most of its nodes).
  */
-void share_phantoms(worker *w, bool before)
+
+/* A walk's visit to a node with none of its own: at the value the first-
+ * play rule gave it when selecting it (PUCT's, below the parent's value),
+ * which keeps it no more attractive to the next walk than it was to this
+ * one; a draw under UCT's rule, where an unvisited child is taken at once
+ * anyway. */
+static uint64_t share_unvisited(const banyan_engine *e, const tree *t, const node *x, int player)
+{
+    if (e->cfg.fpu == BANYAN_FPU_INFINITE)
+        return VALUE_ONE / 2;
+    double f = search_fpu(e, t, x, player);
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    return (uint64_t)(f * VALUE_ONE + 0.5);
+}
+
+/* A node's mean in value units, a draw where it has no visits. */
+static uint64_t share_mean(const node *x)
+{
+    uint64_t st = tree_stats(x);
+    uint32_t n = tree_stats_visits(st);
+    return n ? ((uint64_t)tree_stats_value(st) + n / 2) / n : VALUE_ONE / 2;
+}
+
+/* Adds a phantom visit at value v to node xi, remembered to take back. */
+static void share_phantom_visit(banyan_engine *e, tree *t, uint32_t xi, uint64_t v)
+{
+    share_state *S = &e->share;
+    search_add_stats(e, &t->nodes[xi], (v << NODE_VISIT_BITS) + 1);
+    S->phantom[S->phantoms++] = (v << 32) | xi;
+}
+
+/* Takes back the phantom visits from the from-th on. */
+static void share_unphantom_from(banyan_engine *e, uint32_t from)
+{
+    share_state *S = &e->share;
+    node *nodes = e->trees[0].nodes;
+    for (uint32_t i = from; i < S->phantoms; i++)
+        atomic_fetch_sub_explicit(&nodes[(uint32_t)S->phantom[i]].stats,
+                                  ((S->phantom[i] >> 32) << NODE_VISIT_BITS) + 1,
+                                  memory_order_relaxed);
+    S->phantoms = from;
+}
+
+void share_synced(banyan_engine *e)
+{
+    share_state *S = &e->share;
+    S->known = atomic_load_explicit(&e->trees[0].used, memory_order_relaxed);
+    S->synced = true;
+}
+
+/* The walks a search makes before a simulation of its first thread: at
+ * most SHARE_WALKS_PER_SEARCH per search sharing, after which the
+ * simulation runs wherever it goes. */
+#define SHARE_WALKS_PER_SEARCH 8
+
+void share_phantoms(worker *w)
 {
     banyan_engine *e = w->e;
     share_state *S = &e->share;
     const banyan_game *g = e->game;
     tree *t = w->t;
-    /* With T threads a rank, each of the others runs T simulations to one
-     * of this thread's. */
-    int walks = (before ? e->cfg.share_index : e->cfg.share_searches - 1 - e->cfg.share_index) *
-                e->cfg.threads;
-    for (int i = 0; i < walks; i++) {
+    int P = e->cfg.share_searches;
+    if (!S->synced && atomic_load_explicit(&t->nodes[t->root].children, memory_order_acquire))
+        share_synced(e); /* A search's start, its root expanded. */
+    for (int walk = 0; walk < SHARE_WALKS_PER_SEARCH * P; walk++) {
+        uint32_t start = S->phantoms;
+        /* Room for a whole walk, the root included. */
+        if (S->phantom_cap - start < BANYAN_MAX_DEPTH + 1)
+            return;
         memcpy(S->state, e->root_state, g->state_size);
         uint32_t xi = t->root;
-        for (int depth = 0; depth < BANYAN_MAX_DEPTH && S->phantoms < S->phantom_cap; depth++) {
+        uint64_t path = 0x243f6a8885a308d3u; /* The same on every search. */
+        bool ours = false;
+        share_phantom_visit(e, t, xi, share_mean(&t->nodes[xi]));
+        for (int depth = 0;; depth++) {
             node *x = &t->nodes[xi];
-            if (tree_proof(x) != BANYAN_UNPROVEN ||
-                !atomic_load_explicit(&x->children, memory_order_acquire))
+            if (tree_proof(x) != BANYAN_UNPROVEN || depth >= BANYAN_MAX_DEPTH) {
+                ours = true; /* No evaluation there: any search's. */
                 break;
-            xi = e->policy(e, t, x, g->to_move(S->state));
-            g->play(S->state, tree_move(&t->nodes[xi]));
-            /* A visit at the node's mean (a draw where it has none). */
-            uint64_t st = tree_stats(&t->nodes[xi]);
-            uint32_t n = tree_stats_visits(st);
-            uint64_t v = n ? ((uint64_t)tree_stats_value(st) + n / 2) / n : VALUE_ONE / 2;
-            search_add_stats(e, &t->nodes[xi], (v << NODE_VISIT_BITS) + 1);
-            S->phantom[S->phantoms++] = (v << 32) | xi;
+            }
+            if (!atomic_load_explicit(&x->children, memory_order_acquire)) {
+                ours = xi >= S->known || xi == t->root ||
+                       (int)((path >> 32) % (uint64_t)P) == e->cfg.share_index;
+                break;
+            }
+            int player = g->to_move(S->state);
+            xi = e->policy(e, t, x, player);
+            banyan_move m = tree_move(&t->nodes[xi]);
+            g->play(S->state, m);
+            path = banyan_mix64(path ^ (uint64_t)(uint32_t)m);
+            share_phantom_visit(e, t, xi,
+                                tree_visits(&t->nodes[xi]) ? share_mean(&t->nodes[xi])
+                                                           : share_unvisited(e, t, x, player));
+        }
+        if (ours) {
+            share_unphantom_from(e, start); /* The simulation walks it itself. */
+            return;
         }
     }
 }
 
 void share_unphantom(banyan_engine *e)
 {
-    share_state *S = &e->share;
-    if (!S->phantoms)
-        return;
-    node *nodes = e->trees[0].nodes;
-    for (uint32_t i = 0; i < S->phantoms; i++)
-        atomic_fetch_sub_explicit(&nodes[(uint32_t)S->phantom[i]].stats,
-                                  ((S->phantom[i] >> 32) << NODE_VISIT_BITS) + 1,
-                                  memory_order_relaxed);
-    S->phantoms = 0;
+    if (e->share.phantoms)
+        share_unphantom_from(e, 0);
 }
 
 /* The entry of key in table t, or the empty slot where it would go; NULL
@@ -417,6 +495,7 @@ size_t share_export(banyan_engine *e, void *buf)
 {
     share_state *S = &e->share;
     share_unphantom(e);
+    share_synced(e); /* What the tree holds now, the others will have. */
     const tree *t = &e->trees[0];
     unsigned char *out = buf;
     uint32_t ties, need = share_threshold(S, t, &ties), count = 0, depth = 0;
@@ -691,5 +770,6 @@ int share_absorb(banyan_engine *e, const void *const *bufs, const size_t *lens, 
         if (t->amaf)
             share_apply(x, 1, &t->amaf[x->node]);
     }
+    share_synced(e);
     return taken;
 }

@@ -54,6 +54,9 @@ typedef struct share_state {
                                    32 bits) and the value added with the visit (high), */
     uint32_t phantoms;          /* how many, */
     uint32_t phantom_cap;       /* and room for SHARE_PHANTOMS. */
+    uint32_t known;             /* The nodes of the tree at its last export or absorb */
+    bool synced;                /* (or the search's start): those above are this
+                                   search's alone. */
 } share_state;
 
 struct banyan_engine;
@@ -86,9 +89,14 @@ BANYAN_INTERNAL int share_absorb(struct banyan_engine *e, const void *const *buf
 
 struct worker;
 
-/* config.share_searches > 1: the phantom walks before (before) or after a
- * simulation of worker w (the first thread). */
-BANYAN_INTERNAL void share_phantoms(struct worker *w, bool before);
+/* config.share_searches > 1: the phantom walks before a simulation of
+ * the first thread, until one reaches a leaf that is this search's. */
+BANYAN_INTERNAL void share_phantoms(struct worker *w);
+
+/* Notes the tree's nodes as the others know them: at an export, after an
+ * absorb, or at a search's start once the root is expanded (synced is
+ * false until then). */
+BANYAN_INTERNAL void share_synced(struct banyan_engine *e);
 
 /* Takes back the visits of the phantom walks. */
 BANYAN_INTERNAL void share_unphantom(struct banyan_engine *e);

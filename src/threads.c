@@ -139,8 +139,10 @@ static bool search_should_stop(worker *w, limits *L)
  */
 static void search_recycle(worker *w)
 {
-    if (w->index == 0)
+    if (w->index == 0) {
         share_unphantom(w->e); /* The walks' nodes are about to move (worker 0 walks). */
+        w->e->share.synced = false;
+    }
     tree *t = w->t;
     uint32_t limit = t->capacity / 4 * 3;
     if (!t->recycle_visits)
@@ -219,12 +221,9 @@ static void search_work(worker *w, limits *L)
         if (batched) {
             ran = search_simulate_batch(w, L);
         } else if (search_claim(w)) {
-            bool phantoms = w->index == 0 && e->share.phantom_cap;
-            if (phantoms)
-                share_phantoms(w, true);
+            if (w->index == 0 && e->share.phantom_cap)
+                share_phantoms(w);
             search_simulate(w);
-            if (phantoms)
-                share_phantoms(w, false);
         } else {
             ran = 0;
         }
