@@ -11,7 +11,12 @@
 #          OUT), for 1 rank x 2000 and x 500, 4 threads of one tree and 4 trees
 #          (root parallelism), and 4 ranks x 500 (and 2 x 1000) exchanging by
 #          time or in step, with and without phantom walks (a minute or so each).
-# PARTS: any of cost rates time merge pays agree (default: all but agree; time: the
+#   leaves without games: the distinct nodes with visits in rank 0's tree
+#          (--tree-dump) after 2000 simulations from one Gomoku position, one a
+#          simulation where no two reach the same leaf: 1 x 2000, 4 threads,
+#          4 ranks x 500 in step every 16 and every 10 ms, with and without
+#          phantom walks (seconds).
+# PARTS: any of cost rates time merge pays agree leaves (default: all but agree and leaves; time: the
 # round trip of a GTP genmove at --time 1 on 1 and 4 ranks, in Go 9x9); GAMES=200 games a
 # match by default, GAMES_LIST the games (default "connect4 gomoku go"),
 # OUT=bench-dist (results files, resumable: run again to go on); EVERY=K:
@@ -148,5 +153,33 @@ if part agree; then
 4x500-every16-no-phantoms 4 --playouts 500 --share-every 16 --share-phantoms off
 2x1000-every16 2 --playouts 1000 --share-every 16
 2x1000-every16-no-phantoms 2 --playouts 1000 --share-every 16 --share-phantoms off
+CONFIGS
+fi
+
+# leaves: distinct nodes with visits in the tree of 2000 simulations.
+if part leaves; then
+    echo "== leaves: distinct nodes with visits of 2000 simulations, Gomoku after e7 e8 d7 f10 f9 c10 f11 d8"
+    G=(--game gomoku --memory 64M --position "e7 e8 d7 f10 f9 c10 f11 d8")
+    count() {
+        python3 -c 'import json, sys
+def n(t): return (t["visits"] > 0) + sum(n(c) for c in t.get("children", []))
+t = json.load(open(sys.argv[1])); print("%d of %d" % (n(t) - 1, t["visits"]))' "$1"
+    }
+    while read -r label np args; do
+        rm -f "$OUT/leaves.json"
+        if [ "$np" = 0 ]; then
+            "$BANYAN" analyze "${G[@]}" $args --tree-dump "$OUT/leaves.json" > /dev/null 2>&1 < /dev/null
+        else
+            mpirun -np $np "$BANYAN" analyze "${G[@]}" $args --tree-dump "$OUT/leaves.json" \
+                > /dev/null 2>&1 < /dev/null
+        fi
+        echo "$label: $(count "$OUT/leaves.json")"
+    done <<'CONFIGS'
+1x2000 0 --playouts 2000
+4-threads-one-tree 0 --playouts 2000 --threads 4
+4x500-every16 4 --playouts 500 --share-every 16
+4x500-every16-no-phantoms 4 --playouts 500 --share-every 16 --share-phantoms off
+4x500-10ms 4 --playouts 500 --share-ms 10
+2x1000-every16 2 --playouts 1000 --share-every 16
 CONFIGS
 fi
