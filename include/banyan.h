@@ -245,9 +245,11 @@ typedef struct banyan_config {
     /* With sharing: the number of searches that share (P) and this one's
      * index among them (0 .. P-1). Each leaf of the tree (a node with no
      * children, named by its path of moves from the root) is then one
-     * search's, by a hash of its path, and before each simulation of its
-     * first thread a search walks down the tree as a simulation does until
-     * a walk ends on a leaf of its own, which the simulation then takes.
+     * search's, by a hash of its path (a leaf its own tree grew since its
+     * last export or absorb is its own: no other has it yet), and before
+     * each simulation of its first thread a search walks down the tree as
+     * a simulation does until a walk ends on a leaf of its own, which the
+     * simulation then takes.
      * A walk that ends on another search's leaf stands for that search's
      * simulation until the statistics come in: it adds to every node it
      * passes a visit at the node's mean (where it has none, at the value
