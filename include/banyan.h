@@ -603,7 +603,19 @@ const char *banyan_version(void);
  * budget left; the best game is kept. With one thread and a playout budget
  * a call is reproducible. Everything the call allocates (an engine a run,
  * the games' moves) goes through the config's hook and is freed before it
- * returns. */
+ * returns.
+ *
+ * With a nested algorithm (options.algorithm: NRPA, NMCS) a run is one call
+ * of the options' level from the position, no engine made: with a budget
+ * (playouts, the level-0 playouts, or time) runs follow each other, run k
+ * with the seed config.seed + 7919 k, until the budget is spent (or
+ * options.runs of them end), the run the budget cuts ending with the best
+ * game it found; without one, options.runs whole runs (1 by default). Of
+ * the config only seed, threads and the allocation hook are read (with
+ * threads, worker threads call the hook and the progress callback too, one
+ * at a time for the callback). A seed, a thread count and a playout budget
+ * (or none) give the same games: the best game of each run and the result;
+ * which of the LINE events a thread tells first is the clock's. */
 
 /* What a progress callback is told (valid during the call). */
 typedef enum banyan_solo_kind {
@@ -614,7 +626,9 @@ typedef enum banyan_solo_kind {
 typedef struct banyan_solo_event {
     banyan_solo_kind kind;
     int run;                  /* The run, from 0. */
-    int move;                 /* LINE: the move of the run the search was for, from 1. */
+    int move;                 /* LINE: the move of the run the search was for, from 1; 0 for
+                                 the nested algorithms, whose LINE events carry the game
+                                 (n_moves, moves) as RUN events do. */
     double score;             /* LINE: the return of the game found; RUN: of the run's game. */
     double best;              /* RUN: the best score so far, this game's and to_beat included. */
     bool improved;            /* RUN: the game beats every one before (and to_beat): it is the
@@ -648,7 +662,46 @@ typedef struct banyan_solo_options {
     double to_beat;           /* Its score. */
     banyan_solo_fn *progress; /* Optional: told of lines found and runs finished. */
     void *progress_ud;        /* Passed to progress unchanged. */
+
+    /* ---- Appended: the nested algorithms (fields after progress_ud) ---- */
+    int algorithm;        /* BANYAN_SOLO_MCTS (0), BANYAN_SOLO_NRPA or BANYAN_SOLO_NMCS. */
+    int level;            /* NRPA, NMCS: the level of a run (1 .. BANYAN_SOLO_MAX_LEVEL);
+                             0: 3 for NRPA, 2 for NMCS. */
+    int iterations;       /* NRPA: the iterations of each level; 0: 100. */
+    double alpha;         /* NRPA: the adaptation step; 0: 1. */
+    double temperature;   /* NRPA: the policy's temperature (GNRPA's tau); 0: 1. */
+    double bias;          /* NRPA: the weight of GNRPA's bias, the log of the game's priors()
+                             (no effect without them); 0: none. */
+    size_t policy_memory; /* NRPA: bytes all the policies of a call may take together;
+                             0: 64 MiB. A weight that finds no room stays 0 (counted in
+                             banyan_solo_result.policy_full). */
+    const banyan_move *start_moves; /* NRPA, NMCS: a finished game from the position (a saved
+                                       one) the runs start from: their best game at first,
+                                       the policy adapted to it; NULL: none. Borrowed. */
+    int n_start_moves;              /* Its length. */
+    /* NRPA, NMCS, one thread: called between playouts, with progress_ud, with
+     * the only states the run still holds (at most BANYAN_SOLO_MAX_LEVEL + 2),
+     * so that a domain whose states name objects kept elsewhere (a Python
+     * domain) may release all the others. Returns 0 to go on, anything else
+     * to stop: banyan_solo_run() then returns that value. NULL: none. */
+    int (*keep_states)(void *ud, const void *const *states, int n);
 } banyan_solo_options;
+
+/* banyan_solo_options.algorithm. */
+#define BANYAN_SOLO_MCTS 0 /* A search before every move (above). */
+#define BANYAN_SOLO_NRPA                                                                           \
+    1 /* Nested Rollout Policy Adaptation (Rosin 2011), with GNRPA's temperature and bias          \
+         (Cazenave 2020): a run is one call of the level, each level's iterations adapting a       \
+         policy (weights by move_code(), a softmax over the legal moves) towards the best game     \
+         of the level below, level 0 a playout drawn from the policy. The iterations of the top    \
+         level are spread over config.threads (from level 2): each batch of as many iterations     \
+         starts from the same policy and its games adapt it in the batch's order, so a seed and    \
+         a thread count give the same run. */
+#define BANYAN_SOLO_NMCS                                                                           \
+    2 /* Nested Monte Carlo Search (Cazenave 2009): at level n, every move of the position is      \
+         tried with a search of level n - 1 (level 0: a uniform random playout), the move of       \
+         the best game found so far played, until the game ends. One thread. */
+#define BANYAN_SOLO_MAX_LEVEL 8 /* The deepest level of a nested run. */
 
 #define BANYAN_SOLO_OPTIONS(...)                                                                   \
     ((banyan_solo_options){.size = sizeof(banyan_solo_options), __VA_ARGS__})
@@ -665,6 +718,8 @@ typedef struct banyan_solo_result {
     int runs;           /* Runs finished. */
     uint64_t playouts;  /* Simulations of every run. */
     double seconds;     /* Wall-clock time of the call. */
+    /* ---- Appended (fields after seconds) ---- */
+    uint64_t policy_full; /* NRPA: weight updates dropped for want of policy_memory. */
 } banyan_solo_result;
 
 #define BANYAN_SOLO_RESULT(buffer, room)                                                           \

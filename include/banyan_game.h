@@ -577,6 +577,17 @@ typedef struct banyan_game {
     const banyan_notation *notation; /* How moves and positions are written. */
     const banyan_board *board;       /* The board, for front-ends. */
     const banyan_learning *learning; /* Input planes for a neural network. */
+
+    /* ---- Appended after the first sized version ---- */
+
+    /* Optional. The code of move m in s for the policies of nested rollout
+     * policy adaptation (banyan_solo_run with BANYAN_SOLO_NRPA): moves that
+     * get equal codes share one weight, so a code says what a move means
+     * wherever it is played (Morpion: the line drawn, which is the move
+     * itself; a route: the arc, from the city the route stands at to the
+     * city it goes to next). Only called for legal moves. NULL: the move's
+     * own code. */
+    uint64_t (*move_code)(const void *s, banyan_move m);
 } banyan_game;
 
 /* The games built into libbanyan. */

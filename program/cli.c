@@ -51,7 +51,9 @@ static const struct cli_command {
      "Counts the positions 1 to DEPTH plies ahead.", CLI_GAME, NULL},
     {"solo",
      "banyan solo [--game G] [--param k=v] [--position P] [--time S | --playouts N] [--runs K] "
-     "[--follow line|visits] [--share even|front] [--save F] [--load F] [options]",
+     "[--follow line|visits] [--share even|front] [--save F] [--load F] [--algorithm "
+     "mcts|nrpa|nmcs] [--level L] [--iterations N] [--alpha A] [--temperature T] [--bias B] "
+     "[--policy-memory MB] [options]",
      "The highest-scoring game of a single-player game (Morpion Solitaire by default) within a "
      "total budget: each run plays a game, a search before each move, following the best whole "
      "game found; --runs K restarts K times with new seeds, sharing the budget; --follow "
@@ -59,8 +61,14 @@ static const struct cli_command {
      "the budget (shares falling in step with the moves left) instead of even shares; --save F "
      "writes the best game (a record) at "
      "each improvement; --load F checks and shows a saved game, and with a budget searches for "
-     "a better one.",
-     CLI_GAME | CLI_ENGINE, "20 seconds in all"},
+     "a better one. --algorithm nrpa (Nested Rollout Policy Adaptation) or nmcs (Nested Monte "
+     "Carlo Search) instead of the search before each move: --level L (NRPA 3, NMCS 2; at "
+     "most 8), --iterations N a level (NRPA, 100), --alpha A the adaptation step (1), "
+     "--temperature T and --bias B GNRPA's temperature (1) and weight of the game's priors "
+     "(0), --policy-memory MB the policies' bound (64); --threads spreads NRPA's top level; "
+     "without a budget --runs K whole runs (1), with one runs until it is spent; every better "
+     "game is printed and saved, and --load F gives the game the runs start from.",
+     CLI_GAME | CLI_ENGINE, "20 seconds in all (nested algorithms: whole runs)"},
     {"show", "banyan show --game G [--param k=v] [--position P]",
      "Prints a position: diagram, hash, side to move and legal moves, or the result.", CLI_GAME,
      NULL},

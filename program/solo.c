@@ -13,6 +13,13 @@
  * improvement) and reloaded with --load, which checks and shows it (and,
  * with a budget, searches on for a better one, which it must beat to be
  * saved).
+ *
+ * --algorithm nrpa|nmcs picks a nested algorithm instead (banyan.h,
+ * BANYAN_SOLO_NRPA and _NMCS) with --level, --iterations, --alpha,
+ * --temperature, --bias and --policy-memory; without a budget a nested
+ * algorithm runs its --runs whole runs. Every better game is printed and
+ * saved as it is found, and a game given with --load is where the runs
+ * start: their best game at first, which they must beat.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -36,6 +43,9 @@ typedef struct solo {
     bool have_best;  /* best holds a finished game. */
     double best_ret; /* Its return. */
     double start;    /* cli_now() at the start. */
+    int algorithm;   /* BANYAN_SOLO_*. */
+    long level, iterations, policy_mb;
+    double alpha, temperature, bias;
 } solo;
 
 /* Writes the best game to --save. */
@@ -99,6 +109,12 @@ static int solo_offer(solo *S, const banyan_solo_event *ev)
 static int solo_progress(void *ud, const banyan_solo_event *ev)
 {
     solo *S = ud;
+    if (ev->kind == BANYAN_SOLO_LINE && ev->moves) { /* A nested run's game. */
+        printf("  %7.1f s  run %d: a game of %g found\n", cli_now() - S->start, ev->run + 1,
+               ev->score);
+        fflush(stdout);
+        return solo_offer(S, ev);
+    }
     if (ev->kind == BANYAN_SOLO_LINE) {
         printf("  %7.1f s  run %d  move %d: a game of %g found\n", cli_now() - S->start,
                ev->run + 1, ev->move, ev->score);
@@ -144,14 +160,33 @@ static bool solo_search(solo *S, double total)
     banyan_solo_options opt =
         BANYAN_SOLO_OPTIONS(.runs = (int)S->runs, .follow_visits = !S->follow_line,
                             .share_front = S->front, .beat = S->have_best, .to_beat = S->best_ret,
-                            .progress = solo_progress, .progress_ud = S);
+                            .progress = solo_progress, .progress_ud = S, .algorithm = S->algorithm,
+                            .level = (int)S->level, .iterations = (int)S->iterations,
+                            .alpha = S->alpha, .temperature = S->temperature, .bias = S->bias,
+                            .policy_memory = (size_t)S->policy_mb << 20);
+    if (S->algorithm != BANYAN_SOLO_MCTS && S->have_best) {
+        /* The loaded game is where the nested runs start. */
+        banyan_move *m = malloc((size_t)(S->best.n_moves + 1) * sizeof *m);
+        if (!m) {
+            fprintf(stderr, "banyan solo: out of memory\n");
+            return false;
+        }
+        for (int i = 0; i < S->best.n_moves; i++)
+            m[i] = S->best.moves[i].move;
+        opt.start_moves = m;
+        opt.n_start_moves = S->best.n_moves;
+    }
     if (S->o.eng.lim.playouts)
         opt.playouts = (uint64_t)total;
     else
         opt.time = total;
     banyan_solo_result out = BANYAN_SOLO_RESULT(NULL, 0);
     rc = banyan_solo_run(S->o.game, S->params, S->o.position, &eng.cfg, &opt, &out);
+    free((void *)opt.start_moves);
     net_evaluator_free(ev);
+    if (out.policy_full)
+        printf("the policies were full: %" PRIu64 " weight changes dropped (--policy-memory)\n",
+               out.policy_full);
     if (rc != BANYAN_OK)
         fprintf(stderr, "banyan solo: the run could not go on\n");
     return rc == BANYAN_OK;
@@ -184,16 +219,76 @@ static bool solo_load(solo *S)
     return true;
 }
 
+/* The nested algorithms' options. */
+static bool solo_nested_option(const char *a)
+{
+    static const char *const names[] = {"--algorithm",   "--level", "--iterations",   "--alpha",
+                                        "--temperature", "--bias",  "--policy-memory"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(a, names[i]))
+            return true;
+    return false;
+}
+
+/* A number of the nested options in [lo, hi], or false with a sentence. */
+static bool solo_number(const char *a, const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "banyan solo: bad value for %s: \"%s\" (a number from %g to %g)\n", a, v,
+                lo, hi);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static bool solo_nested_value(solo *S, const char *a, const char *v)
+{
+    static const struct {
+        const char *name;
+        long lo, hi;
+        size_t at;
+    } ints[] = {{"--level", 1, BANYAN_SOLO_MAX_LEVEL, offsetof(solo, level)},
+                {"--iterations", 1, 1000000, offsetof(solo, iterations)},
+                {"--policy-memory", 1, 1 << 20, offsetof(solo, policy_mb)}};
+    if (!strcmp(a, "--algorithm")) {
+        static const char *const names[] = {"mcts", "nrpa", "nmcs"};
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(v, names[i])) {
+                S->algorithm = i; /* BANYAN_SOLO_MCTS, _NRPA, _NMCS in order. */
+                return true;
+            }
+        fprintf(stderr, "banyan solo: bad value for --algorithm: \"%s\" (mcts|nrpa|nmcs)\n", v);
+        return false;
+    }
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+        if (!strcmp(a, ints[i].name)) {
+            if (banyan_parse_int(v, ints[i].lo, ints[i].hi, (long *)((char *)S + ints[i].at)) ==
+                BANYAN_OK)
+                return true;
+            fprintf(stderr, "banyan solo: bad value for %s: \"%s\" (%ld to %ld)\n", a, v,
+                    ints[i].lo, ints[i].hi);
+            return false;
+        }
+    if (!strcmp(a, "--alpha"))
+        return solo_number(a, v, 1e-6, 1e6, &S->alpha);
+    if (!strcmp(a, "--temperature"))
+        return solo_number(a, v, 1e-3, 1e6, &S->temperature);
+    return solo_number(a, v, -1e6, 1e6, &S->bias);
+}
+
 static bool solo_options(solo *S, int argc, char **argv)
 {
     int keep = 0;
     S->follow_line = true;
-    S->runs = 1;
+    S->runs = 0; /* The library's default: 1, or a nested algorithm's runs till the budget. */
     /* solo's own options, taken out before the shared parser sees the rest. */
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool own = !strcmp(a, "--runs") || !strcmp(a, "--save") || !strcmp(a, "--load") ||
-                   !strcmp(a, "--follow") || !strcmp(a, "--share");
+                   !strcmp(a, "--follow") || !strcmp(a, "--share") || solo_nested_option(a);
         if (!own) {
             argv[2 + keep++] = argv[i];
             continue;
@@ -220,6 +315,8 @@ static bool solo_options(solo *S, int argc, char **argv)
             }
             S->front = !strcmp(v, "front");
         }
+        if (solo_nested_option(a) && !solo_nested_value(S, a, v))
+            return false;
         if (!strcmp(a, "--save"))
             S->save = v;
         if (!strcmp(a, "--load"))
@@ -263,15 +360,30 @@ int cli_solo(int argc, char **argv)
     S.start = cli_now();
     if (S.load && !solo_load(&S))
         return 1;
-    bool search = !S.load || S.o.eng.lim.playouts || S.o.eng.lim.time > 0;
+    bool nested = S.algorithm != BANYAN_SOLO_MCTS;
+    bool search = !S.load || nested || S.o.eng.lim.playouts || S.o.eng.lim.time > 0;
     double total = S.o.eng.lim.playouts   ? (double)S.o.eng.lim.playouts
                    : S.o.eng.lim.time > 0 ? S.o.eng.lim.time
+                   : nested               ? 0 /* No budget: whole runs. */
                                           : SOLO_DEFAULT_TIME;
     int status = 0;
-    if (search) {
+    if (search && nested) {
+        static const char *const names[] = {"", "NRPA", "NMCS"};
+        printf("banyan solo: %s%s%s, %s level %ld, ", S.o.game->name, S.params[0] ? " " : "",
+               S.params, names[S.algorithm],
+               S.level            ? S.level
+               : S.algorithm == 1 ? 3
+                                  : 2);
+        if (total > 0)
+            printf("%g %s\n", total, S.o.eng.lim.playouts ? "playouts" : "seconds");
+        else
+            printf("%ld whole run%s\n", S.runs ? S.runs : 1, S.runs > 1 ? "s" : "");
+    } else if (search) {
         printf("banyan solo: %s%s%s, %g %s in %ld run%s\n", S.o.game->name, S.params[0] ? " " : "",
-               S.params, total, S.o.eng.lim.playouts ? "playouts" : "seconds", S.runs,
+               S.params, total, S.o.eng.lim.playouts ? "playouts" : "seconds", S.runs ? S.runs : 1,
                S.runs > 1 ? "s" : "");
+    }
+    if (search) {
         if (!solo_search(&S, total))
             status = 1;
         if (S.have_best) {

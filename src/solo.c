@@ -10,6 +10,7 @@
 
 #include "banyan.h"
 #include "engine.h"
+#include "nested.h"
 #include "util.h"
 
 #define SOLO_SEED_STEP   7919  /* Between the seeds of successive runs. */
@@ -199,6 +200,13 @@ BANYAN_API int banyan_solo_run(const banyan_game *g, const char *params, const c
         S.cfg = BANYAN_CONFIG();
     if (!S.cfg.alloc)
         S.cfg.alloc = util_realloc;
+    if (S.o.algorithm != BANYAN_SOLO_MCTS) {
+        GAME_NORMAL(g);
+        int rc = g && !banyan_game_check(g) ? nested_run(g, params, position, &S.cfg, &S.o, &r)
+                                            : BANYAN_EINVAL;
+        memcpy(out, &r, out->size < sizeof r ? out->size : sizeof r);
+        return rc;
+    }
     S.by_playouts = S.o.playouts || S.o.time == 0;
     S.have_best = S.o.beat;
     S.best_score = S.o.to_beat;

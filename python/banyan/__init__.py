@@ -10,7 +10,9 @@ ctypes, with nothing to compile.
 banyan.games() lists the built-in games. A domain written in Python (any
 object with moves(), play(move), result() and copy()) is searched the same
 way: Engine(MyGame()). banyan.solo("morpion", playouts=20000) plays whole
-games of a single-player game and returns the best. Errors raise banyan.Error with the library's
+games of a single-player game and returns the best; banyan.nrpa() and
+banyan.nmcs() run the nested algorithms on a built-in game or a domain of
+one's own. Errors raise banyan.Error with the library's
 message; a bad argument raises a TypeError or ValueError (BadTypeError,
 BadValueError, both banyan.Error too) naming the argument and the value. docs/PYTHON.md describes the whole
 interface.
@@ -18,8 +20,9 @@ interface.
 from ._lib import BadTypeError, BadValueError, Error, library_path
 from ._lib import check_layout as _check_layout
 from .engine import Analysis, Engine, GameInfo, MoveStats, Param, games, version
-from .solo import SoloEvent, SoloResult, solo
+from .solo import SoloEvent, SoloResult, nmcs, nrpa, solo
 
 __all__ = ["Analysis", "BadTypeError", "BadValueError", "Engine", "Error", "GameInfo",
-           "MoveStats", "Param", "SoloEvent", "SoloResult", "games", "library_path", "solo",
+           "MoveStats", "Param", "SoloEvent", "SoloResult", "games", "library_path", "nmcs", "nrpa",
+           "solo",
            "version"]

@@ -15,6 +15,11 @@ and optionally:
     reward_min, reward_max   attributes: the bounds of a return (default
                 0 and 1); the search maps them onto [0, 1]
     format_move(move)   the move as text, for dumps (default: str(move))
+    code(move)  the move's code for the policies of banyan.nrpa(): an
+                integer 0 <= code < 2**64 naming what the move means in this
+                position (a route's arc: the city it stands at and the next
+                one); moves with equal codes share a weight (default: the
+                move's interned code below)
 
 The state scheme. The engine copies fixed-size states of plain bytes with
 memcpy and never undoes a move; a state cannot hold a Python object. Here a
@@ -117,6 +122,9 @@ class Domain:
         t.reward_min = self.reward_min
         t.reward_max = self.reward_max
         (t.setup, t.moves, t.play, t.outcome, t.to_move, self.notation.format_move) = self.callbacks
+        if callable(getattr(start, "code", None)):
+            self.code_callback = _lib.MOVE_CODE_FN(self._guard(self._move_code, lambda s, m: 0))
+            t.move_code = self.code_callback
         t.notation = ctypes.pointer(self.notation)
         why = _lib.game_check(ctypes.byref(t))
         if why:
@@ -144,6 +152,15 @@ class Domain:
             h = _State.from_address(keep_address).handle
             self.objects = {h: self.objects[h]} if h in self.objects else {}
         self.paused = False
+
+    def keep(self, states, n):
+        """Releases every object but those the n states at the addresses
+        states[0 .. n-1] name, once the table holds more than max_states:
+        the nested runs' keep_states(), called between playouts with every
+        state they still hold."""
+        if len(self.objects) > self.max_states:
+            held = {_State.from_address(states[i]).handle for i in range(n)}
+            self.objects = {h: self.objects[h] for h in held if h in self.objects}
 
     def code(self, move):
         c = self.codes.get(move)
@@ -256,6 +273,13 @@ class Domain:
             # first one's request releases the GIL before it lands, and a
             # thread descheduled there would let the others search on.
             _lib.engine_stop(self.engine)
+
+    def _move_code(self, s, m):
+        obj, _ = self.position(s)
+        c = obj.code(self.by_code[m])
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 2**64:
+            raise Error(f"code() gave {c!r}: it must be an integer 0 <= code < 2**64")
+        return c
 
     def _outcome(self, s, returns):
         obj, _ = self.position(s)

@@ -102,6 +102,7 @@ TO_MOVE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 FORMAT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, u32, ctypes.c_void_p, ctypes.c_size_t)
 WRITE_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
 PROGRESS_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+MOVE_CODE_FN = ctypes.CFUNCTYPE(ctypes.c_uint64, ctypes.c_void_p, u32)
 fn = ctypes.c_void_p  # A function pointer the package never calls.
 
 
@@ -212,6 +213,7 @@ class Game(ctypes.Structure):
         ("notation", ctypes.POINTER(Notation)),
         ("board", ctypes.POINTER(Board)),
         ("learning", ctypes.POINTER(Learning)),
+        ("move_code", MOVE_CODE_FN),
     ]
 
 
@@ -330,6 +332,8 @@ class SoloEvent(ctypes.Structure):
 
 
 SOLO_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(SoloEvent))
+KEEP_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+                           ctypes.c_int)
 SOLO_LINE = 1
 SOLO_RUN = 2
 
@@ -346,7 +350,23 @@ class SoloOptions(ctypes.Structure):
         ("to_beat", ctypes.c_double),
         ("progress", SOLO_FN),
         ("progress_ud", ctypes.c_void_p),
+        ("algorithm", ctypes.c_int),
+        ("level", ctypes.c_int),
+        ("iterations", ctypes.c_int),
+        ("alpha", ctypes.c_double),
+        ("temperature", ctypes.c_double),
+        ("bias", ctypes.c_double),
+        ("policy_memory", ctypes.c_size_t),
+        ("start_moves", move_p),
+        ("n_start_moves", ctypes.c_int),
+        ("keep_states", KEEP_FN),
     ]
+
+
+SOLO_MCTS = 0
+SOLO_NRPA = 1
+SOLO_NMCS = 2
+SOLO_MAX_LEVEL = 8
 
 
 class SoloResult(ctypes.Structure):
@@ -360,6 +380,7 @@ class SoloResult(ctypes.Structure):
         ("runs", ctypes.c_int),
         ("playouts", ctypes.c_uint64),
         ("seconds", ctypes.c_double),
+        ("policy_full", ctypes.c_uint64),
     ]
 
 
@@ -492,6 +513,8 @@ engine_absorb = _proto("banyan_engine_absorb", c_int, engine_p, ctypes.POINTER(c
                        ctypes.POINTER(ctypes.c_size_t), c_int)
 engine_dump = _proto("banyan_engine_dump", c_int, engine_p, c_int, c_int, u32, WRITE_FN, c_void_p)
 game_load = _proto("banyan_game_load", c_int, game_p, c_void_p, c_char_p)
+game_parse = _proto("banyan_game_parse", c_int, game_p, c_void_p, ctypes.c_uint, c_char_p, move_p)
+game_is_legal = _proto("banyan_game_is_legal", ctypes.c_bool, game_p, c_void_p, u32)
 solo_run = _proto("banyan_solo_run", c_int, game_p, c_char_p, c_char_p, ctypes.POINTER(Config),
                   ctypes.POINTER(SoloOptions), ctypes.POINTER(SoloResult))
 

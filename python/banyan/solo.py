@@ -100,18 +100,10 @@ def solo(game, params=None, *, position=None, playouts=None, time=None, runs=Non
     if progress is not None and not callable(progress):
         raise _args.bad_type("progress", "a callable or None", progress)
     cfg = _engine._config("solo", config)
-    g = _engine._find_game(game)
-    if g.contents.n_players != 1:
-        raise BadValueError(f"{game} is not a single-player game", _lib.EINVAL)
-    if params is not None:
-        why = ctypes.create_string_buffer(256)
-        if _lib.params_check(g, params.encode(), why, 256) != _lib.OK:
-            raise BadValueError(_lib.text(why.value), _lib.EINVAL)
+    g, start, to_moves, _ = _domain_of("solo", game, params, position, 16)
     why = _lib.config_check(g, cfg)
     if why:
         raise BadValueError(_lib.text(why), _lib.EINVAL)
-    start = _start(g, params, position)
-    notation = _engine._Builtin(g)
 
     errors = []
     stopped = []
@@ -127,7 +119,7 @@ def solo(game, params=None, *, position=None, playouts=None, time=None, runs=Non
                 return 0
             event = SoloEvent("line" if e.kind == _lib.SOLO_LINE else "run", e.run, e.move,
                               e.score, e.best, e.improved, e.elapsed, e.seconds, e.playouts,
-                              notation.line(start, codes) if codes is not None else None)
+                              to_moves(codes) if codes is not None else None)
             if progress(event):
                 stopped.append(True)
                 return 1
@@ -151,5 +143,188 @@ def solo(game, params=None, *, position=None, playouts=None, time=None, runs=Non
     if rc != _lib.OK and not stopped:
         raise _lib.library_error(f"the runs could not go on: {_lib.text(_lib.strerror(rc))}", rc)
     codes = list(best) if out.found else []
-    return SoloResult(out.found, out.score, notation.line(start, codes), codes, out.runs,
+    return SoloResult(out.found, out.score, to_moves(codes), codes, out.runs,
                       out.playouts, out.seconds, bool(stopped))
+
+
+def _domain_of(caller, domain, params, position, max_states):
+    """(table, start state or None, a function from codes to moves, the
+    Python Domain or None) for a built-in game's name or a Python domain."""
+    from ._domain import Domain  # Beside engine.py's use of it.
+
+    if isinstance(domain, str):
+        g = _engine._find_game(domain)
+        if g.contents.n_players != 1:
+            raise BadValueError(f"{domain} is not a single-player game", _lib.EINVAL)
+        if params is not None:
+            why = ctypes.create_string_buffer(256)
+            if _lib.params_check(g, params.encode(), why, 256) != _lib.OK:
+                raise BadValueError(_lib.text(why.value), _lib.EINVAL)
+        start = _start(g, params, position)
+        notation = _engine._Builtin(g)
+        return g, start, lambda codes: notation.line(start, codes), None
+    for method in ("moves", "play", "result", "copy"):
+        if not callable(getattr(domain, method, None)):
+            raise _args.bad_type("domain", "a built-in game's name (str) or a domain object "
+                                 "with moves(), play(), result() and copy()", domain)
+    if params is not None or position is not None:
+        raise _args.bad_value("params", "None for a Python domain (its object is the position)",
+                              params if params is not None else position)
+    d = Domain(domain, max_states)
+    if d.n_players != 1:
+        raise BadValueError(f"{caller}() needs a single-player domain (n_players 1)", _lib.EINVAL)
+    return d.game_ptr(), None, lambda codes: [d.by_code[c] for c in codes], d
+
+
+def _nested(caller, algorithm, domain, params, position, start, budget, runs, beat, progress,
+            max_states, tuning, config):
+    """A nested run (nrpa or nmcs): the checks, the callbacks, the call."""
+    params = _args.params(params, False)
+    if position is not None:
+        position = _args.text("position", position, "a position (str) or None")
+    budget = _args.limits(caller, budget)
+    if runs is not None:
+        runs = _args.integer("runs", runs, 1, 2**31 - 1, "an integer 1 or more")
+    if beat is not None:
+        beat = _args.number("beat", beat, -math.inf, math.inf, "a finite number")
+    if progress is not None and not callable(progress):
+        raise _args.bad_type("progress", "a callable or None", progress)
+    max_states = _args.integer("max_states", max_states, 16, 2**63 - 1, "an integer 16 or more")
+    cfg = _engine._config(caller, config)
+    g, state, to_moves, d = _domain_of(caller, domain, params, position, max_states)
+    if d is not None and cfg.threads > 1:
+        raise _args.bad_value("threads", "1 for a Python domain (its callbacks hold the GIL)",
+                              cfg.threads)
+    why = _lib.config_check(g, cfg)
+    if why:
+        raise BadValueError(_lib.text(why), _lib.EINVAL)
+    opt = _lib.SoloOptions(size=ctypes.sizeof(_lib.SoloOptions), algorithm=algorithm,
+                           runs=runs or 0, beat=beat is not None, to_beat=beat or 0.0)
+    opt.playouts = budget.get("playouts", 0)
+    opt.time = budget.get("time", 0.0)
+    for key, value in tuning.items():
+        setattr(opt, key, value)
+    codes_in = None
+    if start is not None:
+        if not isinstance(start, (list, tuple)):
+            raise _args.bad_type("start", "a list of moves (a finished game) or None", start)
+        if d is not None:
+            codes_in = [d.code(m) for m in start]
+        else:
+            codes_in = []
+            s = ctypes.create_string_buffer(state.raw, len(state.raw))
+            for m in start:
+                c = _lib.u32()
+                if (_lib.game_parse(g, s, 0, str(m).encode(), ctypes.byref(c)) != _lib.OK or
+                        not _lib.game_is_legal(g, s, c.value)):
+                    raise _args.bad_value("start", "legal moves in the game's notation", m)
+                g.contents.play(ctypes.cast(s, ctypes.c_void_p), c.value)
+                codes_in.append(c.value)
+        buf = (_lib.u32 * max(len(codes_in), 1))(*codes_in)
+        opt.start_moves = ctypes.cast(buf, _lib.move_p)
+        opt.n_start_moves = len(codes_in)
+
+    errors = []
+    stopped = []
+    best = []  # The codes of the best game so far, from the events.
+
+    def tell(ud, ev):
+        try:
+            e = ev.contents
+            codes = [e.moves[i] for i in range(e.n_moves)]
+            if e.kind == _lib.SOLO_LINE:
+                best[:] = codes
+            if progress is None:
+                return 0
+            event = SoloEvent("line" if e.kind == _lib.SOLO_LINE else "run", e.run, e.move,
+                              e.score, e.best, e.improved, e.elapsed, e.seconds, e.playouts,
+                              to_moves(codes))
+            if progress(event):
+                stopped.append(True)
+                return 1
+            return 0
+        except BaseException as exc:  # Raised after the call, which stops here.
+            errors.append(exc)
+            return 1
+
+    def keep(ud, states, n):
+        if d is None:
+            return 0
+        if d.error is not None:
+            return 1
+        try:
+            d.keep(states, n)
+            return 0
+        except BaseException as exc:
+            d.fail(exc)
+            return 1
+
+    callback = _lib.SOLO_FN(tell)  # Kept alive until the call returns.
+    keeper = _lib.KEEP_FN(keep)
+    opt.progress = callback
+    opt.keep_states = keeper
+    out = _lib.SoloResult(size=ctypes.sizeof(_lib.SoloResult))
+    rc = _lib.solo_run(g, params.encode() if params else None,
+                       position.encode() if position is not None else None, cfg, opt, out)
+    if d is not None:
+        d.objects.clear()
+        if d.error is not None:
+            raise d.error
+    if errors:
+        raise errors[0]
+    if rc != _lib.OK and not stopped:
+        raise _lib.library_error(f"{caller}() could not go on: {_lib.text(_lib.strerror(rc))}",
+                                 rc)
+    codes = list(best) if out.found else []
+    return SoloResult(out.found, out.score, to_moves(codes), codes, out.runs, out.playouts,
+                      out.seconds, bool(stopped))
+
+
+def nrpa(domain, params=None, *, position=None, level=None, iterations=None, alpha=None,
+         temperature=None, bias=None, policy_memory=None, start=None, playouts=None, time=None,
+         runs=None, beat=None, progress=None, max_states=10000, **config):
+    """Nested Rollout Policy Adaptation (banyan.h, BANYAN_SOLO_NRPA) on a
+    single-player domain: a built-in game's name (with params and position)
+    or a Python domain object, the position the runs start from (its
+    optional code(move) keys the policy). level (3), iterations a level
+    (100), alpha (1), temperature and bias (GNRPA; bias weighs a built-in
+    game's priors), policy_memory (bytes, 64 MiB): the algorithm's settings.
+    Without playouts or time, runs whole runs (1); with a budget, runs
+    follow each other until it is spent. start: a finished game (its moves)
+    to start from, which the runs must beat; beat: a score to beat.
+    progress(event) is told of every better game ("line", with its moves)
+    and every run's end, and stops the call by returning True. config: seed
+    and threads (a Python domain: one). Returns a SoloResult; a seed gives
+    the same game, in Python as in C for the same domain."""
+    tuning = {}
+    if level is not None:
+        tuning["level"] = _args.integer("level", level, 1, _lib.SOLO_MAX_LEVEL,
+                                        f"an integer from 1 to {_lib.SOLO_MAX_LEVEL}")
+    if iterations is not None:
+        tuning["iterations"] = _args.integer("iterations", iterations, 1, 2**31 - 1,
+                                             "an integer 1 or more")
+    for key, value in (("alpha", alpha), ("temperature", temperature)):
+        if value is not None:
+            tuning[key] = _args.number(key, value, 1e-12, math.inf, "a positive number")
+    if bias is not None:
+        tuning["bias"] = _args.number("bias", bias, -math.inf, math.inf, "a finite number")
+    if policy_memory is not None:
+        tuning["policy_memory"] = _args.integer("policy_memory", policy_memory, 1 << 16,
+                                                2**63 - 1, "a number of bytes, 65536 or more")
+    return _nested("nrpa", _lib.SOLO_NRPA, domain, params, position, start,
+                   {"playouts": playouts, "time": time}, runs, beat, progress, max_states,
+                   tuning, config)
+
+
+def nmcs(domain, params=None, *, position=None, level=None, start=None, playouts=None, time=None,
+         runs=None, beat=None, progress=None, max_states=10000, **config):
+    """Nested Monte Carlo Search (banyan.h, BANYAN_SOLO_NMCS) at level
+    (2), on a domain as nrpa() takes it, with the same budget, start, beat,
+    progress and result; one thread."""
+    tuning = {}
+    if level is not None:
+        tuning["level"] = _args.integer("level", level, 1, _lib.SOLO_MAX_LEVEL,
+                                        f"an integer from 1 to {_lib.SOLO_MAX_LEVEL}")
+    return _nested("nmcs", _lib.SOLO_NMCS, domain, params, position, start,
+                   {"playouts": playouts, "time": time}, runs, beat, progress, max_states,
+                   tuning, config)
