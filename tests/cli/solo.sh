@@ -2,7 +2,8 @@
 # reproduces a run, the best game is saved and reloads with its score (and
 # with a budget is kept unless a run beats it), restarts run, the engine's
 # most visited move can be followed instead of the best line, and bad input
-# is refused. Sourced by tests/run.sh.
+# is refused; the nested algorithms (NRPA, NMCS) run, reproduce and
+# resume. Sourced by tests/run.sh.
 "$BANYAN" solo --param rule=5d --playouts 20000 --seed 3 --save "$tmp/solo.txt" > "$tmp/solo1" 2>&1
 rc=$?
 cp "$tmp/solo1" "$tmp/out"
@@ -38,3 +39,46 @@ after=$(sed -n 's/^best: //p' "$tmp/out")
     bad "solo: --load with a budget searches on and keeps the saved game unless beaten"
 check "solo: --follow visits" "$BANYAN" solo --param rule=5d --playouts 3000 --follow visits
 has "solo: --follow visits plays a game" '^best: [0-9]+$'
+# The nested algorithms: a whole NRPA run of level 2 (10,000 games), the
+# same for the same seed and for two threads twice, its game saved at each
+# improvement and replayed by --load; NMCS; a run started from the saved
+# game; bad values refused.
+"$BANYAN" solo --param rule=5d --algorithm nrpa --level 2 --seed 2 --save "$tmp/nrpa.txt" \
+    > "$tmp/nrpa1" 2>&1
+rc=$?
+cp "$tmp/nrpa1" "$tmp/out"
+nbest=$(sed -n 's/^best: //p' "$tmp/nrpa1")
+[ $rc -eq 0 ] && [ -n "$nbest" ] && [ "$nbest" -ge 55 ] &&
+    grep -q "^run 1: $nbest in .*, 10000 playouts" "$tmp/nrpa1" &&
+    grep -q "a game of $nbest found$" "$tmp/nrpa1" &&
+    ok "solo: an NRPA run of level 2 plays 10000 games and finds one of $nbest moves" ||
+    bad "solo: an NRPA run of level 2 plays 10000 games and finds one of 55 moves or more"
+"$BANYAN" solo --param rule=5d --algorithm nrpa --level 2 --seed 2 > "$tmp/out" 2>&1
+[ "$(grep -E '^(best|moves)' "$tmp/out")" = "$(grep -E '^(best|moves)' "$tmp/nrpa1")" ] &&
+    ok "solo: NRPA, the same seed, the same game" || bad "solo: NRPA, the same seed, the same game"
+"$BANYAN" solo --param rule=5d --algorithm nrpa --level 2 --seed 2 --threads 2 > "$tmp/nrpa2" 2>&1
+"$BANYAN" solo --param rule=5d --algorithm nrpa --level 2 --seed 2 --threads 2 > "$tmp/out" 2>&1
+[ "$(grep -E '^(best|moves)' "$tmp/out")" = "$(grep -E '^(best|moves)' "$tmp/nrpa2")" ] &&
+    grep -q "^best: " "$tmp/out" &&
+    ok "solo: NRPA on two threads, the same seed, the same game" ||
+    bad "solo: NRPA on two threads, the same seed, the same game"
+check "solo: --load replays the NRPA game" "$BANYAN" solo --load "$tmp/nrpa.txt"
+has "solo: the NRPA game's score" "a finished game of $nbest moves, score $nbest$"
+check "solo: NMCS of level 1 within 2000 playouts" "$BANYAN" solo --param rule=5t \
+    --algorithm nmcs --level 1 --playouts 2000 --seed 1
+has "solo: NMCS finds a game" '^best: [0-9]+$'
+"$BANYAN" solo --load "$tmp/nrpa.txt" --algorithm nrpa --level 1 --runs 2 > "$tmp/out" 2>&1
+rc=$?
+after=$(sed -n 's/^best: //p' "$tmp/out")
+[ $rc -eq 0 ] && [ "${after:-0}" -ge "$nbest" ] && grep -q "^run 2: " "$tmp/out" &&
+    ok "solo: NRPA runs start from the loaded game and keep it unless beaten" ||
+    bad "solo: NRPA runs start from the loaded game and keep it unless beaten"
+refused=
+for o in "--algorithm beam" "--level 9" "--level 0" "--iterations 0" "--alpha 0" \
+    "--temperature nan" "--bias x" "--policy-memory 0"; do
+    # shellcheck disable=SC2086 # o is an option and its value.
+    "$BANYAN" solo --algorithm nrpa $o > "$tmp/out" 2>&1
+    [ $? -eq 2 ] && grep -q "bad value for ${o%% *}" "$tmp/out" || refused="$refused [$o]"
+done
+[ -z "$refused" ] && ok "solo: bad values of the nested options refused" ||
+    bad "solo: bad values of the nested options refused, but not$refused"
