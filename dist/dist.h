@@ -37,6 +37,7 @@ enum {
     DIST_TAG_SEARCH = 10, /* dsearch.c: 10 .. 19 */
     DIST_TAG_MATCH = 20,  /* program/match.c: 20 .. 29 */
     DIST_TAG_LEARN = 30,  /* program/learn.c: 30 .. 39 */
+    DIST_TAG_SOLO = 40,   /* program/solo.c: NRPA's best games */
 };
 
 /* Starts MPI when an MPI launcher started this process (mpirun, mpiexec,

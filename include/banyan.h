@@ -644,6 +644,17 @@ typedef struct banyan_solo_event {
  * returns that value. */
 typedef int banyan_solo_fn(void *ud, const banyan_solo_event *ev);
 
+/* The game share_best() is given and gives back. */
+typedef struct banyan_solo_shared {
+    bool have;          /* A game (false: none yet, as the callback may answer). */
+    double score;       /* Its score. */
+    int n_moves;        /* Its length, at most room. */
+    banyan_move *moves; /* Its moves from the position, room long (the library's). */
+    int room;           /* BANYAN_SOLO_SHARED_ROOM. */
+} banyan_solo_shared;
+
+#define BANYAN_SOLO_SHARED_ROOM 65536 /* The longest game share_best() passes. */
+
 /* What a call does. Set size with BANYAN_SOLO_OPTIONS(): fields are only
  * ever appended, and the library reads the ones the caller's size holds
  * (a size of 0, or larger than the library's own, is refused, as for
@@ -685,6 +696,17 @@ typedef struct banyan_solo_options {
      * domain) may release all the others. Returns 0 to go on, anything else
      * to stop: banyan_solo_run() then returns that value. NULL: none. */
     int (*keep_states)(void *ud, const void *const *states, int n);
+    /* NRPA: the top level's best game shared with other processes that run
+     * the same call, each with a seed of its own (banyan solo under mpirun: a
+     * rank each). Called, with progress_ud, after each batch of top-level
+     * iterations with the run's best game so far in *game and stopping true
+     * when this process stops (its budget spent); it replaces *game by the
+     * best game of all the processes (the same on each), to which the top
+     * policy then adapts, and returns 0 to go on, 1 to stop (a process
+     * stops), or another value to fail the call with it. Every process makes
+     * the same calls, so none waits for a call another never makes. NULL:
+     * none. */
+    int (*share_best)(void *ud, banyan_solo_shared *game, bool stopping);
 } banyan_solo_options;
 
 /* banyan_solo_options.algorithm. */

@@ -125,18 +125,19 @@ static int main_help(int argc, char **argv)
 
 /* Under mpirun, whether command cmd runs over the ranks: one search over
  * all of them (analyze, gtp, gomocup; serve, a session's search at a
- * time), or games spread over them (match, learn). Others say so, on rank
- * 0. */
+ * time), games spread over them (match, learn), or NRPA's runs sharing
+ * their best games (solo). Others say so, on rank 0. */
 static bool main_distributed(const char *cmd)
 {
-    static const char *const spread[] = {"analyze", "gtp", "gomocup", "serve", "match", "learn"};
+    static const char *const spread[] = {"analyze", "gtp",   "gomocup", "serve",
+                                         "match",   "learn", "solo"};
     for (size_t i = 0; i < sizeof spread / sizeof *spread; i++)
         if (!strcmp(cmd, spread[i]))
             return true;
     if (dist_rank() == 0)
         fprintf(stderr,
                 "banyan %s: runs on one machine; under mpirun, run analyze, gtp, gomocup, "
-                "serve, match or learn\n",
+                "serve, match, learn or solo --algorithm nrpa\n",
                 cmd);
     return false;
 }

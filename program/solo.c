@@ -20,6 +20,12 @@
  * algorithm runs its --runs whole runs. Every better game is printed and
  * saved as it is found, and a game given with --load is where the runs
  * start: their best game at first, which they must beat.
+ *
+ * Under mpirun NRPA runs on every rank with a seed of its own (the
+ * rank's), and the ranks share their best games after each batch of the
+ * top level's iterations (solo_share): each then adapts to the best of
+ * all. --playouts is the job's, split over the ranks; rank 0 prints and
+ * saves.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,6 +33,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dist.h"
 #include "record.h"
 
 #define SOLO_DEFAULT_TIME 20.0 /* Seconds, without --time or --playouts. */
@@ -105,10 +112,78 @@ static int solo_offer(solo *S, const banyan_solo_event *ev)
     return BANYAN_OK;
 }
 
+/* Under mpirun: this rank's best game to every other rank, theirs taken,
+ * and the best of all (ties to the lowest rank) into *game on every rank.
+ * A message: stopping, have, the score, the length, the moves. A rank that
+ * dies takes the job with it (mpirun's rule), so the wait has no bound: a
+ * batch of NRPA's top level may take hours. */
+static int solo_share(void *ud, banyan_solo_shared *game, bool stopping)
+{
+    (void)ud;
+    int me = dist_rank(), n = dist_ranks(), best_rank = me;
+    size_t head = 2 + sizeof(double) + sizeof(int32_t);
+    size_t len = head + (size_t)game->n_moves * sizeof(uint32_t);
+    unsigned char *msg = malloc(len);
+    dist_post **posts = calloc((size_t)n, sizeof *posts);
+    if (!msg || !posts)
+        dist_fail("out of memory");
+    int32_t n_moves = game->n_moves;
+    msg[0] = stopping;
+    msg[1] = game->have;
+    memcpy(msg + 2, &game->score, sizeof(double));
+    memcpy(msg + 2 + sizeof(double), &n_moves, sizeof n_moves);
+    for (int i = 0; i < game->n_moves; i++) {
+        uint32_t m = game->moves[i];
+        memcpy(msg + head + (size_t)i * sizeof m, &m, sizeof m);
+    }
+    for (int r = 0; r < n; r++)
+        if (r != me)
+            posts[r] = dist_start_send(r, DIST_TAG_SOLO, msg, len);
+    bool stop = stopping, have = game->have;
+    double score = game->score;
+    for (int r = 0; r < n; r++) {
+        size_t got;
+        if (r == me)
+            continue;
+        unsigned char *in = dist_recv(r, DIST_TAG_SOLO, NULL, &got, -1);
+        int32_t k;
+        double sc;
+        if (!in || got < head)
+            dist_fail("rank %d sent a malformed game", r);
+        memcpy(&sc, in + 2, sizeof sc);
+        memcpy(&k, in + 2 + sizeof sc, sizeof k);
+        if (k < 0 || k > game->room || got != head + (size_t)k * sizeof(uint32_t))
+            dist_fail("rank %d sent a malformed game", r);
+        stop = stop || in[0];
+        if (in[1] && (!have || sc > score || (sc == score && r < best_rank))) {
+            have = true;
+            score = sc;
+            best_rank = r;
+            game->n_moves = k;
+            for (int i = 0; i < k; i++) {
+                uint32_t m;
+                memcpy(&m, in + head + (size_t)i * sizeof m, sizeof m);
+                game->moves[i] = m;
+            }
+        }
+        free(in);
+    }
+    for (int r = 0; r < n; r++)
+        while (r != me && !dist_done(posts[r]))
+            ;
+    game->have = have;
+    game->score = score;
+    free(posts);
+    free(msg);
+    return stop ? 1 : 0;
+}
+
 /* The library's progress: a better line found, a run finished. */
 static int solo_progress(void *ud, const banyan_solo_event *ev)
 {
     solo *S = ud;
+    if (dist_rank() != 0)
+        return 0;                                    /* Rank 0 speaks for the job. */
     if (ev->kind == BANYAN_SOLO_LINE && ev->moves) { /* A nested run's game. */
         printf("  %7.1f s  run %d: a game of %g found\n", cli_now() - S->start, ev->run + 1,
                ev->score);
@@ -180,6 +255,12 @@ static bool solo_search(solo *S, double total)
         opt.playouts = (uint64_t)total;
     else
         opt.time = total;
+    if (dist_ranks() > 1) { /* NRPA over the ranks (solo_options checked). */
+        opt.share_best = solo_share;
+        eng.cfg.seed += (uint64_t)dist_rank() << 32;
+        if (opt.playouts)
+            opt.playouts = (opt.playouts + (uint64_t)dist_ranks() - 1) / (uint64_t)dist_ranks();
+    }
     banyan_solo_result out = BANYAN_SOLO_RESULT(NULL, 0);
     rc = banyan_solo_run(S->o.game, S->params, S->o.position, &eng.cfg, &opt, &out);
     free((void *)opt.start_moves);
@@ -348,6 +429,12 @@ static bool solo_options(solo *S, int argc, char **argv)
     }
     if (S->o.game)
         cli_params(&S->o, S->params, sizeof S->params); /* --load takes the record's. */
+    if (dist_ranks() > 1 && S->algorithm != BANYAN_SOLO_NRPA) {
+        if (dist_rank() == 0)
+            fprintf(stderr, "banyan solo: under mpirun, only --algorithm nrpa runs over the "
+                            "ranks\n");
+        return false;
+    }
     return true;
 }
 
@@ -357,6 +444,8 @@ int cli_solo(int argc, char **argv)
     memset(&S, 0, sizeof S);
     if (!solo_options(&S, argc, argv))
         return 2;
+    if (dist_rank() != 0 && !freopen("/dev/null", "w", stdout))
+        return 1; /* Rank 0 speaks for the job. */
     S.start = cli_now();
     if (S.load && !solo_load(&S))
         return 1;

@@ -532,6 +532,42 @@ static void *nrpa_iteration(void *arg)
     return NULL;
 }
 
+/* The run's best game (*have, *best, N->top_best) shared with the other
+ * processes (options.share_best), and the top policy adapted to theirs
+ * when it is better. False when the call stops: the callback says so, or
+ * fails. */
+static bool nrpa_share(nested *N, bool *have, double *best)
+{
+    bool stopping = atomic_load(&N->stop);
+    if (!seq_room(N, &N->top_best, BANYAN_SOLO_SHARED_ROOM))
+        return false;
+    banyan_solo_shared s = {.have = *have,
+                            .score = *best,
+                            .n_moves = N->top_best.n,
+                            .moves = N->top_best.m,
+                            .room = BANYAN_SOLO_SHARED_ROOM};
+    int rc = N->o.share_best(N->o.progress_ud, &s, stopping);
+    if (rc != 0 && rc != 1) {
+        nested_fail(N, rc);
+        return false;
+    }
+    if (s.n_moves < 0 || s.n_moves > BANYAN_SOLO_SHARED_ROOM || (s.have && !isfinite(s.score))) {
+        nested_fail(N, BANYAN_EINVAL);
+        return false;
+    }
+    bool other = s.have && (!*have || s.score != *best || s.n_moves != N->top_best.n);
+    N->top_best.n = s.n_moves;
+    if (other) { /* Another process's game: the policy learns it too. */
+        *have = true;
+        *best = s.score;
+        if (!nrpa_adapt(N->w[0], &N->top, &N->top_best))
+            return false;
+    }
+    if (rc == 1)
+        atomic_store(&N->stop, 1);
+    return rc == 0 && !stopping;
+}
+
 /* One run of NRPA: the top level, its iterations in batches over the
  * threads. Its best game into N->top_best; false when it found none. */
 static bool nrpa_run(nested *N, double *score)
@@ -580,6 +616,8 @@ static bool nrpa_run(nested *N, double *score)
             if (!nrpa_adapt(w0, &N->top, &N->top_best))
                 return false;
         }
+        if (N->o.share_best && !nrpa_share(N, &have, &best))
+            break;
     }
     *score = best;
     return have;

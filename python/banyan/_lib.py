@@ -360,6 +360,7 @@ class SoloOptions(ctypes.Structure):
         ("start_moves", move_p),
         ("n_start_moves", ctypes.c_int),
         ("keep_states", KEEP_FN),
+        ("share_best", fn),
     ]
 
 

@@ -3,8 +3,8 @@
 # and reports every rank's simulations, a GTP session over 3 ranks (genmove,
 # undo, lz-analyze), a Gomocup one over 2, the web board over 2 (sessions'
 # searches over the ranks, tests/cli/mpi_web.py), commands that run on one
-# machine refused, and a rank killed or stopped mid-search ending the job
-# within seconds, named. Sourced by tests/run.sh; skipped where mpirun or a
+# machine refused, a rank killed or stopped mid-search ending the job
+# within seconds, named, and NRPA's runs sharing their best games. Sourced by tests/run.sh; skipped where mpirun or a
 # build with MPI is missing (.ci/run installs Open MPI).
 M=$tmp/mpi
 rm -rf "$M"
@@ -194,4 +194,25 @@ else
             has "mpi: a killed rank is named" 'rank 2 .*(signal|exit|kill)|(signal|exit|kill).* rank 2'
         fi
     done
+
+    # NRPA over 3 ranks sharing their best games: the job's game the same
+    # twice, rank 0 alone printing and saving it, --load replaying it; NMCS
+    # refused.
+    for i in 1 2; do
+        $MPIRUN -np 3 "$BANYAN" solo --param rule=5d --algorithm nrpa --level 2 --seed 4 \
+            --save "$M/nrpa$i.txt" > "$M/nrpa$i" 2>&1
+        echo "rc $?" >> "$M/nrpa$i"
+    done
+    cp "$M/nrpa1" "$tmp/out"
+    nb=$(sed -n 's/^best: //p' "$M/nrpa1")
+    [ "$(grep -c '^best: ' "$M/nrpa1")" = 1 ] && [ "${nb:-0}" -ge 55 ] && grep -q '^rc 0$' "$M/nrpa1" &&
+        ok "mpi: NRPA over 3 ranks finds a game of $nb moves, printed once" ||
+        bad "mpi: NRPA over 3 ranks finds a game of 55 moves or more, printed once"
+    cmp -s "$M/nrpa1.txt" "$M/nrpa2.txt" && ok "mpi: NRPA over 3 ranks, the same seed, the same game" ||
+        bad "mpi: NRPA over 3 ranks, the same seed, the same game"
+    check "mpi: NRPA's saved game replays" "$BANYAN" solo --load "$M/nrpa1.txt"
+    has "mpi: NRPA's saved game scores" "a finished game of $nb moves, score $nb$"
+    $MPIRUN -np 2 "$BANYAN" solo --algorithm nmcs --level 1 > "$tmp/out" 2>&1
+    [ $? -ne 0 ] && grep -q "only --algorithm nrpa runs over the ranks" "$tmp/out" &&
+        ok "mpi: solo refuses NMCS over the ranks" || bad "mpi: solo refuses NMCS over the ranks"
 fi

@@ -262,6 +262,7 @@ T(test_nested_start)
 T(test_nested_bias_temperature)
 T(test_nested_policy_full)
 T(test_nested_keep_states)
+T(test_nested_share_best)
 T(test_nested_errors)
 T(test_morpion_engine)
 #ifdef LIST_SLOW_DEFAULT

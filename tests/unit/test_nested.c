@@ -368,6 +368,65 @@ void test_nested_keep_states(void)
     T_EQ(nest_live, 0);
 }
 
+/* share_best: a game from elsewhere, better than the run's, becomes the
+ * run's (and the result); the callback's 1 stops, another value fails. */
+typedef struct nest_share {
+    int calls, answer_at, answer;
+    double score;
+    int n;
+    banyan_move moves[NEST_ROOM];
+} nest_share;
+
+static int nest_shared(void *ud, banyan_solo_shared *game, bool stopping)
+{
+    nest_share *s = ud;
+    T_TRUE(!stopping);
+    T_EQ(game->room, BANYAN_SOLO_SHARED_ROOM);
+    if (!game->have || game->score < s->score) {
+        game->have = true;
+        game->score = s->score;
+        game->n_moves = s->n;
+        memcpy(game->moves, s->moves, (size_t)s->n * sizeof *s->moves);
+    }
+    return ++s->calls == s->answer_at ? s->answer : 0;
+}
+
+void test_nested_share_best(void)
+{
+    const banyan_game *g = &banyan_game_morpion;
+    banyan_move m[NEST_ROOM];
+    banyan_config cfg = nest_cfg(6, 1);
+    nest_share s = {.answer_at = -1};
+    /* The other process's game: a level-2 run's. */
+    banyan_solo_options o = BANYAN_SOLO_OPTIONS(.algorithm = BANYAN_SOLO_NRPA, .level = 2);
+    banyan_solo_result r = BANYAN_SOLO_RESULT(s.moves, NEST_ROOM);
+    T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r), BANYAN_OK);
+    s.score = r.score;
+    s.n = r.n_moves;
+    /* A short run of level 2 with 3 iterations gets it. */
+    cfg.seed = 99;
+    o = BANYAN_SOLO_OPTIONS(.algorithm = BANYAN_SOLO_NRPA, .level = 2, .iterations = 3,
+                            .share_best = nest_shared, .progress_ud = &s);
+    r = BANYAN_SOLO_RESULT(m, NEST_ROOM);
+    T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r), BANYAN_OK);
+    T_EQ(s.calls, 3); /* A batch an iteration, one thread. */
+    T_TRUE(r.score >= s.score);
+    T_NEAR(nest_replay(g, "rule=5d", m, r.n_moves), r.score, 0);
+    /* 1 stops after that batch; 7 fails the call with 7. */
+    s.calls = 0;
+    s.answer_at = 2;
+    s.answer = 1;
+    r = BANYAN_SOLO_RESULT(m, NEST_ROOM);
+    T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r), BANYAN_OK);
+    T_EQ(s.calls, 2);
+    T_EQ(r.playouts, 6);
+    s.calls = 0;
+    s.answer = 7;
+    T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r), 7);
+    T_EQ(s.calls, 2);
+    T_EQ(nest_live, 0);
+}
+
 void test_nested_errors(void)
 {
     const banyan_game *g = &banyan_game_morpion;
