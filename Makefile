@@ -106,11 +106,12 @@ FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
 UNIT      = $(B)/unit
 EXAMPLE   = $(B)/example-planner
+EXAMPLE_TSPTW = $(B)/example-tsptw
 
 .PHONY: all debug test check check-all check-build bench-programs unit tsan bench format format-check install uninstall clean help \
         headers fuzz
 
-all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE)
+all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE) $(EXAMPLE_TSPTW)
 
 debug:
 	$(MAKE) DEBUG=1 all
@@ -274,6 +275,10 @@ $(B)/net-check: bench/net_check.c $(B)/libbanyan_net.a $(B)/libbanyan.a
 	  $(LDLIBS)
 
 $(EXAMPLE): $(B)/examples/planner.o $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
+$(EXAMPLE_TSPTW): $(B)/examples/tsptw.o $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
@@ -489,7 +494,7 @@ help:
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d) $(NET_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(EXTRA_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(DIST_OBJ:.o=.d) $(FUZZ_SRC:%.c=$(B)/%.d) \
-         $(B)/examples/planner.d
+         $(B)/examples/planner.d $(B)/examples/tsptw.d
 
 # Gomoku's evaluation fitted to another engine's: writes games/gomoku/weights.c
 # (tools/fit_patterns.c).

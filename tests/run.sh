@@ -30,7 +30,7 @@ esac
 # The fast tier runs run_smoke for them instead (abi.sh has no smoke: it
 # checks the library's binary interface, which a change to include/ alone
 # moves).
-CLI_SLOW="abi.sh learn.sh match.sh mpi_learn.sh mpi_match.sh mpi_search.sh ponder.sh python.sh sabaki.sh web.sh"
+CLI_SLOW="abi.sh learn.sh match.sh mpi_learn.sh mpi_match.sh mpi_search.sh ponder.sh python.sh sabaki.sh tsptw.sh web.sh"
 
 # Unit tests, with the given options: their own counts join ours.
 run_unit() {
