@@ -261,6 +261,10 @@ $(B)/othello-endgame: bench/othello_endgame.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 
+$(B)/nrpa-ref: bench/nrpa_ref.c $(B)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
 # Othello's evaluation model: self-play games and the fit of its weights
 # (tools/othello_eval.sh).
 $(B)/othello-eval: tools/othello_eval.c $(B)/libbanyan.a
@@ -328,7 +332,7 @@ endif
 # What the tests need built (make -jN check-build builds it in parallel).
 # The bench programs are built with the tests, so that none falls out of
 # step with the library's interfaces unnoticed.
-BENCH_BIN = $(B)/connect4-solve $(B)/connect4-book $(B)/othello-endgame $(B)/othello-eval \
+BENCH_BIN = $(B)/connect4-solve $(B)/connect4-book $(B)/othello-endgame $(B)/othello-eval $(B)/nrpa-ref \
             $(B)/net-check $(B)/fit-patterns $(B)/gomoku-vct $(B)/gomoku-children
 
 bench-programs: $(BENCH_BIN)

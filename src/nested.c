@@ -176,7 +176,9 @@ static bool seq_copy(nested *N, seq *dst, const seq *src)
 
 static inline uint32_t pol_hash(uint64_t code, uint32_t cap)
 {
-    return (uint32_t)(banyan_mix64(code) & (cap - 1));
+    /* Fibonacci hashing: one multiply; the product's upper half mixes
+     * every bit of the code (tables hold at most 2^30 entries). */
+    return (uint32_t)((code * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
 /* Codes as the tables hold them: POL_EMPTY marks a free slot, so the one
