@@ -12,10 +12,11 @@
  * replaces it), then the policy adapted towards that game: along it, every
  * legal move's weight falls by alpha / tau times its probability, and the
  * move played rises by alpha / tau (the gradient of the game's
- * log-likelihood, all probabilities taken before the step). A policy is an
- * open-addressing hash table of (code, w, exp(w / tau)); a code without an
- * entry weighs 0. Tables grow by doubling up to their share of
- * policy_memory; past it, a weight that finds no room stays 0.
+ * log-likelihood, all probabilities taken before the step). A policy keeps
+ * (w, exp(w / tau)) a code: codes below 65,536 in a dense array, others in
+ * an open-addressing hash table; a code without one weighs 0. Both grow by
+ * doubling up to their share of policy_memory; past it, a weight that
+ * finds no room stays 0.
  *
  * Threads. The top level's iterations run in batches of config.threads:
  * every iteration of a batch starts from the same top policy, with a
@@ -48,16 +49,25 @@
 #define NESTED_ITERATIONS  100         /* iterations' default. */
 #define NESTED_PRIOR_MIN   1e-9        /* Below it a prior counts as this, for its log. */
 #define POL_EMPTY          UINT64_MAX  /* The code of an empty entry. */
+#define NESTED_DENSE       65536u      /* Codes below it (arcs, Morpion's lines): a dense array. */
 
 /* ---- Policies ---- */
 
+typedef struct pol_weight {
+    double w; /* The weight. */
+    double e; /* exp(w / tau). */
+} pol_weight;
+
 typedef struct pol_entry {
     uint64_t code; /* POL_EMPTY: an empty slot. */
-    double w;      /* The weight. */
-    double e;      /* exp(w / tau). */
+    pol_weight v;
 } pol_entry;
 
+/* Codes below the call's dense_max in a dense array, the others in an
+ * open-addressing table. */
 typedef struct policy {
+    pol_weight *dense; /* Codes 0 .. dense_n - 1; codes above weigh 0. */
+    uint32_t dense_n, dense_room;
     pol_entry *at;
     uint32_t cap;  /* Entries in use as the table (a power of two), or 0: every weight 0. */
     uint32_t used; /* Codes held. */
@@ -109,7 +119,8 @@ typedef struct nested {
     int level, iterations, threads;
     double tau, step; /* The temperature; alpha / tau. */
     bool use_bias;
-    uint32_t table_max; /* The entries a policy may have. */
+    uint32_t table_max; /* The entries a policy's table may have, */
+    uint32_t dense_max; /* and its dense part: the codes below it. */
     policy top;
     seq top_best; /* The run's best game. */
     double start_score;
@@ -188,14 +199,17 @@ static inline uint64_t pol_key(uint64_t code)
     return code == POL_EMPTY ? POL_EMPTY - 1 : code;
 }
 
-static inline const pol_entry *pol_find(const policy *P, uint64_t code)
+/* The weight of code in P (dense_max the call's), NULL for 0. */
+static inline const pol_weight *pol_find(const policy *P, uint64_t code, uint32_t dense_max)
 {
-    if (!P->cap)
-        return NULL;
+    if (code < P->dense_n)
+        return &P->dense[code];
+    if (!P->cap || code < dense_max)
+        return NULL; /* A small code's weight is in the dense part, or 0. */
     for (uint32_t i = pol_hash(code, P->cap);; i = (i + 1) & (P->cap - 1)) {
         const pol_entry *e = &P->at[i];
         if (e->code == code)
-            return e;
+            return &e->v;
         if (e->code == POL_EMPTY)
             return NULL;
     }
@@ -215,16 +229,40 @@ static bool pol_reserve(nested *N, policy *P, uint32_t cap)
     return true;
 }
 
+/* P's dense part with room for n codes. */
+static bool pol_dense_room(nested *N, policy *P, uint32_t n)
+{
+    if (n <= P->dense_room)
+        return true;
+    pol_weight *d = nested_alloc(N, P->dense, (size_t)n * sizeof *d);
+    if (!d) {
+        nested_fail(N, BANYAN_ENOMEM);
+        return false;
+    }
+    P->dense = d;
+    P->dense_room = n;
+    return true;
+}
+
 /* P takes Q's weights. */
 static bool pol_copy(nested *N, policy *P, const policy *Q)
 {
-    if (!pol_reserve(N, P, Q->cap))
+    if (!pol_reserve(N, P, Q->cap) || !pol_dense_room(N, P, Q->dense_n))
         return false;
     if (Q->cap)
         memcpy(P->at, Q->at, (size_t)Q->cap * sizeof *P->at);
+    if (Q->dense_n)
+        memcpy(P->dense, Q->dense, (size_t)Q->dense_n * sizeof *P->dense);
     P->cap = Q->cap;
     P->used = Q->used;
+    P->dense_n = Q->dense_n;
     return true;
+}
+
+/* Every weight of P 0 again. */
+static void pol_clear(policy *P)
+{
+    P->cap = P->used = P->dense_n = 0;
 }
 
 /* P's table at cap entries, its codes placed again. */
@@ -254,16 +292,32 @@ static bool pol_resize(nested *N, policy *P, uint32_t cap)
     return true;
 }
 
-/* The entry of code in P into *out, made (weight 0) where it has none.
- * Returns 1; 0 when the table is at its bound and full; -1 when memory ran
- * out (the call then fails). */
-static int pol_slot(nested *N, policy *P, uint64_t code, pol_entry **out)
+/* The weight of code in P into *out, made (0) where it has none. Returns
+ * 1; 0 when the table is at its bound and full; -1 when memory ran out
+ * (the call then fails). */
+static int pol_slot(nested *N, policy *P, uint64_t code, pol_weight **out)
 {
+    if (code < N->dense_max) { /* The dense part, grown by doubling to hold code. */
+        if (code >= P->dense_n) {
+            uint32_t n = P->dense_n ? 2 * P->dense_n : 256;
+            while (n <= code)
+                n *= 2;
+            if (n > N->dense_max)
+                n = N->dense_max;
+            if (!pol_dense_room(N, P, n))
+                return -1;
+            for (uint32_t i = P->dense_n; i < n; i++)
+                P->dense[i] = (pol_weight){0, 1};
+            P->dense_n = n;
+        }
+        *out = &P->dense[code];
+        return 1;
+    }
     if (P->cap) {
         uint32_t i = pol_hash(code, P->cap);
         for (; P->at[i].code != POL_EMPTY; i = (i + 1) & (P->cap - 1))
             if (P->at[i].code == code) {
-                *out = &P->at[i];
+                *out = &P->at[i].v;
                 return 1;
             }
     }
@@ -282,9 +336,9 @@ static int pol_slot(nested *N, policy *P, uint64_t code, pol_entry **out)
     uint32_t i = pol_hash(code, P->cap);
     while (P->at[i].code != POL_EMPTY)
         i = (i + 1) & (P->cap - 1);
-    P->at[i] = (pol_entry){.code = code, .w = 0, .e = 1};
+    P->at[i] = (pol_entry){.code = code, .v = {0, 1}};
     P->used++;
-    *out = &P->at[i];
+    *out = &P->at[i].v;
     return 1;
 }
 
@@ -292,6 +346,8 @@ static void pol_free(nested *N, policy *P)
 {
     if (P->at)
         nested_alloc(N, P->at, 0);
+    if (P->dense)
+        nested_alloc(N, P->dense, 0);
     memset(P, 0, sizeof *P);
 }
 
@@ -391,7 +447,7 @@ static double nrpa_weights(worker *w, const policy *P, const void *s, int n)
         g->priors(s, w->mv, n, w->q);
     for (int i = 0; i < n; i++) {
         uint64_t c = pol_key(g->move_code ? g->move_code(s, w->mv[i]) : w->mv[i]);
-        const pol_entry *e = pol_find(P, c);
+        const pol_weight *e = pol_find(P, c, N->dense_max);
         double p = e ? e->e : 1.0;
         if (N->use_bias) {
             double q = w->q[i] > NESTED_PRIOR_MIN ? w->q[i] : NESTED_PRIOR_MIN;
@@ -407,7 +463,7 @@ static double nrpa_weights(worker *w, const policy *P, const void *s, int n)
      * exponent taken out. */
     double x_max = -HUGE_VAL;
     for (int i = 0; i < n; i++) {
-        const pol_entry *e = pol_find(P, w->code[i]);
+        const pol_weight *e = pol_find(P, w->code[i], N->dense_max);
         double x = (e ? e->w : 0) / N->tau;
         if (N->use_bias)
             x += N->o.bias * log(w->q[i] > NESTED_PRIOR_MIN ? w->q[i] : NESTED_PRIOR_MIN);
@@ -482,7 +538,7 @@ static bool nrpa_adapt(worker *w, policy *P, const seq *best)
         g->play(w->state, best->m[t]);
     }
     for (size_t k = 0; k < w->n_delta; k++) {
-        pol_entry *e;
+        pol_weight *e;
         int got = pol_slot(N, P, w->delta[k].code, &e);
         if (got < 0)
             return false;
@@ -578,7 +634,7 @@ static bool nrpa_run(nested *N, double *score)
     int threads = N->level >= 2 ? N->threads : 1;
     bool have = false;
     double best = 0;
-    N->top.cap = N->top.used = 0;
+    pol_clear(&N->top);
     if (N->have_start) {
         N->top_best.n = 0;
         if (!seq_room(N, &N->top_best, N->o.n_start_moves))
@@ -875,10 +931,11 @@ BANYAN_INTERNAL int nested_run(const banyan_game *g, const char *params, const c
      * it on every thread, rounded down to a power of two. */
     size_t memory = o->policy_memory ? o->policy_memory : NESTED_MEMORY;
     size_t tables = 1 + (size_t)N->threads * (size_t)(N->level > 1 ? N->level - 1 : 0);
-    size_t entries = memory / tables / sizeof(pol_entry);
+    size_t entries = memory / tables / (sizeof(pol_entry) + sizeof(pol_weight));
     N->table_max = NESTED_TABLE_LEAST;
     while ((size_t)N->table_max * 2 <= entries && N->table_max < (1u << 30))
         N->table_max *= 2;
+    N->dense_max = N->table_max < NESTED_DENSE ? N->table_max : NESTED_DENSE;
     atomic_init(&N->claimed, 0);
     atomic_init(&N->stop, 0);
     atomic_init(&N->threshold, o->beat ? o->to_beat : -HUGE_VAL);
