@@ -499,6 +499,19 @@ static bool mor_is_legal(const mor *t, banyan_move m)
     return lo < t->n_moves && t->moves[lo] == m;
 }
 
+/* A game as a Pentasol file: the reference point, then a move a line. */
+static int mor_write(const void *s, const banyan_move *moves, int n, char *buf, size_t len)
+{
+    int k = snprintf(buf, len, "(%d,%d)\n", MOR_PSOL, MOR_PSOL);
+    size_t at = k > 0 ? (size_t)k : 0;
+    for (int i = 0; i < n; i++) {
+        at += (size_t)mor_format_move(s, moves[i], at < len ? buf + at : NULL,
+                                      at < len ? len - at : 0);
+        at += (size_t)snprintf(at < len ? buf + at : NULL, at < len ? len - at : 0, "\n");
+    }
+    return (int)at;
+}
+
 /* Skips spaces, commas and '#' comments up to the end of their line. */
 static void mor_skip_separators(const char **p)
 {
@@ -785,7 +798,7 @@ const banyan_bench games_bench_morpion[] = {
 static const banyan_notation morpion_notation = {
     BANYAN_NOTATION_INIT,         .format_move = mor_format_move,
     .parse_move = mor_parse_move, .load = mor_load,
-    .print = mor_print,
+    .print = mor_print,           .write = mor_write,
 };
 
 const banyan_game banyan_game_morpion = {

@@ -403,6 +403,15 @@ typedef struct banyan_notation {
      * with a board (board part) are drawn from piece(); others print the
      * player to move. */
     int (*print)(const void *s, banyan_move last, char *buf, size_t len);
+
+    /* ---- Appended after the first sized version ---- */
+
+    /* Writes the game of moves[0 .. n-1], legal moves played in turn from s,
+     * as a text load() reads back to the position it reaches: the game's
+     * own file format where it has one (Morpion Solitaire: a Pentasol file,
+     * its reference point first), snprintf-style. NULL: the moves in the
+     * game's notation, one a line (which the default load() reads). */
+    int (*write)(const void *s, const banyan_move *moves, int n, char *buf, size_t len);
 } banyan_notation;
 
 /*
@@ -688,6 +697,13 @@ bool banyan_game_is_legal(const banyan_game *g, const void *s, banyan_move m);
 
 /* load, or its default (a move list from the start), with load's contract. */
 int banyan_game_load(const banyan_game *g, void *s, const char *text);
+
+/* The game of moves[0 .. n-1] (legal moves played in turn from s) as a
+ * text: the game's write(), which banyan_game_load() reads back, or else
+ * its moves in its notation, one a line; snprintf-style (the length the
+ * whole text needs, or BANYAN_EINVAL). */
+int banyan_game_write(const banyan_game *g, const void *s, const banyan_move *moves, int n,
+                      char *buf, size_t len);
 
 /* A diagram of s with last marked (BANYAN_MOVE_NONE: none), snprintf-style.
  * coords 0 is the game's own print (or the default drawing); a

@@ -51,7 +51,7 @@ static const struct cli_command {
      "Counts the positions 1 to DEPTH plies ahead.", CLI_GAME, NULL},
     {"solo",
      "banyan solo [--game G] [--param k=v] [--position P] [--time S | --playouts N] [--runs K] "
-     "[--follow line|visits] [--share even|front] [--save F] [--load F] [--algorithm "
+     "[--follow line|visits] [--share even|front] [--save F] [--export F] [--load F] [--algorithm "
      "mcts|nrpa|nmcs] [--level L] [--iterations N] [--alpha A] [--temperature T] [--bias B] "
      "[--policy-memory MB] [options]",
      "The highest-scoring game of a single-player game (Morpion Solitaire by default) within a "
@@ -60,7 +60,9 @@ static const struct cli_command {
      "visits plays the most visited move instead; --share front gives earlier moves more of "
      "the budget (shares falling in step with the moves left) instead of even shares; --save F "
      "writes the best game (a record) at "
-     "each improvement; --load F checks and shows a saved game, and with a budget searches for "
+     "each improvement, --export F in the game's own file format (Morpion: Pentasol's), "
+     "which --position reads; --load F checks and shows a saved game, and with a budget searches "
+     "for "
      "a better one. --algorithm nrpa (Nested Rollout Policy Adaptation) or nmcs (Nested Monte "
      "Carlo Search) instead of the search before each move: --level L (NRPA 3, NMCS 2; at "
      "most 8), --iterations N a level (NRPA, 100), --alpha A the adaptation step (1), "

@@ -45,12 +45,12 @@ typedef struct solo {
     bool follow_line; /* --follow line (default) or visits. */
     bool front;       /* --share front: earlier moves get more of the budget. */
     long runs;
-    const char *save, *load;
-    record best;     /* The best game so far: moves from the start. */
-    bool have_best;  /* best holds a finished game. */
-    double best_ret; /* Its return. */
-    double start;    /* cli_now() at the start. */
-    int algorithm;   /* BANYAN_SOLO_*. */
+    const char *save, *load, *export; /* --export: the game's own file format. */
+    record best;                      /* The best game so far: moves from the start. */
+    bool have_best;                   /* best holds a finished game. */
+    double best_ret;                  /* Its return. */
+    double start;                     /* cli_now() at the start. */
+    int algorithm;                    /* BANYAN_SOLO_*. */
     long level, iterations, policy_mb;
     double alpha, temperature, bias;
 } solo;
@@ -66,6 +66,29 @@ static bool solo_save(solo *S)
         return false;
     }
     return fclose(f) == 0;
+}
+
+/* Writes the best game to --export, in the game's own file format
+ * (banyan_game_write: Morpion's is Pentasol's). */
+static bool solo_export(solo *S)
+{
+    const record *r = &S->best;
+    banyan_move *m = malloc((size_t)(r->n_moves + 1) * sizeof *m);
+    const void *start = record_before(&S->best, 0);
+    for (int i = 0; m && i < r->n_moves; i++)
+        m[i] = r->moves[i].move;
+    int len = m ? banyan_game_write(r->g, start, m, r->n_moves, NULL, 0) : -1;
+    char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    FILE *f = text ? fopen(S->export, "w") : NULL;
+    bool ok = f && banyan_game_write(r->g, start, m, r->n_moves, text, (size_t)len + 1) == len &&
+              fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "banyan solo: cannot write %s\n", S->export);
+    free(text);
+    free(m);
+    return ok;
 }
 
 /* The return of the finished game of record r, or false while it goes on. */
@@ -109,6 +132,8 @@ static int solo_offer(solo *S, const banyan_solo_event *ev)
     snprintf(S->best.result, sizeof S->best.result, "score %g", ev->score);
     if (S->save)
         solo_save(S);
+    if (S->export)
+        solo_export(S);
     return BANYAN_OK;
 }
 
@@ -369,7 +394,8 @@ static bool solo_options(solo *S, int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         bool own = !strcmp(a, "--runs") || !strcmp(a, "--save") || !strcmp(a, "--load") ||
-                   !strcmp(a, "--follow") || !strcmp(a, "--share") || solo_nested_option(a);
+                   !strcmp(a, "--follow") || !strcmp(a, "--share") || !strcmp(a, "--export") ||
+                   solo_nested_option(a);
         if (!own) {
             argv[2 + keep++] = argv[i];
             continue;
@@ -400,6 +426,8 @@ static bool solo_options(solo *S, int argc, char **argv)
             return false;
         if (!strcmp(a, "--save"))
             S->save = v;
+        if (!strcmp(a, "--export"))
+            S->export = v;
         if (!strcmp(a, "--load"))
             S->load = v;
         i++;
@@ -480,6 +508,8 @@ int cli_solo(int argc, char **argv)
             solo_print(&S.best);
             if (S.save)
                 printf("saved to %s\n", S.save);
+            if (S.export)
+                printf("exported to %s\n", S.export);
         }
     }
     record_free(&S.best);

@@ -11,6 +11,7 @@
  * systems that count rows from the bottom use height - y.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -629,6 +630,32 @@ static int game_diagram(const banyan_game *g, const void *s, banyan_move last, u
     }
     game_put(&o, "\n");
     return (int)o.pos;
+}
+
+BANYAN_API int banyan_game_write(const banyan_game *g, const void *s, const banyan_move *moves,
+                                 int n, char *buf, size_t len)
+{
+    GAME_NORMAL(g);
+    size_t at = 0;
+    if (!g || !s || n < 0 || (n > 0 && !moves) || (!buf && len))
+        return BANYAN_EINVAL;
+    if (len)
+        buf[0] = 0;
+    if (g->notation && g->notation->write)
+        return g->notation->write(s, moves, n, buf, len);
+    for (int i = 0; i < n; i++) { /* A move a line, each as it is written in s. */
+        int k = banyan_game_format(g, s, moves[i], 0, at < len ? buf + at : NULL,
+                                   at < len ? len - at : 0);
+        if (k < 0)
+            return k;
+        at += (size_t)k;
+        if (at + 1 < len) {
+            buf[at] = '\n';
+            buf[at + 1] = 0;
+        }
+        at++;
+    }
+    return at > INT_MAX ? BANYAN_EINVAL : (int)at;
 }
 
 BANYAN_API int banyan_game_print(const banyan_game *g, const void *s, banyan_move last,

@@ -159,6 +159,7 @@ class Notation(ctypes.Structure):
         ("parse_move", fn),
         ("load", fn),
         ("print", fn),
+        ("write", fn),
     ]
 
 

@@ -44,7 +44,7 @@ has "solo: --follow visits plays a game" '^best: [0-9]+$'
 # improvement and replayed by --load; NMCS; a run started from the saved
 # game; bad values refused.
 "$BANYAN" solo --param rule=5d --algorithm nrpa --level 2 --seed 2 --save "$tmp/nrpa.txt" \
-    > "$tmp/nrpa1" 2>&1
+    --export "$tmp/nrpa.psol" > "$tmp/nrpa1" 2>&1
 rc=$?
 cp "$tmp/nrpa1" "$tmp/out"
 nbest=$(sed -n 's/^best: //p' "$tmp/nrpa1")
@@ -64,6 +64,12 @@ nbest=$(sed -n 's/^best: //p' "$tmp/nrpa1")
     bad "solo: NRPA on two threads, the same seed, the same game"
 check "solo: --load replays the NRPA game" "$BANYAN" solo --load "$tmp/nrpa.txt"
 has "solo: the NRPA game's score" "a finished game of $nbest moves, score $nbest$"
+check "solo: --export writes a Pentasol file that --position reads" "$BANYAN" show --game morpion \
+    --param rule=5d --position "$(cat "$tmp/nrpa.psol")"
+has "solo: the Pentasol file's game" "game over: player 1 gets $nbest$"
+[ "$(head -1 "$tmp/nrpa.psol")" = "(28,28)" ] && [ "$(wc -l < "$tmp/nrpa.psol")" -eq $((nbest + 1)) ] &&
+    ok "solo: the Pentasol file: the reference point, then a move a line" ||
+    bad "solo: the Pentasol file: the reference point, then a move a line"
 check "solo: NMCS of level 1 within 2000 playouts" "$BANYAN" solo --param rule=5t \
     --algorithm nmcs --level 1 --playouts 2000 --seed 1
 has "solo: NMCS finds a game" '^best: [0-9]+$'
