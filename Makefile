@@ -350,11 +350,14 @@ unit: $(UNIT)
 	$(UNIT)
 
 # Threaded code under ThreadSanitizer (make sanitize=thread tsan): the
-# threaded unit tests, 4-thread searches of every game, on one shared tree
+# threaded unit tests (NRPA's too), NRPA over 4 threads, 4-thread searches of every game, on one shared tree
 # and on a tree per thread, graph searches on a shared tree, and selfplay
 # playing 4 games at once.
 tsan: $(UNIT) $(BANYAN) $(if $(filter yes,$(WEB)),$(B)/fuzz-web)
-	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop
+	TSAN_OPTIONS=halt_on_error=1 $(UNIT) threads stop nested
+	@TSAN_OPTIONS=halt_on_error=1 $(BANYAN) solo --param rule=5d --algorithm nrpa --level 2 \
+	  --iterations 40 --threads 4 > /dev/null || exit 1; \
+	  echo "tsan: NRPA's top level over 4 threads: 1 passed, 0 failed"
 	@if [ -x $(B)/fuzz-web ]; then \
 	  TSAN_OPTIONS=halt_on_error=1 $(B)/fuzz-web tests/fuzz/corpus/web > /dev/null || exit 1; \
 	  echo "tsan: the web board's sessions and searches (fuzz inputs): 1 passed, 0 failed"; fi
