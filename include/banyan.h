@@ -609,7 +609,7 @@ const char *banyan_version(void);
  * of the options' level from the position, no engine made: with a budget
  * (playouts, the level-0 playouts, or time) runs follow each other, run k
  * with the seed config.seed + 7919 k, until the budget is spent (or
- * options.runs of them end), the run the budget cuts ending with the best
+ * options.runs of them end), a run the budget or a stop cuts ending with the best
  * game it found; without one, options.runs whole runs (1 by default). Of
  * the config only seed, threads and the allocation hook are read (with
  * threads, worker threads call the hook and the progress callback too, one

@@ -861,8 +861,8 @@ static void nested_runs(nested *N, banyan_solo_result *r)
             before += N->w[j]->playouts;
         N->run = k;
         bool have = N->o.algorithm == BANYAN_SOLO_NRPA ? nrpa_run(N, &score) : nmcs_run(N, &score);
-        if (!have || N->rc != BANYAN_OK)
-            break;
+        if (!have)
+            break; /* A run stopped (or failed) before its first game. */
         uint64_t playouts = 0;
         for (int j = 0; j < N->threads; j++)
             playouts += N->w[j]->playouts;

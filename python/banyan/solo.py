@@ -226,14 +226,11 @@ def _nested(caller, algorithm, domain, params, position, start, budget, runs, be
 
     errors = []
     stopped = []
-    best = []  # The codes of the best game so far, from the events.
 
     def tell(ud, ev):
         try:
             e = ev.contents
             codes = [e.moves[i] for i in range(e.n_moves)]
-            if e.kind == _lib.SOLO_LINE:
-                best[:] = codes
             if progress is None:
                 return 0
             event = SoloEvent("line" if e.kind == _lib.SOLO_LINE else "run", e.run, e.move,
@@ -263,7 +260,10 @@ def _nested(caller, algorithm, domain, params, position, start, budget, runs, be
     keeper = _lib.KEEP_FN(keep)
     opt.progress = callback
     opt.keep_states = keeper
-    out = _lib.SoloResult(size=ctypes.sizeof(_lib.SoloResult))
+    room = 1 << 16
+    moves = (_lib.u32 * room)()
+    out = _lib.SoloResult(size=ctypes.sizeof(_lib.SoloResult),
+                          moves=ctypes.cast(moves, _lib.move_p), max_moves=room)
     rc = _lib.solo_run(g, params.encode() if params else None,
                        position.encode() if position is not None else None, cfg, opt, out)
     if d is not None:
@@ -275,7 +275,9 @@ def _nested(caller, algorithm, domain, params, position, start, budget, runs, be
     if rc != _lib.OK and not stopped:
         raise _lib.library_error(f"{caller}() could not go on: {_lib.text(_lib.strerror(rc))}",
                                  rc)
-    codes = list(best) if out.found else []
+    if out.n_moves > room:
+        raise _lib.Error(f"{caller}() found a game of {out.n_moves} moves: at most {room} come back")
+    codes = list(moves[:out.n_moves]) if out.found else []
     return SoloResult(out.found, out.score, to_moves(codes), codes, out.runs, out.playouts,
                       out.seconds, bool(stopped))
 

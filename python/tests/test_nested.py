@@ -81,6 +81,9 @@ class NestedTest(unittest.TestCase):
         stop = banyan.nmcs("morpion", "rule=5d", level=2, seed=1,
                            progress=lambda ev: ev.kind == "line" and ev.score >= 50)
         self.assertTrue(stop.stopped)
+        self.assertTrue(stop.found)  # The run the stop cut keeps its best game.
+        self.assertGreaterEqual(stop.score, 50)
+        self.assertEqual(len(stop.moves), stop.score)
 
     def test_start_from_a_saved_game(self):
         first = banyan.nrpa("morpion", "rule=5d", level=1, seed=3)
