@@ -538,8 +538,9 @@ static bool nrpa_adapt(worker *w, policy *P, const seq *best)
         g->play(w->state, best->m[t]);
     }
     for (size_t k = 0; k < w->n_delta; k++) {
-        pol_weight *e;
-        int got = pol_slot(N, P, w->delta[k].code, &e);
+        uint64_t code = w->delta[k].code;
+        pol_weight *e = code < P->dense_n ? &P->dense[code] : NULL; /* The common case. */
+        int got = e ? 1 : pol_slot(N, P, code, &e);
         if (got < 0)
             return false;
         if (got == 0) {
