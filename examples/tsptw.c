@@ -50,6 +50,7 @@ static struct tsptw_instance {
     double d[TSPTW_MAX][TSPTW_MAX];
     double ready[TSPTW_MAX], due[TSPTW_MAX];
     double scale; /* The mean travel time between two nodes: the priors' unit. */
+    double sharp; /* --bias B: the priors' exponent (below). */
 } tsptw;
 
 /* ---- Reading an instance ---- */
@@ -261,6 +262,9 @@ static uint64_t tour_move_code(const void *s, banyan_move m)
  * instance. Under a bias B the policy's weight of a move gains -B x /
  * scale: the nearest customer in time is preferred, one that opens much
  * later waits its turn, and one already missed is put off by its lateness.
+ * The prior given is exp(-B x / scale) itself, with the library's bias
+ * weight 1 (the same probabilities as exp(-x / scale) under weight B): a
+ * weight of 1 multiplies by the prior, where another takes a power.
  * It is the nearest-neighbour-in-time rule of construction heuristics,
  * softened into a probability, which NRPA's learnt weights then override
  * where the tours found say otherwise. */
@@ -273,7 +277,7 @@ static void tour_priors(const void *s, const banyan_move *moves, int n, float *o
         if (arrive < tsptw.ready[j])
             arrive = tsptw.ready[j];
         double late = arrive > tsptw.due[j] ? arrive - tsptw.due[j] : 0;
-        out[i] = (float)exp(-(arrive - t->time + late) / tsptw.scale);
+        out[i] = (float)exp(-tsptw.sharp * (arrive - t->time + late) / tsptw.scale);
     }
 }
 
@@ -468,11 +472,12 @@ int main(int argc, char **argv)
     if (!tsptw_read(a.path))
         return 2;
     tour_game.reward_min = tsptw_worst();
+    tsptw.sharp = a.bias;
 
     banyan_config cfg = BANYAN_CONFIG(.seed = a.seed, .threads = a.threads);
     banyan_solo_options opt =
         BANYAN_SOLO_OPTIONS(.algorithm = a.algorithm, .level = a.level, .iterations = a.iterations,
-                            .playouts = a.playouts, .time = a.time, .bias = a.bias,
+                            .playouts = a.playouts, .time = a.time, .bias = a.bias != 0,
                             .progress = tsptw_progress);
     banyan_move moves[TSPTW_MAX];
     banyan_solo_result res = BANYAN_SOLO_RESULT(moves, TSPTW_MAX);
