@@ -591,6 +591,25 @@ static void *nrpa_iteration(void *arg)
     return NULL;
 }
 
+/* The score of the game moves[0 .. n) from the root into *score, checked
+ * move by move: false when a move is not legal or the game is not over
+ * after them (a saved game, or another process's). */
+static bool nested_score(nested *N, const banyan_move *moves, int n, double *score)
+{
+    worker *w = N->w[0];
+    double ret[BANYAN_MAX_PLAYERS];
+    memcpy(w->state, N->root, N->g->state_size);
+    for (int i = 0; i < n; i++) {
+        if (!banyan_game_is_legal(N->g, w->state, moves[i]))
+            return false;
+        N->g->play(w->state, moves[i]);
+    }
+    if (!N->g->outcome(w->state, ret))
+        return false;
+    *score = ret[0];
+    return true;
+}
+
 /* The run's best game (*have, *best, N->top_best) shared with the other
  * processes (options.share_best), and the top policy adapted to theirs
  * when it is better. False when the call stops: the callback says so, or
@@ -616,6 +635,11 @@ static bool nrpa_share(nested *N, bool *have, double *best)
     }
     bool other = s.have && (!*have || s.score != *best || s.n_moves != N->top_best.n);
     N->top_best.n = s.n_moves;
+    double check;
+    if (s.have && !(nested_score(N, s.moves, s.n_moves, &check) && check == s.score)) {
+        nested_fail(N, BANYAN_EINVAL); /* Not a game of this position, or not its score. */
+        return false;
+    }
     if (other) { /* Another process's game: the policy learns it too. */
         *have = true;
         *best = s.score;
@@ -832,24 +856,6 @@ static void worker_free(nested *N, worker *w)
     nested_alloc(N, w, 0);
 }
 
-/* The score of the start game, checked move by move: false when a move is
- * not legal or the game is not over after them. */
-static bool nested_start_score(nested *N)
-{
-    worker *w = N->w[0];
-    double ret[BANYAN_MAX_PLAYERS];
-    memcpy(w->state, N->root, N->g->state_size);
-    for (int i = 0; i < N->o.n_start_moves; i++) {
-        if (!banyan_game_is_legal(N->g, w->state, N->o.start_moves[i]))
-            return false;
-        N->g->play(w->state, N->o.start_moves[i]);
-    }
-    if (!N->g->outcome(w->state, ret))
-        return false;
-    N->start_score = ret[0];
-    return true;
-}
-
 /* The runs, one after another, within the budget. */
 static void nested_runs(nested *N, banyan_solo_result *r)
 {
@@ -952,7 +958,7 @@ BANYAN_INTERNAL int nested_run(const banyan_game *g, const char *params, const c
         if (!worker_new(N, j))
             rc = BANYAN_ENOMEM;
     if (rc == BANYAN_OK && o->n_start_moves > 0) {
-        if (!nested_start_score(N))
+        if (!nested_score(N, o->start_moves, o->n_start_moves, &N->start_score))
             rc = BANYAN_EINVAL;
         N->have_start = true;
         if (!(N->start_score <= N->best_score)) {

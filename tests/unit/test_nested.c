@@ -369,7 +369,8 @@ void test_nested_keep_states(void)
 }
 
 /* share_best: a game from elsewhere, better than the run's, becomes the
- * run's (and the result); the callback's 1 stops, another value fails. */
+ * run's (and the result); the callback's 1 stops, another value fails; a
+ * game that is not what it says is refused. */
 typedef struct nest_share {
     int calls, answer_at, answer;
     double score;
@@ -424,6 +425,14 @@ void test_nested_share_best(void)
     s.answer = 7;
     T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r), 7);
     T_EQ(s.calls, 2);
+    /* A game that is not what it claims (its score, or a move) is refused. */
+    s.calls = 0;
+    s.answer_at = -1;
+    s.score += 1;
+    T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r), BANYAN_EINVAL);
+    s.score -= 1;
+    s.moves[1] = s.moves[0];
+    T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r), BANYAN_EINVAL);
     T_EQ(nest_live, 0);
 }
 
