@@ -143,11 +143,6 @@ typedef struct nested {
     worker *w[BANYAN_MAX_THREADS];
 } nested;
 
-static void *nested_alloc(nested *N, void *p, size_t n)
-{
-    return N->cfg.alloc(N->cfg.alloc_ud, p, n);
-}
-
 /* Records the first failure and stops every thread. */
 static void nested_fail(nested *N, int rc)
 {
@@ -158,6 +153,15 @@ static void nested_fail(nested *N, int rc)
     atomic_store(&N->stop, 1);
 }
 
+/* The hook's realloc (n 0: free); a block it cannot give fails the call. */
+static void *nested_alloc(nested *N, void *p, size_t n)
+{
+    void *q = N->cfg.alloc(N->cfg.alloc_ud, p, n);
+    if (!q && n)
+        nested_fail(N, BANYAN_ENOMEM);
+    return q;
+}
+
 static bool seq_room(nested *N, seq *s, int n)
 {
     if (n <= s->cap)
@@ -166,10 +170,8 @@ static bool seq_room(nested *N, seq *s, int n)
     while (cap < n)
         cap *= 2;
     banyan_move *m = nested_alloc(N, s->m, (size_t)cap * sizeof *m);
-    if (!m) {
-        nested_fail(N, BANYAN_ENOMEM);
+    if (!m)
         return false;
-    }
     s->m = m;
     s->cap = cap;
     return true;
@@ -220,10 +222,8 @@ static bool pol_reserve(nested *N, policy *P, uint32_t cap)
     if (cap <= P->room)
         return true;
     pol_entry *at = nested_alloc(N, P->at, (size_t)cap * sizeof *at);
-    if (!at) {
-        nested_fail(N, BANYAN_ENOMEM);
+    if (!at)
         return false;
-    }
     P->at = at;
     P->room = cap;
     return true;
@@ -235,10 +235,8 @@ static bool pol_dense_room(nested *N, policy *P, uint32_t n)
     if (n <= P->dense_room)
         return true;
     pol_weight *d = nested_alloc(N, P->dense, (size_t)n * sizeof *d);
-    if (!d) {
-        nested_fail(N, BANYAN_ENOMEM);
+    if (!d)
         return false;
-    }
     P->dense = d;
     P->dense_room = n;
     return true;
@@ -271,10 +269,8 @@ static bool pol_resize(nested *N, policy *P, uint32_t cap)
     pol_entry *old = P->at;
     uint32_t old_cap = P->cap;
     pol_entry *at = nested_alloc(N, NULL, (size_t)cap * sizeof *at);
-    if (!at) {
-        nested_fail(N, BANYAN_ENOMEM);
+    if (!at)
         return false;
-    }
     for (uint32_t i = 0; i < cap; i++)
         at[i].code = POL_EMPTY;
     for (uint32_t i = 0; i < old_cap; i++) {
@@ -511,10 +507,8 @@ static bool delta_push(worker *w, uint64_t code, double d)
     if (w->n_delta == w->cap_delta) {
         size_t cap = w->cap_delta ? 2 * w->cap_delta : 4096;
         delta *p = nested_alloc(w->N, w->delta, cap * sizeof *p);
-        if (!p) {
-            nested_fail(w->N, BANYAN_ENOMEM);
+        if (!p)
             return false;
-        }
         w->delta = p;
         w->cap_delta = cap;
     }

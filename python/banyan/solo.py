@@ -65,6 +65,36 @@ def _start(g, params, position):
     return s
 
 
+def _teller(progress, to_moves, errors, stopped, kept, lines_have_moves):
+    """The progress callback of a call of banyan_solo_run: each event's
+    moves (a run's; a line's too where lines_have_moves) to kept(event,
+    codes) when given and, as a SoloEvent, to progress; progress's True
+    stops the call (noted in stopped), and an exception stops it too
+    (noted in errors, to be raised after the call)."""
+
+    def tell(ud, ev):
+        try:
+            e = ev.contents
+            with_moves = e.kind == _lib.SOLO_RUN or lines_have_moves
+            codes = [e.moves[i] for i in range(e.n_moves)] if with_moves else None
+            if kept is not None:
+                kept(e, codes)
+            if progress is None:
+                return 0
+            event = SoloEvent("line" if e.kind == _lib.SOLO_LINE else "run", e.run, e.move,
+                              e.score, e.best, e.improved, e.elapsed, e.seconds, e.playouts,
+                              to_moves(codes) if codes is not None else None)
+            if progress(event):
+                stopped.append(True)
+                return 1
+            return 0
+        except BaseException as exc:  # Raised after the call, which stops here.
+            errors.append(exc)
+            return 1
+
+    return tell
+
+
 def solo(game, params=None, *, position=None, playouts=None, time=None, runs=None,
          follow="line", share="even", beat=None, progress=None, **config):
     """Plays runs of the single-player game `game` (a built-in game's name)
@@ -109,24 +139,11 @@ def solo(game, params=None, *, position=None, playouts=None, time=None, runs=Non
     stopped = []
     best = []  # The codes of the best game so far, from the runs' events.
 
-    def tell(ud, ev):
-        try:
-            e = ev.contents
-            codes = [e.moves[i] for i in range(e.n_moves)] if e.kind == _lib.SOLO_RUN else None
-            if e.kind == _lib.SOLO_RUN and e.improved:
-                best[:] = codes
-            if progress is None:
-                return 0
-            event = SoloEvent("line" if e.kind == _lib.SOLO_LINE else "run", e.run, e.move,
-                              e.score, e.best, e.improved, e.elapsed, e.seconds, e.playouts,
-                              to_moves(codes) if codes is not None else None)
-            if progress(event):
-                stopped.append(True)
-                return 1
-            return 0
-        except BaseException as exc:  # Raised after the call, which stops here.
-            errors.append(exc)
-            return 1
+    def kept(e, codes):
+        if e.kind == _lib.SOLO_RUN and e.improved:
+            best[:] = codes
+
+    tell = _teller(progress, to_moves, errors, stopped, kept, lines_have_moves=False)
 
     opt = _lib.SoloOptions(size=ctypes.sizeof(_lib.SoloOptions), runs=runs,
                            follow_visits=_FOLLOW[follow], share_front=_SHARE[share],
@@ -226,23 +243,7 @@ def _nested(caller, algorithm, domain, params, position, start, budget, runs, be
 
     errors = []
     stopped = []
-
-    def tell(ud, ev):
-        try:
-            e = ev.contents
-            codes = [e.moves[i] for i in range(e.n_moves)]
-            if progress is None:
-                return 0
-            event = SoloEvent("line" if e.kind == _lib.SOLO_LINE else "run", e.run, e.move,
-                              e.score, e.best, e.improved, e.elapsed, e.seconds, e.playouts,
-                              to_moves(codes))
-            if progress(event):
-                stopped.append(True)
-                return 1
-            return 0
-        except BaseException as exc:  # Raised after the call, which stops here.
-            errors.append(exc)
-            return 1
+    tell = _teller(progress, to_moves, errors, stopped, None, lines_have_moves=True)
 
     def keep(ud, states, n):
         if d is None:
