@@ -11,7 +11,7 @@ sanitize ?=
 WARN    = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Wshadow \
           -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wwrite-strings \
           -Wconversion -Wno-sign-conversion $(if $(WERROR),-Werror)
-INCS    = -Iinclude -Isrc -Iproto -Igames -Inet -Iweb -Idist
+INCS    = -Iinclude -Isrc -Iproto -Igames -Inet -Iweb -Idist -Ios
 
 # The learning part (net/) multiplies its matrices with OpenBLAS where the
 # build machine has it (Debian libopenblas-dev), else with its own plain C:
@@ -79,13 +79,17 @@ LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c) $(GMK_TABLES) \
             $(filter-out games/gomoku/gen_tables.c,$(wildcard games/gomoku/*.c)) \
             $(wildcard games/othello/*.c) $(wildcard games/go/*.c)
 TOOL_SRC  = $(wildcard program/*.c) $(wildcard proto/*.c)
-NET_SRC   = $(wildcard net/*.c)
+# The platform layer (os/os.h): os/posix.c here, os/win.c in `make windows`.
+# It goes into libbanyan_net.a with the learning part, the archive of the
+# modules that every program linking the front-ends takes.
+OS_SRC    = os/posix.c
+NET_SRC   = $(wildcard net/*.c) $(OS_SRC)
 NET_OBJ   = $(NET_SRC:%.c=$(B)/%.o)
 PROTO_OBJ = $(patsubst %.c,$(B)/%.o,$(wildcard proto/*.c))
 TEST_SRC  = $(wildcard tests/unit/*.c)
 FUZZ_SRC  = $(wildcard tests/fuzz/*.c)
 FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] games/othello/*.[ch] \
-             games/go/*.[ch] program/*.[ch] proto/*.[ch] net/*.[ch] web/*.[ch] dist/*.[ch] \
+             games/go/*.[ch] program/*.[ch] proto/*.[ch] net/*.[ch] web/*.[ch] dist/*.[ch] os/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
              examples/*.c bench/*.c tools/*.c
 LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
@@ -104,14 +108,15 @@ endif
 FUZZ_TARGETS = game gtp gomocup record model data morpion share $(if $(filter yes,$(WEB)),web)
 FUZZ_REPLAY  = $(FUZZ_TARGETS:%=$(B)/fuzz-%)
 BANYAN    = $(B)/banyan
+MAN       = $(B)/man/banyan.1
 UNIT      = $(B)/unit
 EXAMPLE   = $(B)/example-planner
 EXAMPLE_TSPTW = $(B)/example-tsptw
 
-.PHONY: all debug test check check-all check-build bench-programs unit tsan bench format format-check install uninstall clean help \
+.PHONY: man dist all debug test check check-all check-build bench-programs unit tsan bench format format-check install uninstall clean help \
         headers fuzz
 
-all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE) $(EXAMPLE_TSPTW)
+all: $(BANYAN) $(B)/libbanyan.a $(B)/libbanyan.so $(EXAMPLE) $(EXAMPLE_TSPTW) $(MAN)
 
 debug:
 	$(MAKE) DEBUG=1 all
@@ -185,6 +190,14 @@ $(BANYAN): $(TOOL_OBJ) $(WEB_OBJ) $(DIST_OBJ) $(B)/libbanyan_net.a $(B)/libbanya
 	  $(B)/libbanyan.a $(NET_LIBS) $(WEB_LIBS) $(MPI_LIBS) $(LDLIBS)
 
 $(B)/dist/comm.o: CFLAGS += $(MPI_CFLAGS)
+
+# The manual page banyan(1), written from the program's own --help by
+# tools/man.sh, so that it says what the help says (make man).
+man: $(MAN)
+$(MAN): $(BANYAN) tools/man.sh CHANGELOG.md
+	@mkdir -p $(dir $@)
+	$(SAY) MAN $@
+	$(Q)tools/man.sh $(BANYAN) > $@.tmp && mv $@.tmp $@
 
 # The web board's objects see libmicrohttpd's and jansson's headers; its
 # page is written into a C file by a generator built first.
@@ -399,7 +412,7 @@ bench: $(BANYAN)
 # Every header compiles on its own, and front-ends use only the public API.
 headers:
 	@for h in include/*.h src/*.h games/*.h games/gomoku/*.h games/othello/*.h games/go/*.h \
-	    proto/*.h net/*.h web/*.h dist/*.h; do \
+	    proto/*.h net/*.h web/*.h dist/*.h os/*.h; do \
 	  printf '#include "%s"\ntypedef int header_check;\n' "$$(basename $$h)" | \
 	    $(CC) $(WARN) $(INCS) -I$$(dirname $$h) -fsyntax-only -x c - || exit 1; \
 	done
@@ -411,12 +424,12 @@ headers:
 	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' program/*.[ch] proto/*.[ch] examples/*.c \
 	    tests/fuzz/*.c web/*.[ch] dist/*.[ch] | sort -u); do \
 	  [ -f include/$$h ] || [ -f proto/$$h ] || [ -f program/$$h ] || [ -f net/$$h ] || \
-	  [ -f web/$$h ] || [ -f dist/$$h ] || [ "$$h" = mpi.h ] || { \
+	  [ -f web/$$h ] || [ -f dist/$$h ] || [ -f os/$$h ] || [ "$$h" = mpi.h ] || { \
 	  echo "program/, proto/, web/, examples/ and fuzz targets include only the public headers" \
 	    "and front-end modules, not $$h"; exit 1; }; done
 	@for h in $$(sed -n 's/^#include "\(.*\)".*/\1/p' net/*.[ch] | sort -u); do \
-	  [ -f include/$$h ] || [ -f net/$$h ] || { \
-	  echo "net/ includes only the public headers and its own, not $$h"; exit 1; }; done
+	  [ -f include/$$h ] || [ -f net/$$h ] || [ -f os/$$h ] || { \
+	  echo "net/ includes only the public headers, its own and os/os.h, not $$h"; exit 1; }; done
 
 format:
 	clang-format -i $(FORMAT_SRC)
@@ -428,8 +441,9 @@ format-check:
 # under PREFIX (python/install_dir.py: /usr/lib/python3/dist-packages for
 # /usr, /usr/local/lib/python3.X/dist-packages for /usr/local on Debian),
 # else in PREFIX/lib/python3.X/site-packages, and then the line to set
-# PYTHONPATH is printed; _installed.py names PREFIX/lib, where the package
-# loads the library from. Without python3 the package is left out.
+# PYTHONPATH is printed; _installed.py names LIBDIR, where the package
+# loads the library from, and the version. Without python3 the package is
+# left out.
 # The system's python3 (Debian's /usr/bin/python3) unless PYTHON names
 # another: a python3 found first on the PATH (pyenv, a venv) searches
 # other folders.
@@ -438,41 +452,58 @@ PYPREFIX = $(abspath $(PREFIX))
 PYDIR    = $(shell $(PYTHON) -E python/install_dir.py $(PYPREFIX) 2>/dev/null)
 # What root's install runs to refresh the loader's cache (true: nothing).
 LDCONFIG ?= ldconfig
+MANDIR   ?= $(PREFIX)/share/man
+# The libraries and banyan.pc: PREFIX/lib, or another folder (the Debian
+# package's multiarch one, /usr/lib/x86_64-linux-gnu: debian/rules).
+LIBDIR   ?= $(PREFIX)/lib
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(B)/libbanyan.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/libbanyan.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libbanyan.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
-	ln -sf libbanyan.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libbanyan.so
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 644 $(B)/libbanyan.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/libbanyan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libbanyan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf libbanyan.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libbanyan.so
 	install -m 644 include/banyan.h include/banyan_game.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(BANYAN) $(DESTDIR)$(PREFIX)/bin/
 	ln -sf banyan $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/
+	ln -sf banyan.1 $(DESTDIR)$(MANDIR)/man1/pbrain-banyan.1
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
-	  banyan.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc
+	  -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	  banyan.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/banyan.pc
 	@pydir='$(PYDIR)'; if [ -n "$$pydir" ]; then \
 	  echo "install the Python package in $$pydir/banyan"; \
 	  install -d "$(DESTDIR)$$pydir/banyan" && \
 	  install -m 644 python/banyan/*.py "$(DESTDIR)$$pydir/banyan/" && \
-	  printf 'LIBDIR = "%s"\n' '$(PYPREFIX)/lib' > "$(DESTDIR)$$pydir/banyan/_installed.py" && \
+	  printf 'LIBDIR = "%s"\nVERSION = "%s"\n' '$(abspath $(LIBDIR))' '$(VERSION)' \
+	    > "$(DESTDIR)$$pydir/banyan/_installed.py" && \
 	  $(PYTHON) -E python/install_dir.py --note '$(PYPREFIX)'; \
 	else echo "note: $(PYTHON) not found: the Python package (python/banyan) is not installed"; fi
 	@# The dynamic loader's cache, so that programs find libbanyan.so.MAJOR at once.
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
 	  $(LDCONFIG); \
 	elif [ -z "$(DESTDIR)" ]; then \
-	  echo "note: run ldconfig as root (or set LD_LIBRARY_PATH=$(PREFIX)/lib) so that" \
+	  echo "note: run ldconfig as root (or set LD_LIBRARY_PATH=$(LIBDIR)) so that" \
 	    "programs find $(SONAME)"; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/lib/libbanyan.a $(DESTDIR)$(PREFIX)/lib/libbanyan.so \
-	  $(DESTDIR)$(PREFIX)/lib/$(SONAME) $(DESTDIR)$(PREFIX)/lib/libbanyan.so.$(VERSION) \
+	rm -f $(DESTDIR)$(LIBDIR)/libbanyan.a $(DESTDIR)$(LIBDIR)/libbanyan.so \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libbanyan.so.$(VERSION) \
 	  $(DESTDIR)$(PREFIX)/include/banyan.h $(DESTDIR)$(PREFIX)/include/banyan_game.h \
-	  $(DESTDIR)$(PREFIX)/bin/banyan $(DESTDIR)$(PREFIX)/lib/pkgconfig/banyan.pc \
-	  $(DESTDIR)$(PREFIX)/bin/pbrain-banyan
+	  $(DESTDIR)$(PREFIX)/bin/banyan $(DESTDIR)$(LIBDIR)/pkgconfig/banyan.pc \
+	  $(DESTDIR)$(PREFIX)/bin/pbrain-banyan $(DESTDIR)$(MANDIR)/man1/banyan.1 \
+	  $(DESTDIR)$(MANDIR)/man1/pbrain-banyan.1
 	@pydir='$(PYDIR)'; if [ -n "$$pydir" ] && [ -d "$(DESTDIR)$$pydir/banyan" ]; then \
 	  echo "rm -rf $(DESTDIR)$$pydir/banyan"; rm -rf "$(DESTDIR)$$pydir/banyan"; fi
+
+# The source tarball of a release, $(DISTDIR)/banyan-VERSION.tar.gz
+# (tools/dist.sh says what it holds). A release is made from a clean
+# checkout of its commit (docs/PACKAGING.md).
+DISTDIR ?= build
+dist:
+	@tools/dist.sh banyan-$(VERSION) $(DISTDIR)
 
 clean:
 	rm -rf build
@@ -494,7 +525,12 @@ help:
 	@echo "make sanitize=thread tsan                   the threaded code under TSan"
 	@echo "make fuzz            libFuzzer binaries in build/fuzz (clang)"
 	@echo "make format          clang-format the sources (format-check to verify)"
-	@echo "make install PREFIX=/usr/local          library, headers, banyan.pc, banyan"
+	@echo "make install PREFIX=/usr/local          library, headers, banyan.pc, banyan, banyan(1),"
+	@echo "                     the Python package"
+	@echo "make dist            the source tarball build/banyan-VERSION.tar.gz"
+	@echo "make man             the manual page build/release/man/banyan.1 (from --help)"
+	@echo "make windows         the Windows build in build/windows (mingw-w64): banyan.exe, the"
+	@echo "                     brain pbrain-banyan64.exe, banyan.dll, the zip (docs/WINDOWS.md)"
 	@echo "Variables: CC=gcc|clang, WERROR=1 (warnings are errors), V=1 (whole compiler lines)"
 
 # Keep the objects of pattern-built binaries (fuzz replay) between runs.
@@ -518,3 +554,112 @@ $(B)/gomoku-vct: bench/gomoku_vct.c $(B)/libbanyan.a
 $(B)/gomoku-children: bench/gomoku_children.c $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
+
+# ---- Windows ----
+# make windows: the Windows build, cross-compiled on Debian with mingw-w64
+# (gcc-mingw-w64-x86-64-posix, the posix thread model: the library's threads
+# run on winpthreads) into build/windows/ (docs/WINDOWS.md): libbanyan.a,
+# banyan.dll with its import library libbanyan.dll.a (exporting the names
+# src/banyan.map gives, listed in banyan.def), banyan.exe, the Gomocup brain
+# pbrain-banyan64.exe (a 64-bit brain carries 64 in its name: Gomocup's
+# managers take it on 64-bit Windows, a name without 64 on 32-bit) and the
+# same program as pbrain-banyan.exe, and the release's zip. The programs are
+# linked statically and need no DLL of mingw's. The platform layer is
+# os/win.c; the web board, MPI and OpenBLAS are left out (web/none.c,
+# dist/none.c, net/'s plain C products). Every file includes os/mingw.h
+# first (-include). The Gomoku tables' generator runs here, built with CC.
+WIN          = build/windows
+WIN_PREFIX   = x86_64-w64-mingw32-
+WIN_CC       = $(WIN_PREFIX)gcc-posix
+WIN_CFLAGS   = $(WARN) -O2 -DNDEBUG $(INCS) -include os/mingw.h
+WIN_LDFLAGS  = -static -pthread -s
+WIN_LIB_OBJ  = $(patsubst %.c,$(WIN)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) \
+               $(WIN)/games/gomoku/tables.o
+WIN_NET_OBJ  = $(patsubst %.c,$(WIN)/%.o,$(filter-out $(OS_SRC),$(NET_SRC)) os/win.c)
+WIN_TOOL_OBJ = $(patsubst %.c,$(WIN)/%.o,$(TOOL_SRC) web/none.c dist/none.c dist/dsearch.c)
+WIN_DIST     = $(WIN)/banyan-$(VERSION)-windows-x86_64
+WIN_ZIP      = $(WIN_DIST).zip
+WIN_ZIPPED   = $(WIN)/banyan.exe $(WIN)/pbrain-banyan64.exe $(WIN)/banyan.dll $(WIN)/libbanyan.dll.a \
+               $(WIN)/libbanyan.a $(WIN)/banyan.def include/banyan.h include/banyan_game.h \
+               README.md LICENSE docs/WINDOWS.md
+
+.PHONY: windows
+windows: $(WIN_ZIP) $(WIN)/pbrain-banyan.exe
+
+$(WIN)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(SAY) CC $@
+	$(Q)$(WIN_CC) $(WIN_CFLAGS) -MMD -MP -c $< -o $@
+
+$(WIN)/program/main.o: WIN_CFLAGS += \
+  -DBANYAN_COMPILER='"$(subst ',,$(shell $(WIN_CC) --version 2>/dev/null | head -1))"'
+$(WIN)/web/none.o: WIN_CFLAGS += -DWEB_MISSING='"left out of the Windows build (docs/WINDOWS.md)"'
+$(WIN)/dist/none.o: WIN_CFLAGS += -DDIST_MISSING='"left out of the Windows build (docs/WINDOWS.md)"'
+
+$(WIN)/host/gen_tables: games/gomoku/gen_tables.c games/gomoku/gomoku.h include/banyan_game.h
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(WARN) -O2 $(INCS) -o $@ games/gomoku/gen_tables.c -lm
+
+$(WIN)/games/gomoku/tables.c: $(WIN)/host/gen_tables
+	@mkdir -p $(dir $@)
+	$(SAY) GEN $@
+	$(Q)$< $@.tmp && mv $@.tmp $@
+
+$(WIN)/games/gomoku/tables.o: $(WIN)/games/gomoku/tables.c
+	$(SAY) CC $@
+	$(Q)$(WIN_CC) $(WIN_CFLAGS) -Igames/gomoku -MMD -MP -c $< -o $@
+
+$(WIN)/libbanyan.a: $(WIN_LIB_OBJ)
+	$(SAY) AR $@
+	$(Q)rm -f $@
+	$(Q)$(WIN_PREFIX)ar rcs $@ $^
+
+$(WIN)/libbanyan_net.a: $(WIN_NET_OBJ)
+	$(SAY) AR $@
+	$(Q)rm -f $@
+	$(Q)$(WIN_PREFIX)ar rcs $@ $^
+
+# The DLL's exports: the library's names that src/banyan.map's pattern
+# takes and the public headers declare (libbanyan.so's exports: a DLL has
+# no hidden visibility to keep the internal banyan_* names in), the data
+# (the games' tables) marked DATA.
+$(WIN)/banyan.def: $(WIN)/libbanyan.a src/banyan.map include/banyan.h include/banyan_game.h
+	$(SAY) GEN $@
+	$(Q)grep -ohw 'banyan_[A-Za-z0-9_]*' include/banyan.h include/banyan_game.h | sort -u > $@.pub
+	$(Q)pat=$$(sed -n 's/.*global: *\([^;]*\);.*/\1/p' src/banyan.map); \
+	{ echo "LIBRARY banyan.dll"; echo "EXPORTS"; \
+	  $(WIN_PREFIX)nm -g --defined-only $< | awk -v pat="$$pat" \
+	    'BEGIN { gsub(/\*/, ".*", pat); pat = "^" pat "$$" } \
+	     NR == FNR { public[$$1]; next } \
+	     NF == 3 && $$3 ~ pat && ($$3 in public) { print "    " $$3 ($$2 == "T" ? "" : " DATA") }' \
+	    $@.pub - | sort -u; \
+	} > $@.tmp && rm $@.pub && mv $@.tmp $@
+
+$(WIN)/banyan.dll: $(WIN_LIB_OBJ) $(WIN)/banyan.def
+	$(SAY) LD $@
+	$(Q)$(WIN_CC) -shared $(WIN_LDFLAGS) -o $@ $(WIN_LIB_OBJ) $(WIN)/banyan.def \
+	  -Wl,--out-implib,$(WIN)/libbanyan.dll.a -lm
+$(WIN)/libbanyan.dll.a: $(WIN)/banyan.dll ;
+
+$(WIN)/banyan.exe: $(WIN_TOOL_OBJ) $(WIN)/libbanyan_net.a $(WIN)/libbanyan.a
+	$(SAY) LD $@
+	$(Q)$(WIN_CC) $(WIN_LDFLAGS) -o $@ $(WIN_TOOL_OBJ) $(WIN)/libbanyan_net.a $(WIN)/libbanyan.a -lm
+
+$(WIN)/pbrain-banyan64.exe $(WIN)/pbrain-banyan.exe: $(WIN)/banyan.exe
+	$(Q)cp $< $@
+
+# The release's zip: the programs and the DLL at its root (where Gomocup's
+# managers look for a brain), lib/ and include/ for programs of one's own.
+$(WIN_ZIP): $(WIN_ZIPPED)
+	$(SAY) ZIP $@
+	$(Q)rm -rf $(WIN_DIST) $@.tmp
+	$(Q)mkdir -p $(WIN_DIST)/include $(WIN_DIST)/lib
+	$(Q)cp $(WIN)/banyan.exe $(WIN)/pbrain-banyan64.exe $(WIN)/banyan.dll README.md LICENSE \
+	  docs/WINDOWS.md $(WIN_DIST)/
+	$(Q)cp $(WIN)/libbanyan.a $(WIN)/libbanyan.dll.a $(WIN)/banyan.def $(WIN_DIST)/lib/
+	$(Q)cp include/banyan.h include/banyan_game.h $(WIN_DIST)/include/
+	$(Q)cd $(WIN_DIST) && zip -q -X -r ../$(notdir $@).tmp .
+	$(Q)mv $@.tmp $@
+
+-include $(WIN_LIB_OBJ:.o=.d) $(WIN_NET_OBJ:.o=.d) $(WIN_TOOL_OBJ:.o=.d)

@@ -70,7 +70,9 @@ void dist_set_timeout(double seconds);
 /* Ends every rank of the job: writes "banyan: rank R: " and the message to
  * stderr, then MPI_Abort. Without MPI, the message and exit(1). */
 _Noreturn void dist_fail(const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT) /* mingw-w64, where printf means Microsoft's formats */
+    __attribute__((format(__MINGW_PRINTF_FORMAT, 1, 2)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;

@@ -52,7 +52,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +62,7 @@
 
 #include "banyan.h"
 #include "dist.h"
+#include "os.h"
 
 enum {
     DS_SHARE = DIST_TAG_SEARCH, /* [serial u32][export] */
@@ -771,9 +771,9 @@ static size_t ds_read(void *ud, char *buf, size_t n)
     (void)ud;
     D.latch = false;
     if (dist_rank() == 0) {
-        ssize_t got;
+        ptrdiff_t got;
         do
-            got = read(0, buf, n);
+            got = os_read(0, buf, n);
         while (got < 0 && errno == EINTR);
         size_t k = got > 0 ? (size_t)got : 0;
         dist_send_all(DIST_TAG_INPUT, buf, k);
@@ -793,8 +793,7 @@ static bool ds_ready(void *ud)
 {
     (void)ud;
     if (dist_rank() == 0 && D.in_search) {
-        struct pollfd p = {.fd = 0, .events = POLLIN};
-        return poll(&p, 1, 0) > 0;
+        return os_wait_input(0, 0) > 0;
     }
     if (D.in_search)
         return false;

@@ -9,9 +9,13 @@
 
 #include "dist.h"
 
+/* What is missing and how to get it; a build that leaves MPI out by
+ * design says why instead (make windows). */
+#ifndef DIST_MISSING
 #define DIST_MISSING                                                                               \
     "not built (it needs MPI: apt-get install libopenmpi-dev openmpi-bin pkg-config, "             \
     "then rebuild)"
+#endif
 
 bool dist_start(int *argc, char ***argv)
 {

@@ -61,7 +61,9 @@
 #define DATA_FILE_MAX ((uint64_t)4 << 30) /* The largest file data_read takes. */
 
 /* Writes a sentence into why[len] when there is room for one. */
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT) /* mingw-w64, where printf means Microsoft's formats */
+__attribute__((format(__MINGW_PRINTF_FORMAT, 3, 4)))
+#elif defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
 static void

@@ -78,6 +78,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os.h"
+
 _Static_assert(sizeof(float) == 4, "network files hold 4-byte floats");
 
 #define MODEL_MAGIC_NET   "BANYANNN"        /* How a network file begins. */
@@ -399,7 +401,7 @@ static int model_save(const char *path, const nn_net *net, const nn_meta *meta,
         o->err = errno;
     /* Synced before the rename, so that after a crash path holds either
      * the old file or the whole new one. Some file systems cannot sync. */
-    if (!o->err && fsync(fileno(o->f)) != 0 && errno != EINVAL)
+    if (!o->err && os_fsync(fileno(o->f)) != 0 && errno != EINVAL)
         o->err = errno;
     if (fclose(o->f) != 0 && !o->err)
         o->err = errno;
@@ -408,7 +410,7 @@ static int model_save(const char *path, const nn_net *net, const nn_meta *meta,
         rc = model_fail(why, len, "cannot write \"%s\": %s", path, strerror(o->err));
         goto done;
     }
-    if (rename(tmp, path) != 0) {
+    if (os_rename(tmp, path) != 0) {
         int e = errno;
         remove(tmp);
         rc = model_fail(why, len, "cannot rename \"%s\" to \"%s\": %s", tmp, path, strerror(e));

@@ -39,15 +39,14 @@
  * must refuse it).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "dist.h"
 #include "learn.h"
+#include "os.h"
 
 #define LOOP_TAG_CTRL   (DIST_TAG_LEARN + 0) /* Rank 0 to players: network, games, end. */
 #define LOOP_TAG_GAME   (DIST_TAG_LEARN + 1) /* Players to rank 0: a finished game. */
@@ -139,10 +138,10 @@ static int loop_write(const loop *L, const char *path, const data_file *df)
         for (int i = 0; ok && i < df->n_games; i++)
             ok = data_write_game(f, &df->games[i], why, sizeof why) == 0;
     }
-    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = ok && fflush(f) == 0 && os_fsync(fileno(f)) == 0;
     if (f && fclose(f) != 0)
         ok = false;
-    if (!ok || rename(tmp, path) != 0) {
+    if (!ok || os_rename(tmp, path) != 0) {
         fprintf(stderr, "banyan learn: cannot write %s: %s\n", f ? path : tmp,
                 why[0] ? why : strerror(errno));
         return -1;
@@ -389,8 +388,12 @@ static int loop_gather(loop *L, const learn_opts *p, long gen, FILE *f, const ch
 
     /* A records header, to read each game received behind. */
     char why[256];
-    FILE *m = open_memstream(&head, &head_len);
-    if (!m || data_write_header(m, p->g->name, L->rules, why, sizeof why) != 0 || fclose(m) != 0)
+    os_mem mem;
+    FILE *m = os_mem_open(&mem, &head, &head_len);
+    if (!m)
+        dist_fail("cannot make a records header in memory");
+    bool made = data_write_header(m, p->g->name, L->rules, why, sizeof why) == 0;
+    if (os_mem_close(&mem) != 0 || !made)
         dist_fail("cannot make a records header in memory");
     learn_selfplay sp;
     learn_selfplay_init(&sp, p, NULL, f, path, first);
@@ -457,7 +460,8 @@ static loop_msg *loop_game_msg(long gen, long k, const data_game *gm, const lear
     loop_msg *msg = calloc(1, sizeof *msg);
     unsigned char head[LOOP_GAME_HEAD];
     char why[256];
-    FILE *f = msg ? open_memstream(&msg->bytes, &msg->len) : NULL;
+    os_mem mem;
+    FILE *f = msg ? os_mem_open(&mem, &msg->bytes, &msg->len) : NULL;
     if (!f) {
         free(msg);
         return NULL;
@@ -470,7 +474,7 @@ static loop_msg *loop_game_msg(long gen, long k, const data_game *gm, const lear
     head[19] = oc->wants[1];
     bool ok = fwrite(head, 1, sizeof head, f) == sizeof head &&
               data_write_game(f, gm, why, sizeof why) == 0;
-    if (fclose(f) != 0 || !ok) {
+    if (os_mem_close(&mem) != 0 || !ok) {
         fprintf(stderr, "banyan learn: game %ld: %s\n", k, ok ? "out of memory" : why);
         free(msg->bytes);
         free(msg);
@@ -893,19 +897,13 @@ static int loop_lock(const char *dir)
 {
     char path[LOOP_PATH];
     snprintf(path, sizeof path, "%s/lock", dir);
-    int fd = open(path, O_RDWR | O_CREAT, 0644);
-    struct flock fl;
-    memset(&fl, 0, sizeof fl);
-    fl.l_type = F_WRLCK;
-    fl.l_whence = SEEK_SET;
-    if (fd >= 0 && fcntl(fd, F_SETLK, &fl) == 0)
+    int fd = os_lock_file(path);
+    if (fd >= 0)
         return fd;
-    if (fd >= 0 && (errno == EACCES || errno == EAGAIN))
+    if (fd == -2)
         fprintf(stderr, "banyan learn: another run is working in %s\n", dir);
     else
         fprintf(stderr, "banyan learn: cannot lock %s: %s\n", path, strerror(errno));
-    if (fd >= 0)
-        close(fd);
     return -1;
 }
 
@@ -926,7 +924,7 @@ static int loop_lead(learn_opts *o, const char *rules)
         fprintf(stderr, "banyan learn: the folder's name is too long\n");
         goto out;
     }
-    if (mkdir(o->dir, 0777) != 0 && errno != EEXIST) {
+    if (os_mkdir(o->dir) != 0 && errno != EEXIST) {
         fprintf(stderr, "banyan learn: cannot make %s: %s\n", o->dir, strerror(errno));
         goto out;
     }

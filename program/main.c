@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "nn.h"
 #include "dist.h"
+#include "os.h"
 #include "web.h"
 
 static void main_usage(FILE *f)
@@ -144,8 +145,7 @@ static bool main_distributed(const char *cmd)
 
 static int main_run(int argc, char **argv)
 {
-    const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
-    if (argc > 0 && !strncmp(base ? base + 1 : argv[0], "pbrain-", 7))
+    if (argc > 0 && !strncmp(os_basename(argv[0]), "pbrain-", 7))
         return cli_gomocup(argc, argv, 1); /* Installed as a Gomocup brain. */
     if (argc < 2) {
         main_usage(stderr);
@@ -181,6 +181,7 @@ static int main_run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    os_init();
     if (!dist_start(&argc, &argv))
         return 1;
     int rc = main_run(argc, argv);

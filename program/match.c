@@ -17,12 +17,10 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +28,7 @@
 #include "cli.h"
 #include "dist.h"
 #include "farm.h"
+#include "os.h"
 #include "player.h"
 #include "stats.h"
 
@@ -235,7 +234,7 @@ static void match_record_file(const match *M, int index, const char *text, size_
         return;
     bool ok = fwrite(text, 1, len, f) == len;
     if (fclose(f) == 0 && ok)
-        rename(part, path);
+        os_rename(part, path);
     else
         remove(part);
 }
@@ -649,11 +648,12 @@ static void *match_run(void *ctx, int index, size_t *len)
     match_wire w;
     char *text = NULL;
     size_t n = 0;
-    FILE *f = M->o.records ? open_memstream(&text, &n) : NULL;
+    os_mem mem;
+    FILE *f = M->o.records ? os_mem_open(&mem, &text, &n) : NULL;
     if (M->o.records && !f)
         return NULL;
     bool recorded = match_play(M, index, &r, f);
-    if (f && fclose(f) != 0) {
+    if (f && os_mem_close(&mem) != 0) {
         free(text);
         return NULL;
     }
@@ -967,7 +967,7 @@ static int match_prepare(match *M, int argc, char **argv)
         return 1;
     /* Under mpirun rank 0's output is a terminal of the launcher's, whatever
      * it is at the other end: a line per game there. */
-    M->tty = isatty(STDOUT_FILENO) && dist_ranks() == 1;
+    M->tty = os_is_terminal(STDOUT_FILENO) && dist_ranks() == 1;
     M->start = match_now();
     if (M->o.results && !match_resume(M))
         return 2;
@@ -983,11 +983,11 @@ static int match_prepare(match *M, int argc, char **argv)
  * last line, which no run of this program leaves, is cut off). */
 static bool match_create(match *M)
 {
-    if (M->o.log_dir && mkdir(M->o.log_dir, 0777) != 0 && errno != EEXIST) {
+    if (M->o.log_dir && os_mkdir(M->o.log_dir) != 0 && errno != EEXIST) {
         fprintf(stderr, "banyan match: cannot create %s\n", M->o.log_dir);
         return false;
     }
-    if (M->o.records && mkdir(M->o.records, 0777) != 0 && errno != EEXIST) {
+    if (M->o.records && os_mkdir(M->o.records) != 0 && errno != EEXIST) {
         fprintf(stderr, "banyan match: cannot create %s\n", M->o.records);
         return false;
     }
@@ -1105,7 +1105,7 @@ static int match_follow(match *M, int argc, char **argv)
     if (!play)
         return 1;
     /* The lines exchanged with external players are kept where they play. */
-    if (M->o.log_dir && mkdir(M->o.log_dir, 0777) != 0 && errno != EEXIST)
+    if (M->o.log_dir && os_mkdir(M->o.log_dir) != 0 && errno != EEXIST)
         dist_fail("cannot create %s", M->o.log_dir);
     match_games(M);
     free(M->openings);
@@ -1119,7 +1119,7 @@ int cli_match(int argc, char **argv)
         match_usage(stdout);
         return 0;
     }
-    signal(SIGPIPE, SIG_IGN); /* A dead engine's pipe must not end the referee. */
+    os_ignore_broken_pipe(); /* A dead engine's pipe must not end the referee. */
     pthread_mutex_init(&M.lock, NULL);
     M.torn = -1;
     if (dist_rank() > 0)

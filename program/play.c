@@ -27,6 +27,7 @@
 
 #include "banyan.h"
 #include "cli.h"
+#include "os.h"
 #include "ponder.h"
 #include "record.h"
 
@@ -699,8 +700,8 @@ static bool play_init(play *P)
     const char *h = P->o.human ? P->o.human : "first";
     P->human[0] = !strcmp(h, "first") || !strcmp(h, "both");
     P->human[1] = !strcmp(h, "second") || !strcmp(h, "both");
-    P->tty = isatty(STDOUT_FILENO) != 0;
-    P->echo = !isatty(STDIN_FILENO);
+    P->tty = os_is_terminal(STDOUT_FILENO);
+    P->echo = !os_is_terminal(STDIN_FILENO);
     P->ponder_on = P->o.eng.ponder != 0;
     char err[256], params[512];
     cli_params(&P->o, params, sizeof params);

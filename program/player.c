@@ -2,33 +2,29 @@
  * player.c - players for `banyan match` (see player.h).
  *
  * An external player is a child process in its own process group, started
- * through /bin/sh so that a command line with arguments works as typed.
- * Requests are GTP commands; an answer is read line by line until its
- * terminating empty line, and every read waits with poll() against an
- * absolute deadline, so a silent engine becomes PLAYER_TIMEOUT and a dead
- * one PLAYER_CRASH (the referee ignores SIGPIPE). Stopping sends quit, waits
- * briefly, then kills the whole group and reaps it.
+ * by os_spawn() (through /bin/sh on POSIX, so that a command line with
+ * arguments works as typed). Requests are GTP commands; an answer is read
+ * line by line until its terminating empty line, and every read waits
+ * (os_wait_input) against an absolute deadline, so a silent engine becomes
+ * PLAYER_TIMEOUT and a dead one PLAYER_CRASH (the referee ignores SIGPIPE).
+ * Stopping sends quit, waits briefly, then kills the whole group and reaps
+ * it.
  */
 #include "dist.h"
 #include "player.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gomocup.h"
 #include "gtp.h"
-
-#define PLAYER_NO_DIR 125 /* Exit status of a child that cannot enter its folder. */
+#include "os.h"
 
 static double player_now(void)
 {
@@ -105,7 +101,7 @@ static player_status player_send(player *p, const char *line)
     size_t n = strlen(line), off = 0;
     player_log(p, ">", line);
     while (off < n) {
-        ssize_t w = write(p->to_fd, line + off, n - off);
+        ptrdiff_t w = os_write(p->to_fd, line + off, n - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -123,9 +119,8 @@ static player_status player_read_line(player *p, double deadline, char *line, si
         double left = deadline - player_now();
         if (left <= 0)
             return PLAYER_TIMEOUT;
-        struct pollfd pf = {.fd = p->from.fd, .events = POLLIN};
         int ms = left > 1 ? 1000 : (int)(left * 1000) + 1;
-        if (poll(&pf, 1, ms) < 0 && errno != EINTR)
+        if (os_wait_input(p->from.fd, ms) < 0 && errno != EINTR)
             return PLAYER_CRASH;
     }
     if (!line_next(&p->from, line, len, &too_long)) {
@@ -178,8 +173,6 @@ static player_status player_command(player *p, const char *cmd, double timeout)
     return st != PLAYER_OK ? st : ok ? PLAYER_OK : PLAYER_ILLEGAL;
 }
 
-extern char **environ;
-
 /* Whether an environment entry is one of those an MPI launcher gives the
  * processes of its job (Open MPI's OMPI_* and PMIX_*, MPICH's PMI_*,
  * HYDRA_* and MPI_LOCAL*): a player is no process of the referee's job,
@@ -193,68 +186,21 @@ static bool player_launcher_var(const char *e)
     return false;
 }
 
-/* The environment of a player: the referee's, less the MPI launcher's
- * variables where a launcher started the referee (elsewhere they are the
- * user's settings, for a player that is itself an MPI job: `gtp:mpirun
- * ...` as root needs OMPI_ALLOW_RUN_AS_ROOT). In memory from malloc() (the
- * strings are the referee's), or NULL when out of memory. */
-static char **player_environment(void)
-{
-    size_t n = 0, k = 0;
-    while (environ[n])
-        n++;
-    char **env = malloc((n + 1) * sizeof *env);
-    if (!env)
-        return NULL;
-    for (size_t i = 0; i < n; i++)
-        if (!dist_started() || !player_launcher_var(environ[i]))
-            env[k++] = environ[i];
-    env[k] = NULL;
-    return env;
-}
-
+/* Starts the player's process. Its environment is the referee's, less the
+ * MPI launcher's variables where a launcher started the referee (elsewhere
+ * they are the user's settings, for a player that is itself an MPI job:
+ * `gtp:mpirun ...` as root needs OMPI_ALLOW_RUN_AS_ROOT). */
 static player_status player_spawn(player *p)
 {
-    int in[2], out[2];
-    if (pipe(in) != 0)
-        return PLAYER_CRASH;
-    if (pipe(out) != 0) {
-        close(in[0]);
-        close(in[1]);
-        return PLAYER_CRASH;
-    }
-    char **env = player_environment();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        free(env);
+    int from_fd;
+    char why[256];
+    p->proc = os_spawn(p->spec->cmd, p->spec->dir, dist_started() ? player_launcher_var : NULL,
+                       &p->to_fd, &from_fd, why, sizeof why);
+    if (!p->proc) {
+        snprintf(p->last, sizeof p->last, "%s", why);
         return PLAYER_CRASH;
     }
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        int devnull = open("/dev/null", O_WRONLY);
-        if (devnull >= 0)
-            dup2(devnull, 2);
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        if (p->spec->dir[0] && chdir(p->spec->dir) != 0)
-            _exit(PLAYER_NO_DIR);
-        signal(SIGPIPE, SIG_DFL);
-        char sh[] = "sh", c[] = "-c";
-        char *argv[] = {sh, c, (char *)p->spec->cmd, NULL}; /* execve() writes none. */
-        execve("/bin/sh", argv, env ? env : environ);
-        _exit(127);
-    }
-    free(env);
-    setpgid(pid, pid); /* Also here, so the group exists before any kill. */
-    close(in[0]);
-    close(out[1]);
-    fcntl(in[1], F_SETFD, FD_CLOEXEC);
-    fcntl(out[0], F_SETFD, FD_CLOEXEC);
-    p->pid = pid;
-    p->to_fd = in[1];
-    line_init_fd(&p->from, out[0]);
+    line_init_fd(&p->from, from_fd);
     return PLAYER_OK;
 }
 
@@ -397,25 +343,22 @@ static player_status player_brain_move(player *p, const void *s, const banyan_li
  * that cannot be run). */
 static void player_why_dead(player *p)
 {
-    int status = 0;
-    pid_t got = 0;
-    for (int i = 0; i < 50 && (got = waitpid(p->pid, &status, WNOHANG)) == 0; i++)
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-    if (got != p->pid)
+    int code, sig;
+    if (os_process_wait(p->proc, 500, &code, &sig) != 1)
         return;
-    p->pid = 0;
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code == 127)
+    os_process_end(p->proc);
+    p->proc = NULL;
+    if (sig)
+        snprintf(p->last, sizeof p->last, "killed by signal %d while starting", sig);
+    else if (code == 127)
         snprintf(p->last, sizeof p->last, "could not be started: command not found (status 127)");
     else if (code == 126)
         snprintf(p->last, sizeof p->last, "could not be started: not executable (status 126)");
-    else if (code == PLAYER_NO_DIR)
+    else if (code == OS_NO_DIR)
         snprintf(p->last, sizeof p->last, "could not be started: cannot enter %.200s",
                  p->spec->dir);
-    else if (code >= 0)
+    else
         snprintf(p->last, sizeof p->last, "exited with status %d while starting", code);
-    else if (WIFSIGNALED(status))
-        snprintf(p->last, sizeof p->last, "killed by signal %d while starting", WTERMSIG(status));
 }
 
 /* ---- The player calls ---- */
@@ -584,7 +527,7 @@ void player_stop(player *p)
     }
     net_evaluator_free(p->ev);
     p->ev = NULL;
-    if (!p->pid)
+    if (!p->proc)
         return;
     /* quit (END for a brain, which answers nothing), and a short grace
      * period to exit by itself. */
@@ -594,18 +537,9 @@ void player_stop(player *p)
         player_answer(p, player_now() + 0.5, &ok);
     }
     close(p->to_fd);
-    for (int i = 0; i < 50; i++) {
-        if (waitpid(p->pid, NULL, WNOHANG) == p->pid) {
-            p->pid = 0;
-            break;
-        }
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-    }
-    if (p->pid) {
-        kill(-p->pid, SIGKILL);
-        kill(p->pid, SIGKILL);
-        waitpid(p->pid, NULL, 0);
-        p->pid = 0;
-    }
+    int code, sig;
+    os_process_wait(p->proc, 500, &code, &sig);
+    os_process_end(p->proc); /* Kills the group, where it still runs. */
+    p->proc = NULL;
     close(p->from.fd);
 }

@@ -10,11 +10,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/types.h>
 
 #include "banyan.h"
 #include "line.h"
 #include "options.h"
+#include "os.h"
 #include "record.h"
 
 typedef enum player_kind { PLAYER_INTERNAL, PLAYER_GTP, PLAYER_GOMOCUP } player_kind;
@@ -53,7 +53,7 @@ typedef struct player {
     const banyan_game *g;
     banyan_engine *e;  /* Internal engine. */
     net_evaluator *ev; /* Its network's evaluator (net=FILE), or NULL. */
-    pid_t pid;         /* External process, 0 when none. */
+    os_process *proc;  /* External process, NULL when none. */
     int to_fd;         /* Its stdin. */
     line_reader from;  /* Its stdout. */
     bool banyan_game;  /* It understands banyan-game. */

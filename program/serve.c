@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "dist.h"
 #include "dsearch.h"
 #include "net.h"
+#include "os.h"
 #include "web.h"
 
 #define SERVE_MEMORY ((size_t)1 << 30) /* --memory's default: all sessions together. */
@@ -39,10 +39,11 @@ static void serve_help(FILE *f)
     /* The engine options, but --memory, which is the server's own here. */
     char *text = NULL;
     size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
+    os_mem m;
+    FILE *mem = os_mem_open(&m, &text, &len);
     if (mem) {
         options_help(mem, OPTIONS_CLI, OPTIONS_IN_SERVE, "--");
-        fclose(mem);
+        os_mem_close(&m);
         for (char *line = text, *end; line && *line; line = end ? end + 1 : NULL) {
             end = strchr(line, '\n');
             if (strncmp(line, "  --memory ", 11) != 0)
@@ -74,9 +75,9 @@ static bool serve_net_game(const char *path, const char **out)
 int cli_serve(int argc, char **argv)
 {
     web_config c = {.host = "127.0.0.1", .port = 8080, .sessions = 16, .idle = 600};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int cores = os_cpus();
     char err[256];
-    c.max_threads = cores > 0 ? (int)(cores < BANYAN_MAX_THREADS ? cores : BANYAN_MAX_THREADS) : 1;
+    c.max_threads = cores < BANYAN_MAX_THREADS ? cores : BANYAN_MAX_THREADS;
     options_init(&c.eng);
     if (cli_wants_help(argc, argv, 2)) {
         serve_help(stdout);

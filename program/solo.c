@@ -34,6 +34,7 @@
 
 #include "cli.h"
 #include "dist.h"
+#include "os.h"
 #include "record.h"
 
 #define SOLO_DEFAULT_TIME 20.0 /* Seconds, without --time or --playouts. */
@@ -472,7 +473,7 @@ int cli_solo(int argc, char **argv)
     memset(&S, 0, sizeof S);
     if (!solo_options(&S, argc, argv))
         return 2;
-    if (dist_rank() != 0 && !freopen("/dev/null", "w", stdout))
+    if (dist_rank() != 0 && !freopen(os_null_device(), "w", stdout))
         return 1; /* Rank 0 speaks for the job. */
     S.start = cli_now();
     if (S.load && !solo_load(&S))

@@ -39,6 +39,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "os.h"
 #include "ponder.h"
 #include "record.h"
 
@@ -1034,13 +1035,15 @@ static int gtp_printsgf(gtp *ctx, int argc, char **argv)
     if (!(ctx->g->board ? ctx->g->board->sgf_game : 0))
         return gtp_fail(ctx, "no SGF for this game");
     /* A follower writes to memory only: the leader writes the file. */
-    FILE *f = argc == 0 || ctx->follower ? open_memstream(&text, &len)
-              : ctx->no_files            ? NULL
-                                         : fopen(argv[0], "w");
+    os_mem mem;
+    bool in_memory = argc == 0 || ctx->follower;
+    FILE *f = in_memory       ? os_mem_open(&mem, &text, &len)
+              : ctx->no_files ? NULL
+                              : fopen(argv[0], "w");
     if (!f)
         return gtp_fail(ctx, argc == 1 ? "cannot save file" : "out of memory");
     int rc = record_save(&ctx->rec, f, RECORD_SGF);
-    if (fclose(f) != 0 && rc == BANYAN_OK)
+    if ((in_memory ? os_mem_close(&mem) : fclose(f)) != 0 && rc == BANYAN_OK)
         rc = BANYAN_ENOMEM;
     if (rc == BANYAN_OK && argc == 0) {
         while (len > 0 && text[len - 1] == '\n')

@@ -4,9 +4,9 @@
 #include "line.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "os.h"
 
 void line_init_fd(line_reader *r, int fd)
 {
@@ -59,7 +59,7 @@ static bool line_fill(line_reader *r)
         return n > 0;
     }
     for (;;) {
-        ssize_t n = read(r->fd, r->buf + r->end, room);
+        ptrdiff_t n = os_read(r->fd, r->buf + r->end, room);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -108,6 +108,5 @@ bool line_ready(line_reader *r)
         return r->src->ready(r->src->ud);
     if (r->fd < 0)
         return true;
-    struct pollfd p = {.fd = r->fd, .events = POLLIN};
-    return poll(&p, 1, 0) > 0;
+    return os_wait_input(r->fd, 0) > 0;
 }

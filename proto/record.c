@@ -162,10 +162,13 @@ static int record_start(record *r, const banyan_game *g, const char *params, con
     start = record_trim(start, &n);
     if (n == 0)
         return BANYAN_OK;
-    if (!(r->start = strndup(start, n))) {
+    n = strnlen(start, n);
+    if (!(r->start = malloc(n + 1))) {
         rc = record_fail(err, errlen, BANYAN_ENOMEM, "out of memory");
         goto fail;
     }
+    memcpy(r->start, start, n);
+    r->start[n] = 0;
     if (strpbrk(r->start, "\r\n")) {
         rc = record_fail(err, errlen, BANYAN_EINVAL, "the start position holds a line break");
         goto fail;

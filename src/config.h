@@ -5,15 +5,20 @@
 #ifndef BANYAN_CONFIG_H
 #define BANYAN_CONFIG_H
 
-/* Functions shared between the library's files but not exported. */
-#if defined(__GNUC__) || defined(__clang__)
-#define BANYAN_INTERNAL    __attribute__((visibility("hidden")))
-#define BANYAN_API         __attribute__((visibility("default")))
-#define BANYAN_LIKELY(x)   __builtin_expect(!!(x), 1)
-#define BANYAN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Functions shared between the library's files but not exported. A
+ * Windows DLL has no visibility: it exports the names its .def file lists
+ * (make windows). */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+#define BANYAN_INTERNAL __attribute__((visibility("hidden")))
+#define BANYAN_API      __attribute__((visibility("default")))
 #else
 #define BANYAN_INTERNAL
 #define BANYAN_API
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define BANYAN_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define BANYAN_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
 #define BANYAN_LIKELY(x)   (x)
 #define BANYAN_UNLIKELY(x) (x)
 #endif

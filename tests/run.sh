@@ -26,11 +26,15 @@ esac
 # and those that spend their time waiting (ponder.sh) or need node
 # (sabaki.sh), abi.sh, which builds two libraries of its own (15 to 25 s),
 # mpi_search.sh and mpi_learn.sh (MPI jobs, 10 to 15 s, mostly waiting) and
-# mpi_match.sh (MPI jobs, 15 to 35 s on two cores).
+# mpi_match.sh (MPI jobs, 15 to 35 s on two cores), and the ways users get
+# Banyan (CLI_PACKAGE: the Windows build under Wine, the Debian packages,
+# the Python wheel, the source tarball: builds of their own, run in the
+# release pass only).
 # The fast tier runs run_smoke for them instead (abi.sh has no smoke: it
 # checks the library's binary interface, which a change to include/ alone
 # moves).
-CLI_SLOW="abi.sh learn.sh match.sh mpi_learn.sh mpi_match.sh mpi_search.sh ponder.sh python.sh sabaki.sh tsptw.sh web.sh"
+CLI_PACKAGE="deb.sh dist.sh wheel.sh windows.sh"
+CLI_SLOW="$CLI_PACKAGE abi.sh learn.sh match.sh mpi_learn.sh mpi_match.sh mpi_search.sh ponder.sh python.sh sabaki.sh tsptw.sh web.sh"
 
 # Unit tests, with the given options: their own counts join ours.
 run_unit() {
@@ -276,7 +280,7 @@ lane_a() {
     else
         run_unit --shard 1/2
         run_fuzz
-        run_cli tests/cli/match.sh
+        run_cli tests/cli/match.sh $(for f in $CLI_PACKAGE; do echo tests/cli/$f; done)
     fi
 }
 # Lane B: here. python.sh stays here: a background job ignores SIGINT,
@@ -289,7 +293,7 @@ lane_b() {
     if [ "$tier" = fast ]; then
         run_smoke
     else
-        run_cli $(cli_files slow | grep -v '/match\.sh$')
+        run_cli $(cli_files slow | grep -v '/match\.sh$' | grep -Fvx -f <(printf 'tests/cli/%s\n' $CLI_PACKAGE))
     fi
     run_example
 }

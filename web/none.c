@@ -7,9 +7,13 @@
 
 #include "web.h"
 
+/* What is missing and how to get it; a build that leaves the board out by
+ * design says why instead (make windows). */
+#ifndef WEB_MISSING
 #define WEB_MISSING                                                                                \
     "not built (it needs libmicrohttpd and jansson: apt-get install libmicrohttpd-dev "            \
     "libjansson-dev pkg-config, then rebuild)"
+#endif
 
 int web_serve(const web_config *c)
 {

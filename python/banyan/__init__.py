@@ -16,11 +16,17 @@ one's own. Errors raise banyan.Error with the library's
 message; a bad argument raises a TypeError or ValueError (BadTypeError,
 BadValueError, both banyan.Error too) naming the argument and the value. docs/PYTHON.md describes the whole
 interface.
+
+__version__ is the package's version, BANYAN_VERSION of the include/banyan.h
+it was built from; version() is the loaded library's.
 """
+from . import _lib
 from ._lib import BadTypeError, BadValueError, Error, library_path
 from ._lib import check_layout as _check_layout
 from .engine import Analysis, Engine, GameInfo, MoveStats, Param, games, version
 from .solo import SoloEvent, SoloResult, nmcs, nrpa, solo
+
+__version__ = _lib.VERSION or version()
 
 __all__ = ["Analysis", "BadTypeError", "BadValueError", "Engine", "Error", "GameInfo",
            "MoveStats", "Param", "SoloEvent", "SoloResult", "games", "library_path", "nmcs", "nrpa",

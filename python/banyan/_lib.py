@@ -3,13 +3,20 @@
 Finding the library, in this order:
 1. the environment variable BANYAN_LIBRARY: a path to the library, or to a
    folder holding libbanyan.so.0 (nothing else is tried then);
-2. the build tree beside the package, when the package is used from its
-   source folder: ../build/release/libbanyan.so.0 from python/;
-3. for an installed package, PREFIX/lib/libbanyan.so.0 as `make install`
-   recorded it in _installed.py: the library installed with the package,
-   found without ldconfig or LD_LIBRARY_PATH for any prefix;
+2. the library inside the package, banyan/libbanyan.so.0, where a wheel
+   (`pip install`, python/banyan_build.py) put it;
+3. for a package installed by `make install`, PREFIX/lib/libbanyan.so.0 as
+   it recorded it in _installed.py: the library installed with the package,
+   found without ldconfig or LD_LIBRARY_PATH for any prefix; else the
+   build tree beside the package, when the package is used from its source
+   folder: ../build/release/libbanyan.so.0 from python/;
 4. the soname libbanyan.so.0, through the dynamic loader's own search (the
    loader's cache after `make install` and ldconfig, LD_LIBRARY_PATH).
+
+VERSION is the package's version, BANYAN_VERSION of the include/banyan.h it
+came with: recorded in _installed.py by `make install` and by the wheel's
+build, read from the header itself in the source tree. The library's major
+version must be the same (check_layout()).
 
 The structures mirror include/banyan.h and include/banyan_game.h field for
 field. Their layout is checked two ways: tests/test_layout.py compiles a C
@@ -25,9 +32,9 @@ are made by sized().
 """
 import ctypes
 import os
+import re
 
 SONAME = "libbanyan.so.0"
-HEADER_VERSION = "0.1.0"  # The version of include/banyan.h mirrored here.
 
 # Status codes (banyan_game.h).
 OK = 0
@@ -413,25 +420,46 @@ def sized(struct_type):
 
 # ---- Loading ----
 
-def _installed_libdir():
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _installed(name):
+    """A value recorded at installation in _installed.py (LIBDIR, VERSION),
+    or None: `make install` and the wheel's build write the file; the source
+    tree has none."""
     try:
-        from . import _installed  # Written by `make install`.
+        from . import _installed as recorded
     except ImportError:
         return None
-    return _installed.LIBDIR
+    return getattr(recorded, name, None)
+
+
+def _source_version():
+    """BANYAN_VERSION of the include/banyan.h the package came with: as
+    recorded at installation, else read from the source tree's header."""
+    recorded = _installed("VERSION")
+    if recorded:
+        return recorded
+    try:
+        with open(os.path.join(HERE, "..", "..", "include", "banyan.h")) as header:
+            found = re.search(r'#define BANYAN_VERSION "([^"]*)"', header.read())
+    except OSError:
+        return None
+    return found.group(1) if found else None
+
+
+VERSION = _source_version()
 
 
 def _candidates():
     env = os.environ.get("BANYAN_LIBRARY")
     if env:
         return [os.path.join(env, SONAME) if os.path.isdir(env) else env]
-    libdir = _installed_libdir()
-    if libdir is None:
-        here = os.path.dirname(os.path.abspath(__file__))
-        mine = os.path.join(here, "..", "..", "build", "release", SONAME)
-    else:
-        mine = os.path.join(libdir, SONAME)
-    return ([mine] if os.path.exists(mine) else []) + [SONAME]
+    libdir = _installed("LIBDIR")
+    mine = [os.path.join(HERE, SONAME),
+            os.path.join(libdir, SONAME) if libdir
+            else os.path.join(HERE, "..", "..", "build", "release", SONAME)]
+    return [path for path in mine if os.path.exists(path)][:1] + [SONAME]
 
 
 def _load():
@@ -443,7 +471,8 @@ def _load():
             tried.append(f"{path}: {exc}")
     raise ImportError(
         "banyan: cannot load libbanyan (" + "; ".join(tried) + "). Build it with `make` in "
-        "the source tree, install it with `make install`, or set BANYAN_LIBRARY to its path."
+        "the source tree, install it with `make install` or `pip install`, or set "
+        "BANYAN_LIBRARY to its path."
     )
 
 
@@ -549,8 +578,8 @@ def check_layout():
     disagrees, which means that the library and this package were built
     from different headers."""
     lib_version = text(version())
-    if lib_version.split(".")[0] != HEADER_VERSION.split(".")[0]:
-        raise Error(f"libbanyan {lib_version} is not the version {HEADER_VERSION} this "
+    if VERSION and lib_version.split(".")[0] != VERSION.split(".")[0]:
+        raise Error(f"libbanyan {lib_version} is not the version {VERSION} this "
                     "package was written for")
     n = ctypes.c_int()
     g = game_list(ctypes.byref(n))[0]

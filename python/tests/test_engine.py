@@ -2,12 +2,13 @@
 errors, tree dumps, threads (the GIL released during a search, stop from
 another thread, Ctrl-C)."""
 import json
+import os
 import signal
 import threading
 import time
 import unittest
 
-from support import banyan
+from support import ROOT, banyan
 
 
 class GamesTest(unittest.TestCase):
@@ -24,6 +25,11 @@ class GamesTest(unittest.TestCase):
     def test_version_and_library(self):
         self.assertRegex(banyan.version(), r"^\d+\.\d+\.\d+$")
         self.assertIn("libbanyan.so", banyan.library_path())
+        # The package's version is the header's it came with, BANYAN_VERSION,
+        # which the library built from the same source returns.
+        with open(os.path.join(ROOT, "include", "banyan.h")) as header:
+            self.assertIn(f'#define BANYAN_VERSION "{banyan.__version__}"', header.read())
+        self.assertEqual(banyan.__version__, banyan.version())
 
     def test_layout_check_passes(self):
         banyan._check_layout()  # Raises banyan.Error on a mismatch.

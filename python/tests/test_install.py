@@ -13,7 +13,7 @@ import sys
 import tempfile
 import unittest
 
-from support import BUILD, ROOT
+from support import BUILD, ROOT, banyan
 
 SCRIPT = r"""
 import os, sys
@@ -21,6 +21,7 @@ import banyan
 site, libdir = sys.argv[1:]
 assert banyan.__file__.startswith(site + os.sep), banyan.__file__
 assert banyan.library_path().startswith(libdir + os.sep), banyan.library_path()
+assert banyan.__version__ == banyan.version(), (banyan.__version__, banyan.version())
 with banyan.Engine("connect4", memory="16M", seed=1) as e:
     a = e.analyze("4453", playouts=2000)
     assert a.playouts == 2000 and a.best in "abcdefg", a
@@ -53,6 +54,8 @@ def clean_env():
     return env
 
 
+@unittest.skipIf(os.environ.get("BANYAN_TEST_INSTALLED"),
+                 "make install of the source tree, not the installed package under test")
 @unittest.skipUnless(shutil.which("make"), "make is not installed")
 @unittest.skipUnless(os.path.exists(os.path.join(BUILD, "libbanyan.so.0")), "no build")
 class InstallTest(unittest.TestCase):
@@ -85,7 +88,8 @@ class InstallTest(unittest.TestCase):
             self.assertEqual(len(inits), 1, done.stdout)
             site = os.path.dirname(os.path.dirname(inits[0]))
             with open(os.path.join(site, "banyan", "_installed.py")) as f:
-                self.assertEqual(f.read().strip(), 'LIBDIR = "/usr/lib"')
+                self.assertEqual(f.read().splitlines(),
+                                 ['LIBDIR = "/usr/lib"', f'VERSION = "{banyan.__version__}"'])
             env = clean_env()
             env["PYTHONPATH"] = site
             env["LD_LIBRARY_PATH"] = os.path.join(stage, "usr/lib")
@@ -95,7 +99,7 @@ class InstallTest(unittest.TestCase):
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
             self.assertFalse(os.path.exists(os.path.join(site, "banyan")))
             self.assertEqual(glob.glob(os.path.join(stage, "usr/lib/libbanyan*")), [])
-            gone = subprocess.run([sys.executable, "-c", "import banyan"], cwd=stage, env=env,
+            gone = subprocess.run([sys.executable, "-S", "-c", "import banyan"], cwd=stage, env=env,
                                   capture_output=True, text=True)
             self.assertNotEqual(gone.returncode, 0)
 
@@ -130,7 +134,7 @@ class InstallTest(unittest.TestCase):
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
             self.assertFalse(os.path.exists(os.path.join(site, "banyan")))
             self.assertEqual(glob.glob(os.path.join(prefix, "lib/libbanyan*")), [])
-            gone = subprocess.run([sys.executable, "-c", "import banyan"], cwd=elsewhere,
+            gone = subprocess.run([sys.executable, "-S", "-c", "import banyan"], cwd=elsewhere,
                                   env=env, capture_output=True, text=True)
             self.assertNotEqual(gone.returncode, 0)
 
