@@ -157,7 +157,7 @@ static int main_run(int argc, char **argv)
     if (!strcmp(cmd, "help"))
         return main_help(argc, argv);
     if (!strcmp(cmd, "--version")) {
-        printf("banyan %s (%s, %s)\n", banyan_version(), BANYAN_COMPILER, __DATE__);
+        printf("banyan %s (%s)\n", banyan_version(), BANYAN_COMPILER);
         printf("networks: %s\n", nn_have_blas() ? "OpenBLAS" : "plain C (built without BLAS)");
         printf("web board: %s\n", web_about());
         printf("distributed: %s\n", dist_about());

@@ -95,7 +95,8 @@ def _build_library(root, out):
     target = os.path.join(out, f"libbanyan.so.{_version(root)}")
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     subprocess.run(["make", "-C", root, f"-j{os.cpu_count() or 1}", f"B={out}", "sanitize=",
-                    "DEBUG=", "WEB=no", "MPI=no", "BLAS=none", target], env=env, check=True)
+                    "DEBUG=", "WERROR=", "WEB=no", "MPI=no", "BLAS=none", target], env=env,
+                   check=True)
     return target
 
 
