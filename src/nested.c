@@ -104,6 +104,11 @@ typedef struct worker {
     double result; /* The last top-level iteration's score, when have. */
     bool have;
     uint64_t iteration; /* The top-level iteration it runs. */
+    /* Under a playout budget, a top-level batch gives each of its workers a
+     * share of what is left (metered): a worker stops on its own share
+     * alone, so that a seed and a thread count give the same run. */
+    bool metered;
+    uint64_t quota;
     banyan_move mv[BANYAN_MAX_MOVES];
     uint64_t code[BANYAN_MAX_MOVES];
     double p[BANYAN_MAX_MOVES];
@@ -349,14 +354,20 @@ static void pol_free(nested *N, policy *P)
 
 /* ---- The budget and the best game ---- */
 
-/* Takes one playout from the budget: false once it is spent or the call
- * stops. */
-static bool nested_claim(nested *N)
+/* Takes one playout from the budget, or from w's share of it: false once
+ * it is spent or the call stops. */
+static bool nested_claim(worker *w)
 {
+    nested *N = w->N;
     if (atomic_load_explicit(&N->stop, memory_order_relaxed))
         return false;
-    if (N->max_playouts &&
-        atomic_fetch_add_explicit(&N->claimed, 1, memory_order_relaxed) >= N->max_playouts) {
+    if (w->metered) {
+        if (w->quota == 0)
+            return false; /* The batch's end stops the call once all is spent. */
+        w->quota--;
+        atomic_fetch_add_explicit(&N->claimed, 1, memory_order_relaxed);
+    } else if (N->max_playouts &&
+               atomic_fetch_add_explicit(&N->claimed, 1, memory_order_relaxed) >= N->max_playouts) {
         atomic_store(&N->stop, 1);
         return false;
     }
@@ -480,7 +491,7 @@ static bool nrpa_playout(worker *w, const policy *P, double *score)
     nested *N = w->N;
     const banyan_game *g = N->g;
     seq *out = &w->line[0];
-    if (!nested_claim(N))
+    if (!nested_claim(w))
         return false;
     memcpy(w->state, N->root, g->state_size);
     out->n = 0;
@@ -669,8 +680,13 @@ static bool nrpa_run(nested *N, double *score)
         int batch = N->iterations - it < threads ? N->iterations - it : threads;
         pthread_t tid[BANYAN_MAX_THREADS];
         bool started[BANYAN_MAX_THREADS] = {false};
-        for (int j = 0; j < batch; j++)
+        uint64_t claimed = atomic_load(&N->claimed);
+        uint64_t left = claimed < N->max_playouts ? N->max_playouts - claimed : 0;
+        for (int j = 0; j < batch; j++) {
             N->w[j]->iteration = (uint64_t)it + (uint64_t)j;
+            N->w[j]->metered = N->max_playouts > 0;
+            N->w[j]->quota = left / (uint64_t)batch + ((uint64_t)j < left % (uint64_t)batch);
+        }
         for (int j = 1; j < batch; j++)
             started[j] = pthread_create(&tid[j], NULL, nrpa_iteration, N->w[j]) == 0;
         nrpa_iteration(w0);
@@ -680,6 +696,10 @@ static bool nrpa_run(nested *N, double *score)
             else
                 nrpa_iteration(N->w[j]); /* No thread: its turn here. */
         }
+        for (int j = 0; j < batch; j++)
+            N->w[j]->metered = false;
+        if (N->max_playouts && atomic_load(&N->claimed) >= N->max_playouts)
+            atomic_store(&N->stop, 1);
         for (int j = 0; j < batch; j++) {
             worker *w = N->w[j];
             if (!w->have)
@@ -708,7 +728,7 @@ static bool nmcs_playout(worker *w, double *score)
     nested *N = w->N;
     const banyan_game *g = N->g;
     seq *out = &w->line[0];
-    if (!nested_claim(N))
+    if (!nested_claim(w))
         return false;
     out->n = 0;
     for (int n; (n = g->moves(w->state, w->mv)) > 0;) {

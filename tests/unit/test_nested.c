@@ -209,6 +209,25 @@ void test_nested_reproducible(void)
         T_EQ(s1.runs, 1);
         T_TRUE(r1.score >= 40); /* Random 5D games average about 43 lines... */
     }
+    /* A playout budget that ends a run inside a batch of iterations: each
+     * thread stops on its own share of what is left, so threads reproduce
+     * the run too (a run of 400 playouts cut at 155, inside a batch). */
+    for (int threads = 2; threads <= 3; threads++) {
+        banyan_config cfg = nest_cfg(5, threads);
+        banyan_solo_options o = BANYAN_SOLO_OPTIONS(.algorithm = BANYAN_SOLO_NRPA, .level = 2,
+                                                    .iterations = 20, .playouts = 155);
+        banyan_solo_result r1 = BANYAN_SOLO_RESULT(a, NEST_ROOM);
+        T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r1), BANYAN_OK);
+        T_EQ(r1.playouts, 155);
+        for (int k = 0; k < 4; k++) {
+            banyan_solo_result r2 = BANYAN_SOLO_RESULT(b, NEST_ROOM);
+            T_EQ(banyan_solo_run(g, "rule=5d", NULL, &cfg, &o, &r2), BANYAN_OK);
+            T_EQ(r2.playouts, 155);
+            T_NEAR(r1.score, r2.score, 0);
+            T_EQ(r1.n_moves, r2.n_moves);
+            T_TRUE(memcmp(a, b, (size_t)r1.n_moves * sizeof *a) == 0);
+        }
+    }
     /* ...and NMCS: the same too. */
     banyan_config cfg = nest_cfg(4, 1);
     banyan_solo_options o = BANYAN_SOLO_OPTIONS(.algorithm = BANYAN_SOLO_NMCS, .level = 1);
