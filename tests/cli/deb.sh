@@ -10,7 +10,7 @@
 # purged, and every file they installed gone. Sourced by tests/run.sh; in the
 # slow tier (a build of the whole tree: about a minute on two cores).
 deb_pkgs="banyan libbanyan0 libbanyan-dev python3-banyan"
-deb_v=$(sed -n 's/^#define BANYAN_VERSION "\(.*\)"$/\1/p' include/banyan.h)
+deb_v=$(header_version)
 if case "$B" in *san-*) true ;; *) false ;; esac; then
     echo "SKIPPED: Debian packages in a sanitizer build: the packages do not depend on the" \
         "build (the release pass builds them)"

@@ -9,7 +9,7 @@ if case "$B" in *san-*) true ;; *) false ;; esac; then
 elif ! git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
     echo "SKIPPED: make dist: not a git checkout (make dist packs a checkout's files)"
 else
-    v=$(sed -n 's/^#define BANYAN_VERSION "\(.*\)"$/\1/p' include/banyan.h)
+    v=$(header_version)
     ball=$tmp/dist/banyan-$v.tar.gz
     if make --no-print-directory dist DISTDIR="$tmp/dist" > "$tmp/out" 2>&1 && [ -f "$ball" ]; then
         ok "dist: make dist writes banyan-$v.tar.gz"

@@ -13,18 +13,5 @@ elif case "$B" in *san-*) true ;; *) false ;; esac; then
 else
     BANYAN_BUILD="$B" BANYAN_LIBRARY="$B/libbanyan.so.0" PYTHONDONTWRITEBYTECODE=1 \
         python3 python/tests/run.py > "$tmp/python" 2>&1
-    py_rc=$?
-    py_n=0
-    while IFS= read -r line; do
-        case $line in
-        "ok "*) ok "python: ${line#ok }"; py_n=$((py_n + 1)) ;;
-        "FAIL "*) rm -f "$tmp/out"; bad "python: ${line#FAIL }"; py_n=$((py_n + 1)) ;;
-        "SKIPPED: "*) echo "$line" ;;
-        esac
-    done < <(sed '/^=====/,$d' "$tmp/python")
-    echo "python: $py_n tests of python/tests ($(python3 -V 2>&1))"
-    if [ "$py_rc" -ne 0 ] || [ "$py_n" -eq 0 ]; then
-        [ "$py_n" -eq 0 ] && { rm -f "$tmp/out"; bad "python: the tests did not run"; }
-        sed 's/^/     | /' "$tmp/python" | grep -v '^     | ok ' | head -80
-    fi
+    py_suite python "" "$tmp/python" $? "python: %s tests of python/tests ($(python3 -V 2>&1))"
 fi

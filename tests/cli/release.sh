@@ -3,7 +3,7 @@
 # library (banyan_version), the program's --version, the shared library's
 # file name and SONAME, the manual page, the Python package, the Debian
 # changelog and CHANGELOG.md's newest entry. Sourced by tests/run.sh.
-v=$(sed -n 's/^#define BANYAN_VERSION "\(.*\)"$/\1/p' include/banyan.h)
+v=$(header_version)
 if ! echo "$v" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+$'; then
     bad "release: include/banyan.h says a version MAJOR.MINOR.PATCH ('$v')"
 else

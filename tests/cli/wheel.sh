@@ -18,7 +18,7 @@ elif case "$B" in *san-*) true ;; *) false ;; esac; then
         "(the release pass runs it)"
 else
     wh_root=$PWD
-    wh_version=$(sed -n 's/^#define BANYAN_VERSION "\(.*\)"/\1/p' include/banyan.h)
+    wh_version=$(header_version)
     # Every command runs without the variables that would choose another
     # package or library, or another index, and writes no bytecode here.
     wh() {
@@ -147,18 +147,6 @@ EOF
         "$wh_root/python/tests" "$wh_env2/"
     wh_in "$tmp" BANYAN_TEST_INSTALLED=1 "$wh_env2/bin/python" "$wh_root/python/tests/run.py" \
         > "$tmp/wheel-suite" 2>&1
-    wh_rc=$?
-    wh_n=0
-    while IFS= read -r line; do
-        case $line in
-        "ok "*) ok "wheel: python: ${line#ok }"; wh_n=$((wh_n + 1)) ;;
-        "FAIL "*) rm -f "$tmp/out"; bad "wheel: python: ${line#FAIL }"; wh_n=$((wh_n + 1)) ;;
-        "SKIPPED: "*) echo "SKIPPED: wheel: ${line#SKIPPED: }" ;;
-        esac
-    done < <(sed '/^=====/,$d' "$tmp/wheel-suite")
-    echo "wheel: $wh_n tests of python/tests against the installed wheel ($(/usr/bin/python3 -V 2>&1))"
-    if [ "$wh_rc" -ne 0 ] || [ "$wh_n" -eq 0 ]; then
-        [ "$wh_n" -eq 0 ] && { rm -f "$tmp/out"; bad "wheel: the tests did not run"; }
-        sed 's/^/     | /' "$tmp/wheel-suite" | grep -v '^     | ok ' | head -80
-    fi
+    py_suite "wheel: python" "wheel: " "$tmp/wheel-suite" $? \
+        "wheel: %s tests of python/tests against the installed wheel ($(/usr/bin/python3 -V 2>&1))"
 fi

@@ -11,7 +11,7 @@
 # python3) for the rest; each missing tool skips what needs it.
 
 WIN=build/windows
-win_version=$(sed -n 's/.*BANYAN_VERSION "\(.*\)"/\1/p' include/banyan.h)
+win_version=$(header_version)
 win_zip=$WIN/banyan-$win_version-windows-x86_64.zip
 
 # win_run COMMAND...: runs a Windows program under Wine, in a prefix kept in
