@@ -4,7 +4,7 @@ evaluation, for tools/fit_patterns.c.
 
     tools/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
                           [--moves MOVES] [--every K] [--reuse 1] [--deviate N]
-                          [--positions 1]
+                          [--positions 1] [--rule freestyle|standard|renju]
 
 Takes every position from ply 8 to the third last of each record of the
 folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
@@ -32,7 +32,9 @@ tools/fit_patterns.c holds it out with its record. These are the positions a
 search meets after moves the games do not play, which the evaluation must
 judge too. With --positions 1, the second argument is instead a file of
 positions, lines "ID MOVES" (bench/gomoku_children.c's list of the children
-of labelled positions), each labelled as it is, in the file's order. The
+of labelled positions), each labelled as it is, in the file's order. With
+--rule, the brain plays under that rule (`INFO rule 0, 1 or 4`; default
+freestyle), the records' own. The
 brain is a sparring partner installed by hand (docs/STRENGTH.md, "The
 opponents", says how); no test needs it.
 """
@@ -143,6 +145,8 @@ def converse(p, lines):
 
 
 KEPT = {}  # --reuse: the worker's brain.
+RULE = ["INFO rule 0"]  # --rule, set before the workers start.
+RULES = {"freestyle": 0, "standard": 1, "renju": 4}
 
 
 def ask_reuse(job):
@@ -158,7 +162,8 @@ def ask_reuse(job):
         kill = lambda: os.killpg(p.pid, signal.SIGKILL)
         timer = threading.Timer(5 + ms / 100, kill)
         timer.start()
-        last, answer = converse(p, first + ["INFO timeout_turn %d" % ms] + board_lines(moves))
+        last, answer = converse(p, first + ["INFO timeout_turn %d" % ms] + RULE +
+                                board_lines(moves))
         timer.cancel()
         if not answer:
             raise OSError("no answer")
@@ -175,7 +180,7 @@ def ask_reuse(job):
 
 def ask(job):
     pid, moves, brain, ms = job
-    lines = ["START 15", "INFO timeout_turn %d" % ms] + board_lines(moves)
+    lines = ["START 15", "INFO timeout_turn %d" % ms] + RULE + board_lines(moves)
     try:
         p = start(brain)
     except OSError:
@@ -206,9 +211,13 @@ def main(argv):
         return 2
     out, folders = args[0], args[1].split(",")
     opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None, "--every": "1",
-           "--reuse": "0", "--deviate": "0", "--positions": "0"}
+           "--reuse": "0", "--deviate": "0", "--positions": "0", "--rule": "freestyle"}
     for i in range(2, len(args) - 1, 2):
         opt[args[i]] = args[i + 1]
+    if opt["--rule"] not in RULES:
+        print("label_gomoku.py: --rule is freestyle, standard or renju", file=sys.stderr)
+        return 2
+    RULE[0] = "INFO rule %d" % RULES[opt["--rule"]]
     done = set()
     if os.path.exists(out):
         done = {l.split()[0] for l in open(out) if l.strip()}

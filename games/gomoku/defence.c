@@ -133,6 +133,9 @@ int gmk_defend(const gmk *t, banyan_move *moves, int n, void *mem)
             ((gmk_deep *)mem)->quiet[key % GMK_QUIET] = key;
         }
         return n;
+    } else if (v->line.n_fives < 2) {
+        return n; /* Renju: White's four that Black may not block; another
+                   * Black stone may make the point allowed. */
     } else {
         gmk_defend_mark(&v->g, &v->line, me + 1, keep);
         for (int i = 0; i < n; i++) {
@@ -189,7 +192,7 @@ int gmk_candidates_deep(const void *s, uint32_t effort, double seconds, void *me
     banyan_move w;
     uint32_t used = 0, total = 0;
 
-    if (n <= 1 || t->rule == GMK_RENJU || t->prover != GMK_PROVER_VCT)
+    if (n <= 1 || t->prover != GMK_PROVER_VCT)
         return n;
     double deadline = gmk_deadline(seconds);
     if (!gmk_vcf_for(t, !me, &w) &&

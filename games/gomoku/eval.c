@@ -13,6 +13,8 @@
  * four next); a single two. Each cell also gets a pattern code per colour: the multiset of its four
  * line patterns (what a stone there makes of each line, from a dead line
  * to a five), one of GMK_PC_N.
+ * Under renju a cell where Black's winning shape or double three is a
+ * forbidden point counts for nothing.
  * Forced moves are followed exactly: a five to make wins, two fives to
  * stop lose, one five to stop is blocked and the position after the block
  * is evaluated for the opponent. Otherwise a logistic model gives the
@@ -82,6 +84,8 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
                            uint16_t *pc, int *npc)
 {
     gmk_eval_lines L;
+    gmk_board g; /* Renju: loaded when a Black cell needs the forbidden check. */
+    bool loaded = false;
     int size = t->size, me = t->ply & 1;
     gmk_eval_build(t, &L);
     memset(n, 0, sizeof(int) * 2 * GMK_C_N);
@@ -98,6 +102,14 @@ static void gmk_eval_count(const gmk *t, int n[2][GMK_C_N], banyan_move five[2],
                 unsigned sum = GMK_LINE_COUNTS(v[col][0]) + GMK_LINE_COUNTS(v[col][1]) +
                                GMK_LINE_COUNTS(v[col][2]) + GMK_LINE_COUNTS(v[col][3]);
                 int k = gmk_eval_class(sum);
+                if (col == 0 && t->rule == GMK_RENJU && (k == GMK_C_WIN || k == GMK_C_33)) {
+                    /* A double four or three forbidden to Black is none. */
+                    if (!loaded)
+                        gmk_board_load(t, &g);
+                    loaded = true;
+                    if (gmk_forbidden_at(g.b, gmk_bidx(r, c), 0))
+                        continue;
+                }
                 if (k != GMK_C_N)
                     n[col][k]++;
                 if (k == GMK_C_FIVE)

@@ -178,6 +178,11 @@ bool gmk_vcf_search(gmk_vcf *v, int lv, int n, const int *dfp, int n_dfp)
             v->line.n = lv + 1;
             v->line.n_fives = k;
             memcpy(v->line.fives, fives, (size_t)k * sizeof *fives);
+        } else if (k == 1 && v->g.renju && v->att == 1 && gmk_forbidden_at(b, fives[0], 0)) {
+            won = true; /* Renju: Black may not block there. */
+            v->line.n = lv + 1;
+            v->line.n_fives = 1;
+            v->line.fives[0] = fives[0];
         } else if (k == 1) {
             q = fives[0];
             uint64_t key = v->key, child = key ^ gmk_vcf_hash(m, col) ^ gmk_vcf_hash(q, dcol);
@@ -275,9 +280,9 @@ int gmk_vcf_init(gmk_vcf *v, const gmk *t, int att, int *afp, int *n_afp, int *d
  * (a null move: what att would do if given a free move). Sound under every
  * rule: fives and five points follow the rule per colour, Black's forbidden
  * points are never attacker moves, and any line where the defender has a
- * five of his own fails. (The defender is always assumed able to block,
- * even on a point forbidden to Black, which can only hide wins, never
- * invent one.) */
+ * five of his own fails. White's four whose five point is forbidden to
+ * Black wins: Black cannot block it, and has no five (he would have had to
+ * be blocked first). */
 bool gmk_vcf_for(const gmk *t, int att, banyan_move *out)
 {
     int afp[8], n_afp, dfp[8], n_dfp;

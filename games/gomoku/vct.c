@@ -36,8 +36,20 @@
  * than by shape, every defence is tried, and "no threat" fails. Moves are
  * looked for only among cells within distance 2 of a stone, the region in
  * which every five point, four and open three lies; limiting the
- * attacker's choices can only hide wins. Not used under renju, whose
- * forbidden points would have to enter every threat.
+ * attacker's choices can only hide wins.
+ *
+ * Renju. White attacking: Black's fives are exact (the rule's per-colour
+ * fives); a four whose one five point is forbidden to Black wins, as he
+ * cannot block it; any other defence that would be forbidden to Black is
+ * still tried, which can only hide wins. Black attacking plays no
+ * forbidden point (his threats, a forced block, the winning straight
+ * four), and a threat of his counts only when no White stone can take it
+ * away but by occupying or blocking it: a White stone anywhere can change
+ * which of Black's points are forbidden (a three is true only when its
+ * straight four is allowed, checked recursively), so a point whose shapes
+ * alone could make it a three-three or a four-four after such a stone is
+ * no threat (gmk_vct_firm). A threat so left out only widens the White
+ * answers that must be refuted.
  *
  * Quiet threats enter only as the first move (a line's other quiet moves
  * would widen every failing branch): wins that begin with one, as many of
@@ -223,6 +235,75 @@ static bool gmk_vct_double(const gmk_vct *v, int p)
     return gmk_vct_double_st(v, v->st[p]);
 }
 
+/* Whether the attacker is renju's Black, who has forbidden points. */
+static inline bool gmk_vct_barred_side(const gmk_vct *v)
+{
+    return v->g.renju && v->att == 0;
+}
+
+/* Whether the attacker may play at empty cell p now: not a point
+ * forbidden to renju's Black. */
+static inline bool gmk_vct_legal(gmk_vct *v, int p)
+{
+    return !gmk_vct_barred_side(v) || !gmk_forbidden_at(v->g.b, p, 0);
+}
+
+/* Whether the defender, renju's Black, may not block the attacker's one
+ * five point p: it is forbidden to him, and White makes five next. */
+static inline bool gmk_vct_block_barred(gmk_vct *v, int p)
+{
+    return v->g.renju && v->att == 1 && gmk_forbidden_at(v->g.b, p, 0);
+}
+
+/* Renju's Black: whether his point p, with GMK_VS_ bits st, is allowed now
+ * and stays allowed whatever White stones are added, so long as they leave
+ * line d (p's straight four, or -1 for none) as it is: no four in another
+ * line and an open three in at most one other (a White stone takes shapes
+ * away, but may make a three true by allowing its straight four). */
+static bool gmk_vct_firm(gmk_vct *v, int p, uint32_t st, int d)
+{
+    int threes = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned ls = (st >> (8 * i)) & 0xfu; /* Black's, the low nibble. */
+        if (i == d)
+            continue;
+        if (ls & (GMK_LS_FOUR | GMK_LS_FOUR2))
+            return false;
+        threes += (ls & GMK_LS_THREE) != 0;
+    }
+    return threes <= 1 && !gmk_forbidden_at(v->g.b, p, 0);
+}
+
+/* Renju's Black: the line of a straight four that empty region cell p makes
+ * (one line with two five points and no other four), or -1. */
+static int gmk_vct_straight_line(const gmk_vct *v, int p)
+{
+    int d = -1;
+    for (int i = 0; i < 4; i++) {
+        unsigned ls = (v->st[p] >> (8 * i)) & 0xfu;
+        if (ls & GMK_LS_FOUR2) {
+            if (d >= 0)
+                return -1;
+            d = i;
+        } else if (ls & GMK_LS_FOUR)
+            return -1;
+    }
+    return d;
+}
+
+/* A winning threat of the attacker's at empty region cell p, for the
+ * defender's answers: two five points (gmk_vct_double), and for renju's
+ * Black a straight four that is firm (gmk_vct_firm). */
+static bool gmk_vct_threat_at(gmk_vct *v, int p)
+{
+    if (!gmk_vct_double(v, p))
+        return false;
+    if (!gmk_vct_barred_side(v))
+        return true;
+    int d = gmk_vct_straight_line(v, p);
+    return d >= 0 && gmk_vct_firm(v, p, v->st[p], d);
+}
+
 /* Sorts the attacker's threats moves[0 .. n - 1] (stable), most promising
  * first: by the lines in which they threaten (a four with an open three,
  * two open threes), a four before a three, and then those that also take
@@ -345,7 +426,8 @@ static int gmk_vct_threat_moves(gmk_vct *v, int depth, bool threes, uint16_t *mo
     int col = v->att + 1, n = 0;
     for (int i = 0; i < v->n_cells; i++) {
         int p = v->cells[i];
-        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))))
+        if (v->g.b[p] == 0 && (v->st[p] & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))) &&
+            gmk_vct_legal(v, p))
             moves[n++] = (uint16_t)p;
     }
     for (int i = 0; i < n; i++)
@@ -358,11 +440,17 @@ static int gmk_vct_threat_moves(gmk_vct *v, int depth, bool threes, uint16_t *mo
         uint32_t st = v->st[p];
         /* The threes that are no fours (those are listed already). */
         if (v->g.b[p] == 0 && !(st & GMK_VS_ANY(GMK_VS(GMK_LS_FOUR, col))) &&
-            (st & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))))
+            (st & GMK_VS_ANY(GMK_VS(GMK_LS_THREE, col))) && gmk_vct_legal(v, p))
             moves[n++] = (uint16_t)p;
     }
-    if (depth == 0 && threes)
+    if (depth == 0 && threes) {
+        int k = n;
         n = gmk_vct_quiet(v, moves, n);
+        for (int i = k; i < n; i++) /* (A quiet threat may be forbidden to Black.) */
+            if (gmk_vct_legal(v, moves[i]))
+                moves[k++] = moves[i];
+        n = k;
+    }
     gmk_vct_order(v, moves, n);
     return n;
 }
@@ -374,6 +462,8 @@ static bool gmk_vct_threats(gmk_vct *v, int depth, int threes, int block)
     int col = v->att + 1;
     if (block >= 0) {
         /* Forced: block, and the defender must answer whatever threat is left. */
+        if (!gmk_vct_legal(v, block))
+            return false; /* Renju: Black cannot block there. */
         gmk_vct_mark old = gmk_vct_place(v, block, col);
         bool won = gmk_vct_defend(v, depth + 1, threes);
         gmk_vct_unplace(v, block, old);
@@ -450,6 +540,32 @@ static int gmk_vct_counters(gmk_vct *v, uint16_t *cand, int n, uint32_t id)
     return n;
 }
 
+/* Renju's Black: whether his four-three at c (the four along gmk_dirs[d1],
+ * blocked at f, the open three along gmk_dirs[d2]) holds whatever other
+ * White stones come first: c is firm (gmk_vct_firm), and once c and f are
+ * played, every point of the three's line making a straight four is firm,
+ * and there is one. */
+static bool gmk_vct_firm_43(gmk_vct *v, int c, int d1, int d2, int f)
+{
+    if (!gmk_vct_firm(v, c, v->st[c], d1))
+        return false;
+    int straight = 0;
+    bool firm = true;
+    gmk_vct_mark mc = gmk_vct_place(v, c, 1);
+    gmk_vct_mark mf = gmk_vct_place(v, f, 2);
+    for (int k = -4; k <= 4 && firm; k++) {
+        int s = c + k * gmk_dirs[d2];
+        if (k == 0 || v->g.b[s] != 0 || !v->in_region[s] ||
+            !((v->st[s] >> (8 * d2)) & GMK_LS_FOUR2))
+            continue;
+        straight++;
+        firm = gmk_vct_straight_line(v, s) == d2 && gmk_vct_firm(v, s, v->st[s], d2);
+    }
+    gmk_vct_unplace(v, f, mf);
+    gmk_vct_unplace(v, c, mc);
+    return firm && straight > 0;
+}
+
 /* A four-three point of the attacker's that blocking its four does not
  * answer: an empty region cell c where he makes a four along gmk_dirs[*d1]
  * and an open three along gmk_dirs[*d2], the four's one five point *f
@@ -478,6 +594,8 @@ static int gmk_vct_find_43(gmk_vct *v, int *d1, int *d2, int *f)
                 continue; /* (Two five points would make c a double.) */
             int q = c + (bits_low(fp) - 5) * gmk_dirs[a];
             if ((v->in_region[q] ? v->st[q] : gmk_vct_rate_cell(v, q)) & counter)
+                continue;
+            if (gmk_vct_barred_side(v) && !gmk_vct_firm_43(v, c, a, b, q))
                 continue;
             *d1 = a;
             *d2 = b;
@@ -557,7 +675,7 @@ static int gmk_vct_answers(gmk_vct *v, uint16_t *cand)
         int p = v->cells[i];
         if (v->g.b[p] != 0)
             continue;
-        if (gmk_vct_double(v, p))
+        if (gmk_vct_threat_at(v, p))
             w[nw++] = p;
         if (v->st[p] & dfour)
             fours[nf++] = (uint16_t)p;
@@ -601,7 +719,7 @@ static bool gmk_vct_defend(gmk_vct *v, int depth, int threes)
     if (gmk_vct_fives(v, dcol, x, 1))
         return false;
     int na = gmk_vct_fives(v, col, x, 2);
-    if (na >= 2)
+    if (na >= 2 || (na == 1 && gmk_vct_block_barred(v, x[0])))
         return true;
     if (na == 1) {
         gmk_vct_mark old = gmk_vct_place(v, x[0], dcol);
@@ -658,7 +776,7 @@ static int gmk_pn_moves(gmk_vct *v, bool def, int depth, uint16_t *moves)
             return GMK_PN_LOST;
         if (nd == 1) {
             moves[0] = (uint16_t)x[0];
-            return 1;
+            return gmk_vct_legal(v, x[0]) ? 1 : GMK_PN_LOST;
         }
         int n = gmk_vct_threat_moves(v, depth, true, moves, &win);
         if (n < 0)
@@ -668,7 +786,7 @@ static int gmk_pn_moves(gmk_vct *v, bool def, int depth, uint16_t *moves)
     if (gmk_vct_fives(v, dcol, x, 1))
         return GMK_PN_LOST;
     int na = gmk_vct_fives(v, col, x, 2);
-    if (na >= 2)
+    if (na >= 2 || (na == 1 && gmk_vct_block_barred(v, x[0])))
         return GMK_PN_WON;
     if (na == 1) {
         moves[0] = (uint16_t)x[0];
@@ -790,15 +908,15 @@ static void gmk_vct_shorten(gmk_vct *v, uint32_t effort)
 
 /* A VCT within effort positions for player att (the other player, when to
  * move, taken to pass), and before gmk_clock() reaches deadline (0: no
- * time bound), with the positions visited in *used; freestyle and standard
- * rules only. v is the thread's deep memory (mem_size). With shortest, a
- * win found is shortened (gmk_vct_shorten). */
+ * time bound), with the positions visited in *used; under every rule. v
+ * is the thread's deep memory (mem_size). With shortest, a win found is
+ * shortened (gmk_vct_shorten). */
 bool gmk_vct_for(const gmk *t, int att, uint32_t effort, double deadline, bool shortest, gmk_vct *v,
                  uint32_t *used, banyan_move *out)
 {
     int size = t->size;
     *used = 0;
-    if (gmk_is_over(t) || t->rule == GMK_RENJU || t->ply < 4 || !v)
+    if (gmk_is_over(t) || t->ply < 4 || !v)
         return false;
     gmk_board_load(t, &v->g);
     memset(v->in_region, 0, sizeof v->in_region);

@@ -181,6 +181,8 @@ static int gmk_test_replay(const gmk_test_state *start, int n, int rule)
             gmk_naive_from(&g, &s, n, rule);
             return gmk_naive_fives(&g, me, cells, 8) >= 1 ? plies + 2 : -1;
         }
+        if (!gmk_test_in_moves(&s, (banyan_move)cells[0]))
+            return plies + 2; /* Renju: a block forbidden to Black; White's five next. */
         G->play(&s, (banyan_move)cells[0]);
         if (gmk_test_result(&s) >= 0)
             return -1;
@@ -1001,8 +1003,8 @@ static bool gmk_test_vct_holds(const gmk_test_state *s, int depth)
 
 /* The VCT solver (the deep prover): wins that need open threes, which the
  * VCF cannot see, refereed against every defence; positions without one,
- * among them threats the defender's own four or five refutes; renju is
- * left to the VCF. */
+ * among them threats the defender's own four or five refutes (renju:
+ * test_gmk_vct_renju). */
 void test_gmk_vct(void)
 {
     static const char *const wins[] = {
@@ -1034,8 +1036,6 @@ void test_gmk_vct(void)
         /* The double three, but White's open three c3 c4 c5 answers it
          * with an open four. */
         {"", "h8 c3 i8 c4 j9 c5 j10 o15"},
-        /* Renju: left to the VCF. */
-        {"rule=renju", "h8 a1 i8 o1 j9 a15 j10 o15"},
         {"", "h8 i9 h9"},
         {"", ""},
     };
@@ -1082,6 +1082,7 @@ typedef struct gmk_test_win {
     int quiet;       /* Defender's turns without a five point to block. */
     long turns;      /* Defender's turns visited, bounded by max_turns. */
     long max_turns;
+    int rule; /* As gmk_naive's: 0 freestyle, 1 standard, 2 renju. */
 } gmk_test_win;
 
 static bool gmk_test_proof_defend(gmk_test_win *p, const gmk_test_state *a, int ply);
@@ -1092,7 +1093,7 @@ static bool gmk_test_proof_attack(gmk_test_win *p, const gmk_test_state *s, int 
     int cells[8];
     banyan_move m;
     char me = p->att ? 'O' : 'X';
-    gmk_naive_from(&g, s, 15, 0);
+    gmk_naive_from(&g, s, 15, p->rule);
     if (gmk_naive_fives(&g, me, cells, 8) > 0) {
         p->plies = ply + 1 > p->plies ? ply + 1 : p->plies;
         return true;
@@ -1117,11 +1118,12 @@ static bool gmk_test_proof_defend(gmk_test_win *p, const gmk_test_state *a, int 
     char me = p->att ? 'O' : 'X', you = p->att ? 'X' : 'O';
     if (++p->turns > p->max_turns)
         return false;
-    gmk_naive_from(&g, a, 15, 0);
+    gmk_naive_from(&g, a, 15, p->rule);
     if (gmk_naive_fives(&g, you, cells, 8) > 0)
         return false;
     int k = gmk_naive_fives(&g, me, cells, 8);
-    if (k >= 2) {
+    /* (Renju: a block forbidden to Black is no block.) */
+    if (k >= 2 || (k == 1 && !gmk_test_in_moves(a, (banyan_move)cells[0]))) {
         p->plies = ply + 2 > p->plies ? ply + 2 : p->plies;
         return true;
     }
@@ -1141,13 +1143,93 @@ static bool gmk_test_proof_defend(gmk_test_win *p, const gmk_test_state *a, int 
     return true;
 }
 
-/* Whether the player to move in s wins, refereed in full (above) within
- * max_turns of the defender's; *out gets the figures. */
+/* Whether the player to move in s wins, refereed in full (above) under rule
+ * (as gmk_naive's, s's own) within max_turns of the defender's; *out gets
+ * the figures. */
+static bool gmk_test_proof_rule(const gmk_test_state *s, int rule, uint32_t effort, long max_turns,
+                                gmk_test_win *out)
+{
+    *out = (gmk_test_win){G->to_move(s), effort, 0, 0, 0, max_turns, rule};
+    return gmk_test_proof_attack(out, s, 0);
+}
+
+/* The same in freestyle. */
 static bool gmk_test_proof(const gmk_test_state *s, uint32_t effort, long max_turns,
                            gmk_test_win *out)
 {
-    *out = (gmk_test_win){G->to_move(s), effort, 0, 0, 0, max_turns};
-    return gmk_test_proof_attack(out, s, 0);
+    return gmk_test_proof_rule(s, 0, effort, max_turns, out);
+}
+
+/* Renju's provers: White's double three wins where Black's is forbidden,
+ * and so does White's four that Black may not block; on
+ * random renju positions no win claimed for either colour is refuted when
+ * refereed in full (every legal defence played out to a five, a block
+ * forbidden to Black being none), and wins of both colours are refereed
+ * sound. */
+void test_gmk_vct_renju(void)
+{
+    gmk_test_state s;
+    gmk_test_win p;
+    banyan_move m;
+    /* White's two twos h8 i8, j9 j10: j8 makes the double three. */
+    gmk_test_setup(&s, "rule=renju");
+    T_EQ(G->notation->load(&s, "a1 h8 o1 i8 a15 j9 o15 j10 b3"), BANYAN_OK);
+    T_TRUE(!G->tactics->prove_win(&s, &m));
+    T_TRUE(G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m));
+    T_TRUE(gmk_test_proof_rule(&s, 2, 10000, 20000, &p));
+    /* The same stones with Black to move: j8 would be a double three,
+     * forbidden; the win is another. */
+    gmk_test_setup(&s, "rule=renju");
+    T_EQ(G->notation->load(&s, "h8 a1 i8 o1 j9 a15 j10 o15"), BANYAN_OK);
+    T_TRUE(G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m));
+    T_TRUE(m != gmk_test_move(&s, "j8"));
+    T_TRUE(gmk_test_proof_rule(&s, 2, 10000, 20000, &p));
+    /* Black's h8 would be a double four (e8 f8 g8, h5 h6 h7), forbidden:
+     * no threat for White to answer, yet his fours are real (a five at h8
+     * is allowed). The win claimed is refereed in full. */
+    gmk_test_setup(&s, "rule=renju");
+    T_EQ(G->notation->load(&s, "e8 d8 f8 h4 g8 a1 h5 o1 h6 a15 h7 o15 l12 a8 m12 o8"), BANYAN_OK);
+    T_TRUE(G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m));
+    T_TRUE(gmk_test_proof_rule(&s, 2, 10000, 20000, &p));
+    /* A position of a random game where a VCT that took every straight
+     * four of Black's for a threat (not only the firm ones) claimed j6,
+     * and White's defence refutes it: no claim, or one that holds. */
+    gmk_test_setup(&s, "rule=renju");
+    T_EQ(G->notation->load(&s, "g10 h10 k10 m10 j9 l9 g8 i8 h8 j7 k8 i6 h7 l6 g6 j5 k6 l5 g4 "
+                               "j4 k4 m4 l3 i2"),
+         BANYAN_OK);
+    if (G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m) &&
+        !gmk_test_proof_rule(&s, 2, 10000, 20000, &p))
+        T_FAIL_AT("renju: a VCT on a threat that is not firm, refuted");
+    /* White's l8 makes a four whose one five point, h8, is Black's double
+     * three: he may not block it, so the VCF wins (in freestyle he blocks,
+     * and White has no more fours). */
+    static const char *const trap = "h6 i8 h7 j8 f6 k8 g7 a1 g8 a3 m8";
+    gmk_test_setup(&s, "rule=renju");
+    T_EQ(G->notation->load(&s, trap), BANYAN_OK);
+    T_TRUE(G->tactics->prove_win(&s, &m) && m == gmk_test_move(&s, "l8"));
+    T_EQ(gmk_test_replay(&s, 15, 2), 3);
+    T_TRUE(gmk_test_proof_rule(&s, 2, 10000, 20000, &p));
+    gmk_test_setup(&s, "");
+    T_EQ(G->notation->load(&s, trap), BANYAN_OK);
+    T_TRUE(!G->tactics->prove_win(&s, &m));
+    /* Random positions under renju: every claim holds one move deep
+     * against every legal reply (gmk_test_vct_holds). */
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 11, 0);
+    int claims[2] = {0, 0};
+    for (int it = 0; it < 150; it++) {
+        gmk_test_random(&s, "rule=renju", &rng, 16 + (int)banyan_rng_below(&rng, 30),
+                        G->tactics->candidates);
+        if (G->tactics->prove_win(&s, &m) ||
+            !G->tactics->prove_win_deep(&s, 10000, 0, gmk_test_deep(), &m))
+            continue;
+        claims[G->to_move(&s)]++;
+        if (!gmk_test_vct_holds(&s, 1))
+            T_FAIL_AT("random %d: a VCT for %s that does not hold", it,
+                      G->to_move(&s) ? "White" : "Black");
+    }
+    T_TRUE(claims[0] >= 3 && claims[1] >= 3);
 }
 
 /* Loads moves under params into s. */
@@ -1444,14 +1526,13 @@ void test_gmk_candidates_deep(void)
     gmk_test_state s;
     banyan_move c[BANYAN_MAX_MOVES], d[BANYAN_MAX_MOVES];
     /* No threat: unchanged; an open four against: every move loses, all
-     * kept; prover=off and renju: no VCT, unchanged. */
+     * kept; prover=off: no VCT, unchanged. */
     static const struct {
         const char *params, *moves;
     } same[] = {
         {"", "h8 i9 h10 j12 c3 m4"},
         {"", "a1 h5 a3 h6 o15 h7 o13 h8"},
         {"prover=off", "d3 f3 h5 f7 g6 e5 h6 f6 g7 f8 f5 h7 j5"},
-        {"rule=renju", "b2 h5 m3 h6 l12 e8 n14 f8"},
     };
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         if (!gmk_test_load(&s, same[i].params, same[i].moves))
@@ -1461,10 +1542,28 @@ void test_gmk_candidates_deep(void)
         T_EQ(nd, nc);
         T_TRUE(memcmp(c, d, (size_t)nc * sizeof *c) == 0);
     }
-    /* The same under renju but freestyle: White's two twos win. */
-    gmk_test_load(&s, "", "b2 h5 m3 h6 l12 e8 n14 f8");
-    T_TRUE(G->tactics->candidates_deep(&s, 200000, 0, gmk_test_deep(), d) <
-           G->tactics->candidates(&s, c));
+    /* White's two twos win, in freestyle and under renju (White's double
+     * three is no forbidden point): Black's moves after which White still
+     * wins are dropped, each refereed under the rule. */
+    for (int rule = 0; rule <= 2; rule += 2) {
+        gmk_test_load(&s, rule ? "rule=renju" : "", "b2 h5 m3 h6 l12 e8 n14 f8");
+        int nc = G->tactics->candidates(&s, c),
+            nd = G->tactics->candidates_deep(&s, 200000, 0, gmk_test_deep(), d);
+        T_TRUE(nd > 0 && nd < nc && gmk_test_subsequence(d, nd, c, nc));
+        for (int j = 0, k = 0, dropped = 0; j < nc && rule; j++) {
+            if (k < nd && d[k] == c[j]) {
+                k++;
+                continue;
+            }
+            if (dropped++ % 40)
+                continue; /* (Three of the 114.) */
+            gmk_test_state t = s;
+            gmk_test_win p;
+            G->play(&t, c[j]);
+            if (!gmk_test_proof_rule(&t, 2, 20000, 20000, &p))
+                T_FAIL_AT("renju: dropped move %d not refereed a loss", (int)c[j]);
+        }
+    }
     /* Out of time before the first check: nothing proven, all kept. */
     T_EQ(G->tactics->candidates_deep(&s, 200000, 1e-9, gmk_test_deep(), d),
          G->tactics->candidates(&s, c));
@@ -1583,7 +1682,7 @@ void test_gmk_vct_shortest(void)
     T_TRUE(gmk_test_proof(&s, 30000, 10000, &p));
     gmk_test_state a = s;
     G->play(&a, gmk_test_move(&s, "d7"));
-    p = (gmk_test_win){G->to_move(&s), 30000, 0, 0, 0, 10000};
+    p = (gmk_test_win){G->to_move(&s), 30000, 0, 0, 0, 10000, 0};
     T_TRUE(gmk_test_proof_defend(&p, &a, 1));
 }
 
@@ -1736,7 +1835,7 @@ void test_gmk_attack_wins(void)
         for (char *tok = strtok_r(wins, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
             banyan_move m = gmk_test_move(&s, tok);
             gmk_test_state a = s;
-            gmk_test_win p = {G->to_move(&s), 200000, 0, 0, 0, 100000};
+            gmk_test_win p = {G->to_move(&s), 200000, 0, 0, 0, 100000, 0};
             T_TRUE(gmk_test_in_moves(&s, m));
             G->play(&a, m);
             if (!gmk_test_proof_defend(&p, &a, 1))

@@ -59,7 +59,8 @@ void test_gmk_eval_exact(void)
     T_TRUE(fabs(eval_value(&s) - 0.5) < 0.2);
 }
 
-/* Known shapes: White to move against Black's open three h8 h9 h10. */
+/* Known shapes: White to move against Black's open three h8 h9 h10; an
+ * overline; renju's forbidden double three. */
 void test_gmk_eval_counts(void)
 {
     eval_state s;
@@ -77,6 +78,21 @@ void test_gmk_eval_counts(void)
     T_EQ(gmk_eval_features(&s, f), -1);
     eval_load(&s, "rule=standard", "h8 a1 h9 a3 h10 a5 h12 a7 h13");
     T_EQ(gmk_eval_features(&s, f), 0);
+    /* Two twos, h8 i8 and j9 j10, of the player to move: j8 makes a double
+     * three, counted in freestyle (f[3], the mover's); under renju Black's
+     * is a forbidden point that counts for nothing, White's still counts. */
+    static const struct {
+        const char *moves;
+        double renju;
+    } twos[] = {{"h8 a1 i8 o1 j9 a15 j10 o15", 0}, {"a1 h8 o1 i8 a15 j9 o15 j10 b3", 1}};
+    for (size_t i = 0; i < sizeof twos / sizeof twos[0]; i++) {
+        eval_load(&s, "", twos[i].moves);
+        T_EQ(gmk_eval_features(&s, f), 0);
+        T_NEAR(f[3], 1, 0);
+        eval_load(&s, "rule=renju", twos[i].moves);
+        T_EQ(gmk_eval_features(&s, f), 0);
+        T_NEAR(f[3], twos[i].renju, 0);
+    }
 }
 
 /* The model of gomoku.h computed here from its inputs and weights.c, in
