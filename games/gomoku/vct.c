@@ -255,16 +255,16 @@ static inline bool gmk_vct_block_barred(gmk_vct *v, int p)
     return v->g.renju && v->att == 1 && gmk_forbidden_at(v->g.b, p, 0);
 }
 
-/* Renju's Black: whether his point p, with GMK_VS_ bits st, is allowed now
- * and stays allowed whatever White stones are added, so long as they leave
- * line d (p's straight four, or -1 for none) as it is: no four in another
- * line and an open three in at most one other (a White stone takes shapes
- * away, but may make a three true by allowing its straight four). */
-static bool gmk_vct_firm(gmk_vct *v, int p, uint32_t st, int d)
+/* Renju's Black: whether his empty region cell p is allowed now and stays
+ * allowed whatever White stones are added, so long as they leave line d
+ * (p's straight four or four) as it is: no four in another line and an
+ * open three in at most one other (a White stone takes shapes away, but
+ * may make a three true by allowing its straight four). */
+static bool gmk_vct_firm(gmk_vct *v, int p, int d)
 {
     int threes = 0;
     for (int i = 0; i < 4; i++) {
-        unsigned ls = (st >> (8 * i)) & 0xfu; /* Black's, the low nibble. */
+        unsigned ls = (v->st[p] >> (8 * i)) & 0xfu; /* Black's, the low nibble. */
         if (i == d)
             continue;
         if (ls & (GMK_LS_FOUR | GMK_LS_FOUR2))
@@ -301,7 +301,7 @@ static bool gmk_vct_threat_at(gmk_vct *v, int p)
     if (!gmk_vct_barred_side(v))
         return true;
     int d = gmk_vct_straight_line(v, p);
-    return d >= 0 && gmk_vct_firm(v, p, v->st[p], d);
+    return d >= 0 && gmk_vct_firm(v, p, d);
 }
 
 /* Sorts the attacker's threats moves[0 .. n - 1] (stable), most promising
@@ -547,7 +547,7 @@ static int gmk_vct_counters(gmk_vct *v, uint16_t *cand, int n, uint32_t id)
  * and there is one. */
 static bool gmk_vct_firm_43(gmk_vct *v, int c, int d1, int d2, int f)
 {
-    if (!gmk_vct_firm(v, c, v->st[c], d1))
+    if (!gmk_vct_firm(v, c, d1))
         return false;
     int straight = 0;
     bool firm = true;
@@ -559,7 +559,7 @@ static bool gmk_vct_firm_43(gmk_vct *v, int c, int d1, int d2, int f)
             !((v->st[s] >> (8 * d2)) & GMK_LS_FOUR2))
             continue;
         straight++;
-        firm = gmk_vct_straight_line(v, s) == d2 && gmk_vct_firm(v, s, v->st[s], d2);
+        firm = gmk_vct_straight_line(v, s) == d2 && gmk_vct_firm(v, s, d2);
     }
     gmk_vct_unplace(v, f, mf);
     gmk_vct_unplace(v, c, mc);
