@@ -78,8 +78,16 @@
  * moves with 50 ms of lag each: its soft time becomes the budget and its
  * hard time the most that an unclear position may take, both inside the
  * turn limit; a search limited by time alone also stops early once its
- * best move cannot be overtaken. timeout_turn 0, or a budget under 5 ms,
- * plays at once with 64 playouts. The command line's --playouts and
+ * best move cannot be overtaken. The margins adapt to late answers: when
+ * the next move is asked for, the last answer's lateness is its time by our
+ * clock beyond the time it aimed at, plus what the manager's clock took
+ * beyond ours where INFO time_left tells (the time_left it was planned with
+ * less the one now: pipes, the manager, a busy machine). The worst lateness
+ * seen decays by a tenth an answer and is never below the newest; the
+ * turn's margin grows to twice it, and so does the match clock's lag a
+ * move (each at most half the turn). MESSAGE then says "(late answers:
+ * margin +N ms)". It is kept from game to game: a busy machine stays busy. timeout_turn 0, or a
+ * budget under 5 ms, plays at once with 64 playouts. The command line's --playouts and
  * --nodes still cap every search. A proven result ends a search early (the
  * engine does that). Our move is answered before the engine plays it:
  * keeping its subtree compacts the tree, which then takes the opponent's
@@ -139,13 +147,16 @@
 
 #define GOMOCUP_MAX_SIDE       32 /* Largest board side the session's arrays hold. */
 #define GOMOCUP_MAX_MOVES      (GOMOCUP_MAX_SIDE * GOMOCUP_MAX_SIDE)
-#define GOMOCUP_TURN_MS        5000.0              /* timeout_turn until INFO says. */
-#define GOMOCUP_QUICK_PLAYOUTS 64                  /* A move "at once". */
-#define GOMOCUP_MIN_BUDGET_MS  5.0                 /* Below this, play at once. */
-#define GOMOCUP_MOVES_LEFT_MIN 15                  /* Fewest moves a match clock is planned for. */
-#define GOMOCUP_MARGIN_MS      50.0                /* Lag allowed per move on a match clock. */
-#define GOMOCUP_TURN_SHARE     0.95                /* Of timeout_turn a move may take, */
-#define GOMOCUP_TURN_LAG_MS    40.0                /* less this. */
+#define GOMOCUP_TURN_MS        5000.0 /* timeout_turn until INFO says. */
+#define GOMOCUP_QUICK_PLAYOUTS 64     /* A move "at once". */
+#define GOMOCUP_MIN_BUDGET_MS  5.0    /* Below this, play at once. */
+#define GOMOCUP_MOVES_LEFT_MIN 15     /* Fewest moves a match clock is planned for. */
+#define GOMOCUP_MARGIN_MS      50.0   /* Lag allowed per move on a match clock. */
+#define GOMOCUP_TURN_SHARE     0.95   /* Of timeout_turn a move may take, */
+#define GOMOCUP_TURN_LAG_MS    40.0   /* less this. */
+#define GOMOCUP_LATE_DECAY     0.9    /* Per answer, of the worst lateness remembered. */
+#define GOMOCUP_LATE_FACTOR    2.0    /* The margin covers this many times that lateness, */
+#define GOMOCUP_LATE_CAP       0.5    /* but takes at most this share of the turn. */
 #define GOMOCUP_MEMORY_DEFAULT ((size_t)256 << 20) /* Arena without --memory. */
 #define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
 #define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
@@ -194,6 +205,13 @@ struct gomocup {
     double time_left;     /* ms; < 0 not given. */
     size_t max_memory;    /* Bytes; 0 unlimited. */
     double used_ms;       /* Time this game's moves took. */
+    /* The margin that adapts (see "Time" in the file comment). */
+    double late_ms;   /* Worst lateness seen, decaying; 0 none. */
+    double aim_ms;    /* When the move being thought about should be answered,
+                         ms after its command was read; < 0 not timed. */
+    double last_ms;   /* How long our last answer took by our clock; < 0 none. */
+    double last_left; /* The time_left our last answer was planned with; < 0 none. */
+    double extra_ms;  /* The margin the lateness added to the last plan's. */
     bool caro_said;
     /* BOARD ... DONE and SWAP2BOARD ... DONE (fields unused). */
     int mode;
@@ -493,6 +511,7 @@ static int gomocup_new_game(gomocup *ctx, int size)
     ctx->rule_now = ctx->rule;
     ctx->n_moves = 0;
     ctx->used_ms = 0;
+    ctx->last_ms = ctx->last_left = ctx->aim_ms = -1; /* The lateness seen stays. */
     ctx->mode = GOMOCUP_COMMANDS;
     return 0;
 }
@@ -588,23 +607,66 @@ static int gomocup_add(gomocup *ctx, gomocup_point p)
 
 /* ---- Thinking ---- */
 
-/* The limits of the next search (see "Time" in the file comment). */
+/* Remembers how late the last answer was, once the next move is asked for:
+ * by our clock (its time less the time it aimed at), plus what the
+ * manager's clock took beyond ours (the time_left it was planned with less
+ * the time_left now, less its time by our clock: pipes, the manager, a
+ * busy machine). The worst lateness remembered decays by GOMOCUP_LATE_DECAY
+ * an answer and is never below the newest. */
+static void gomocup_note_late(gomocup *ctx, double left)
+{
+    if (ctx->last_ms < 0)
+        return;
+    double late = ctx->aim_ms >= 0 && ctx->last_ms > ctx->aim_ms ? ctx->last_ms - ctx->aim_ms : 0;
+    if (left >= 0 && ctx->last_left >= 0 && ctx->last_left - left > ctx->last_ms)
+        late += ctx->last_left - left - ctx->last_ms;
+    ctx->late_ms *= GOMOCUP_LATE_DECAY;
+    if (late > ctx->late_ms)
+        ctx->late_ms = late;
+    ctx->last_ms = -1;
+}
+
+/* The margin of a turn of turn ms beyond its fixed one, so that the whole
+ * is GOMOCUP_LATE_FACTOR times the worst lateness remembered; at most
+ * GOMOCUP_LATE_CAP of the turn. */
+static double gomocup_extra_margin(const gomocup *ctx, double turn)
+{
+    double fixed = turn * (1 - GOMOCUP_TURN_SHARE) + GOMOCUP_TURN_LAG_MS;
+    double extra = GOMOCUP_LATE_FACTOR * ctx->late_ms - fixed;
+    if (extra > turn * GOMOCUP_LATE_CAP)
+        extra = turn * GOMOCUP_LATE_CAP;
+    return extra > 0 ? extra : 0;
+}
+
+/* The limits of the next search (see "Time" in the file comment); sets
+ * ctx->aim_ms. */
 static banyan_limits gomocup_limits(gomocup *ctx)
 {
     banyan_limits lim = ctx->opt.lim;
     double turn = ctx->timeout_turn >= 0  ? ctx->timeout_turn
                   : ctx->opt.lim.time > 0 ? ctx->opt.lim.time * 1000
                                           : GOMOCUP_TURN_MS;
-    double budget = turn > 0 ? turn * GOMOCUP_TURN_SHARE - GOMOCUP_TURN_LAG_MS : 0, hard = budget;
     double left = -1;
     if (ctx->time_left >= 0 && ctx->timeout_match != 0)
         left = ctx->time_left;
     else if (ctx->timeout_match > 0)
         left = ctx->timeout_match - ctx->used_ms;
+    gomocup_note_late(ctx, ctx->time_left >= 0 && ctx->timeout_match != 0 ? left : -1);
+    ctx->last_left = ctx->time_left >= 0 && ctx->timeout_match != 0 ? left : -1;
+    ctx->extra_ms = turn > 0 ? gomocup_extra_margin(ctx, turn) : 0;
+    double budget = turn > 0 ? turn * GOMOCUP_TURN_SHARE - GOMOCUP_TURN_LAG_MS - ctx->extra_ms : 0;
+    double hard = budget;
     if (left >= 0) {
         int empty = ctx->size * ctx->size - ctx->n_moves;
         int moves_left = empty / 4 > GOMOCUP_MOVES_LEFT_MIN ? empty / 4 : GOMOCUP_MOVES_LEFT_MIN;
-        banyan_clock c = {.main_time = left / 1000, .margin = GOMOCUP_MARGIN_MS / 1000};
+        /* The match clock's lag a move, from the lateness too (capped as
+         * a turn's margin is). */
+        double margin = GOMOCUP_LATE_FACTOR * ctx->late_ms;
+        double cap = (turn > 0 ? turn : GOMOCUP_TURN_MS) * GOMOCUP_LATE_CAP;
+        margin = margin < cap ? margin : cap;
+        banyan_clock c = {.main_time = left / 1000,
+                          .margin =
+                              (margin > GOMOCUP_MARGIN_MS ? margin : GOMOCUP_MARGIN_MS) / 1000};
         double soft_s, hard_s;
         if (banyan_time_plan(&c, moves_left, &soft_s, &hard_s) != BANYAN_OK)
             soft_s = hard_s = 0; /* No time left: play at once. */
@@ -612,6 +674,7 @@ static banyan_limits gomocup_limits(gomocup *ctx)
         hard = hard_s * 1000 < hard ? hard_s * 1000 : hard;
     }
     double taken = (gomocup_now() - ctx->t_cmd) * 1000;
+    ctx->aim_ms = -1;
     budget -= taken;
     hard -= taken;
     if (budget < GOMOCUP_MIN_BUDGET_MS) {
@@ -621,6 +684,8 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     } else {
         lim.time = budget / 1000;
         lim.time_max = hard > budget ? hard / 1000 : 0;
+        if (!lim.playouts && !lim.nodes)
+            ctx->aim_ms = taken + (hard > budget ? hard : budget);
         /* Stopping early saves time for later moves, so only a match clock
          * wants it (under timeout_turn alone it would only think less).
          * It reads the clock, so only searches that the clock alone limits
@@ -631,16 +696,29 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     return lim;
 }
 
+/* After an answer: the time it took, for the match clock and for the
+ * lateness noted when the next move is asked for. */
+static void gomocup_answered(gomocup *ctx)
+{
+    double ms = (gomocup_now() - ctx->t_cmd) * 1000;
+    ctx->used_ms += ms;
+    ctx->last_ms = ms;
+}
+
 /* ", time limit N ms" for MESSAGE after `searches` searches within lim,
  * where the clock alone limits them (else ""): the brain says what it
  * allowed itself, which the tests check against the turn's limit (how long
  * a turn took depends on the machine). */
-static void gomocup_limit_text(const banyan_limits *lim, int searches, char *buf, size_t len)
+static void gomocup_limit_text(const gomocup *ctx, const banyan_limits *lim, int searches,
+                               char *buf, size_t len)
 {
     buf[0] = 0;
-    if (!lim->playouts && !lim->nodes)
-        snprintf(buf, len, ", time limit %.0f ms",
-                 1000 * searches * (lim->time_max > lim->time ? lim->time_max : lim->time));
+    if (lim->playouts || lim->nodes)
+        return;
+    int k = snprintf(buf, len, ", time limit %.0f ms",
+                     1000 * searches * (lim->time_max > lim->time ? lim->time_max : lim->time));
+    if (ctx->extra_ms >= 1 && k > 0 && (size_t)k < len)
+        snprintf(buf + k, len - (size_t)k, " (late answers: margin +%.0f ms)", ctx->extra_ms);
 }
 
 /* Searches the session's engine within lim unless END has come. Returns
@@ -687,7 +765,7 @@ static void gomocup_think(gomocup *ctx)
     banyan_limits lim = gomocup_limits(ctx);
     if (!gomocup_search(ctx, &lim, &r))
         return; /* END: no answer. */
-    ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
+    gomocup_answered(ctx);
 
     gomocup_point p;
     if (!gomocup_point_of(ctx, r.best, &p) || ctx->n_moves == GOMOCUP_MAX_MOVES ||
@@ -695,8 +773,8 @@ static void gomocup_think(gomocup *ctx)
         gomocup_say(ctx, "ERROR no move to play");
         return;
     }
-    char limit[48];
-    gomocup_limit_text(&lim, 1, limit, sizeof limit);
+    char limit[96];
+    gomocup_limit_text(ctx, &lim, 1, limit, sizeof limit);
     gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s%s",
                 (unsigned long long)r.playouts, 100 * r.value, r.max_depth,
                 (unsigned long long)r.start_nodes,
@@ -999,15 +1077,15 @@ static void gomocup_swap2_open(gomocup *ctx, const gomocup_point *saved, int n_s
             best_value = r.value;
         }
     }
-    ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
+    gomocup_answered(ctx);
     if (best < 0 || gomocup_load(ctx, ctx->e, cand[best], 3) != BANYAN_OK) {
         gomocup_load(ctx, ctx->e, saved, n_saved);
         gomocup_say(ctx, "ERROR no swap2 opening fits this board and rule");
         return;
     }
     const gomocup_point *p = cand[best];
-    char limit[48];
-    gomocup_limit_text(&lim, n, limit, sizeof limit);
+    char limit[96];
+    gomocup_limit_text(ctx, &lim, n, limit, sizeof limit);
     gomocup_say(ctx, "MESSAGE swap2 opening: %d judged, %llu playouts, White's win rate %.1f%%%s",
                 n, (unsigned long long)playouts, 100 * best_value, limit);
     gomocup_say(ctx, "%d,%d %d,%d %d,%d", p[0].x, p[0].y, p[1].x, p[1].y, p[2].x, p[2].y);
@@ -1024,9 +1102,9 @@ static void gomocup_swap2_choose(gomocup *ctx, const gomocup_point *saved, int n
     banyan_limits lim = gomocup_limits(ctx);
     if (!gomocup_search(ctx, &lim, &r))
         return; /* END: no answer. */
-    ctx->used_ms += (gomocup_now() - ctx->t_cmd) * 1000;
-    char limit[48];
-    gomocup_limit_text(&lim, 1, limit, sizeof limit);
+    gomocup_answered(ctx);
+    char limit[96];
+    gomocup_limit_text(ctx, &lim, 1, limit, sizeof limit);
     if (r.value < 0.5 - GOMOCUP_SWAP_MARGIN) {
         gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%%s: we take Black",
                     (unsigned long long)r.playouts, 100 * r.value, limit);
@@ -1277,6 +1355,7 @@ gomocup *gomocup_new(const banyan_game *g, const options *opt, FILE *out, char *
     ctx->timeout_turn = -1;
     ctx->timeout_match = -1;
     ctx->time_left = -1;
+    ctx->last_ms = ctx->last_left = ctx->aim_ms = -1;
     return ctx;
 }
 

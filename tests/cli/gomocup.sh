@@ -98,6 +98,27 @@ first=$(grep -m1 '^MESSAGE' "$tmp/out"); limit=$(grep '^MESSAGE' "$tmp/out" | se
     && ok "gomocup: timeout_turn 0 plays at once, a 3 s match clock shares itself out (${limit:-quick} ms)" \
     || bad "gomocup: timeout_turn 0 and a 3 s match clock ($n answers, limit '${limit}')"
 
+# The margin adapts to late answers: when the manager's clock (INFO
+# time_left) shows a move took 10 s more than the brain's own clock saw, the
+# next turn keeps half of timeout_turn 1000 back (the margin's cap), and the
+# brain says so. The first answer, with nothing late yet, keeps none.
+rm -f "$tmp/late.out"
+{ printf 'START 15\r\nINFO timeout_turn 1000\r\nINFO timeout_match 1000000\r\nINFO time_left 1000000\r\nBEGIN\r\n'
+  for k in 1 2; do
+      end=$(( $(date +%s%N) / 1000000 + 60000 ))
+      while [ "$(grep -Ec '^[0-9]+,[0-9]+' "$tmp/late.out" 2>/dev/null)" -lt $k ] &&
+          [ $(( $(date +%s%N) / 1000000 )) -lt $end ]; do sleep 0.01; done
+      [ $k -eq 1 ] && printf 'INFO time_left 990000\r\nTURN 6,6\r\n'
+  done
+  printf 'END\r\n'; } | "$BANYAN" gomocup > "$tmp/late.out" 2>&1
+cp "$tmp/late.out" "$tmp/out"
+first=$(grep -m1 '^MESSAGE' "$tmp/out"); second=$(grep '^MESSAGE' "$tmp/out" | sed -n 2p | tr -d '\r')
+limit=$(echo "$second" | sed -n 's/.*, time limit \([0-9]*\) ms.*/\1/p')
+if ! echo "$first" | grep -q 'late answers' && echo "$second" | grep -q '(late answers: margin +500 ms)' &&
+    [ -n "$limit" ] && [ "$limit" -le 410 ]; then
+    ok "gomocup: a move the manager's clock saw 10 s late keeps 500 ms of the next turn back (limit ${limit} ms)"; else
+    bad "gomocup: the margin after a late answer ('$second')"; fi
+
 # SWAP2BOARD within the turn limit: the opening (26 candidates judged, each
 # in 1/26 of the turn) and the choice after three stones each allow
 # themselves at most the 245 ms of timeout_turn 300 in all.
