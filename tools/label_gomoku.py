@@ -4,10 +4,10 @@ evaluation, for tools/fit_patterns.c.
 
     tools/label_gomoku.py OUT RECORDS_DIR[,DIR...] --brain [DIR:]COMMAND [--ms T] [-j N]
                           [--moves MOVES] [--every K] [--reuse 1] [--deviate N]
-                          [--positions 1] [--rule freestyle|standard|renju]
+                          [--positions 1] [--rule freestyle|standard|renju] [--size N]
 
 Takes every position from ply 8 to the third last of each record of the
-folders (`banyan match --records` files: .sgf or .txt, 15x15), asks the
+folders (`banyan match --records` files: .sgf or .txt), asks the
 Gomocup brain COMMAND (run in DIR) to move in it with T milliseconds a turn
 (default 120), and writes a line "ID EVAL MOVES" to OUT for each: ID is the
 record's name and the ply, EVAL the last evaluation the brain reported in a
@@ -34,7 +34,8 @@ judge too. With --positions 1, the second argument is instead a file of
 positions, lines "ID MOVES" (bench/gomoku_children.c's list of the children
 of labelled positions), each labelled as it is, in the file's order. With
 --rule, the brain plays under that rule (`INFO rule 0, 1 or 4`; default
-freestyle), the records' own. The
+freestyle), the records' own. With --size N (default 15), the board is N x N
+(`START N`; `tools/gomoku_openings.py` labels 20x20 openings so). The
 brain is a sparring partner installed by hand (docs/STRENGTH.md, "The
 opponents", says how); no test needs it.
 """
@@ -57,8 +58,8 @@ def records(folders):
             path = os.path.join(folder, name)
             text = open(path, encoding="utf-8").read()
             if name.endswith(".sgf"):
-                moves = ["%s%d" % (p[0], 15 - (ord(p[1]) - 97))
-                         for p in re.findall(r";[BW]\[([a-o]{2})\]", text)]
+                moves = ["%s%d" % (p[0], SIZE[0] - (ord(p[1]) - 97))
+                         for p in re.findall(r";[BW]\[([a-v]{2})\]", text)]
             elif name.endswith(".txt"):
                 moves = [l.split()[0] for l in text.splitlines() if l.strip() and l[0] != "#"]
             else:
@@ -72,8 +73,8 @@ def deviate(moves, key):
     taken = {(ord(m[0]) - 97, int(m[1:]) - 1) for m in moves}
     near = {}
     for a, b in taken:
-        for x in range(max(0, a - 2), min(15, a + 3)):
-            for y in range(max(0, b - 2), min(15, b + 3)):
+        for x in range(max(0, a - 2), min(SIZE[0], a + 3)):
+            for y in range(max(0, b - 2), min(SIZE[0], b + 3)):
                 d = max(abs(x - a), abs(y - b))
                 if (x, y) not in taken and near.get((x, y), 3) > d:
                     near[x, y] = d
@@ -95,7 +96,7 @@ def board_lines(moves):
     n = len(moves)
     for i, m in enumerate(moves):
         own = 1 if i % 2 == n % 2 else 2
-        lines.append("%d,%d,%d" % (ord(m[0]) - 97, 15 - int(m[1:]), own))
+        lines.append("%d,%d,%d" % (ord(m[0]) - 97, SIZE[0] - int(m[1:]), own))
     return lines + ["DONE"]
 
 
@@ -119,7 +120,7 @@ def cell(line):
     if not re.fullmatch(r"\d+,\d+", line):
         return None
     x, y = map(int, line.split(","))
-    return "%s%d" % (chr(97 + x), 15 - y)
+    return "%s%d" % (chr(97 + x), SIZE[0] - y)
 
 
 def start(brain):
@@ -147,6 +148,7 @@ def converse(p, lines):
 KEPT = {}  # --reuse: the worker's brain.
 RULE = ["INFO rule 0"]  # --rule, set before the workers start.
 RULES = {"freestyle": 0, "standard": 1, "renju": 4}
+SIZE = [15]  # --size, set before the workers start.
 
 
 def ask_reuse(job):
@@ -155,7 +157,7 @@ def ask_reuse(job):
     try:
         if p is None:
             p = KEPT["p"] = start(brain)
-            first = ["START 15"]
+            first = ["START %d" % SIZE[0]]
         else:
             time.sleep(0.005)  # Let the brain settle after its answer.
             first = ["YXHASHCLEAR", "RESTART"]
@@ -180,7 +182,7 @@ def ask_reuse(job):
 
 def ask(job):
     pid, moves, brain, ms = job
-    lines = ["START 15", "INFO timeout_turn %d" % ms] + RULE + board_lines(moves)
+    lines = ["START %d" % SIZE[0], "INFO timeout_turn %d" % ms] + RULE + board_lines(moves)
     try:
         p = start(brain)
     except OSError:
@@ -211,13 +213,18 @@ def main(argv):
         return 2
     out, folders = args[0], args[1].split(",")
     opt = {"--brain": None, "--ms": "120", "-j": "1", "--moves": None, "--every": "1",
-           "--reuse": "0", "--deviate": "0", "--positions": "0", "--rule": "freestyle"}
+           "--reuse": "0", "--deviate": "0", "--positions": "0", "--rule": "freestyle",
+           "--size": "15"}
     for i in range(2, len(args) - 1, 2):
         opt[args[i]] = args[i + 1]
     if opt["--rule"] not in RULES:
         print("label_gomoku.py: --rule is freestyle, standard or renju", file=sys.stderr)
         return 2
     RULE[0] = "INFO rule %d" % RULES[opt["--rule"]]
+    if not opt["--size"].isdigit() or not 5 <= int(opt["--size"]) <= 22:
+        print("label_gomoku.py: --size is 5 to 22", file=sys.stderr)
+        return 2
+    SIZE[0] = int(opt["--size"])
     done = set()
     if os.path.exists(out):
         done = {l.split()[0] for l in open(out) if l.strip()}

@@ -171,3 +171,30 @@ has "psq: match --records-format psq writes records that load" '^Loaded [0-9]+ m
     --records-format psq > "$tmp/out" 2>&1
 [ $? -eq 2 ] && grep -q 'connect4 has no psq records' "$tmp/out" && ok "psq: match refuses psq for connect4" ||
     bad "psq: match refuses psq for connect4"
+
+# Balanced openings for other boards and rules (tools/gomoku_openings.py):
+# place centres each opening's stones on the new board, pick keeps the
+# labelled positions within the limit of even (never a win or loss), in ID
+# order; and the files made so load in a match (it checks every opening's
+# moves before the first game).
+if command -v python3 > /dev/null 2>&1; then
+    python3 tools/gomoku_openings.py place tests/data/gomoku_openings15.txt 20 "$tmp/place.txt" > "$tmp/out" 2>&1
+    [ "$(sed -n 1p "$tmp/place.txt")" = "o001 k8 k9 j8 l11 l10 i11 l12 j9" ] &&
+        [ "$(wc -l < "$tmp/place.txt")" -eq "$(grep -c . tests/data/gomoku_openings15.txt)" ] &&
+        ok "gomoku openings: place centres each opening on 20x20" ||
+        bad "gomoku openings: place centres each opening on 20x20"
+    printf 'o003 -100 h8 h9\no001 +M3 h8 i9\no002 99 h8 j9\no004 101 h8 k9\no005 -M4 h8 l9\n' > "$tmp/labels.txt"
+    python3 tools/gomoku_openings.py pick "$tmp/labels.txt" 100 "$tmp/pick.txt" > "$tmp/out" 2>&1
+    [ "$(tr '\n' '|' < "$tmp/pick.txt")" = "h8 j9|h8 h9|" ] && grep -q '^# kept 2 of 5 within +-100$' "$tmp/out" &&
+        ok "gomoku openings: pick keeps the positions within the limit, in ID order" ||
+        bad "gomoku openings: pick keeps the positions within the limit, in ID order"
+else
+    echo "SKIPPED: gomoku openings: tools/gomoku_openings.py needs python3 (apt-get install python3)"
+fi
+for spec in "gomoku_openings20.txt size=20" "gomoku_openings_renju15.txt rule=renju"; do
+    set -- $spec
+    "$BANYAN" match --game gomoku --param "$2" banyan:playouts=20 banyan:playouts=20 --games 2 \
+        --openings "tests/data/$1" > "$tmp/out" 2>&1
+    [ $? -eq 0 ] && grep -q '^games 2' "$tmp/out" && ok "gomoku openings: $1 loads ($2)" ||
+        bad "gomoku openings: $1 loads ($2)"
+done
