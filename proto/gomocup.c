@@ -74,8 +74,11 @@
  * budget is at most timeout_turn * 0.95 - 40 ms (timeout_turn is INFO's,
  * else the command line's --time, else 5000 ms). With a match clock,
  * banyan_time_plan() shares what is left (INFO time_left, or timeout_match
- * less the time this game's moves took) over max(15, empty points / 4)
- * moves with 50 ms of lag each: its soft time becomes the budget and its
+ * less the time this game's moves took) over max(12, empty points / 8)
+ * moves (its moves_to_go: Gomoku games are short, a median of about 24
+ * moves a side after a balanced opening against Rapfi, so the library's
+ * floor of 40 for unknown games would leave half the clock unused) with
+ * 50 ms of lag each: its soft time becomes the budget and its
  * hard time the most that an unclear position may take, both inside the
  * turn limit; a search limited by time alone also stops early once its
  * best move cannot be overtaken. The margins adapt to late answers: when
@@ -150,7 +153,8 @@
 #define GOMOCUP_TURN_MS        5000.0 /* timeout_turn until INFO says. */
 #define GOMOCUP_QUICK_PLAYOUTS 64     /* A move "at once". */
 #define GOMOCUP_MIN_BUDGET_MS  5.0    /* Below this, play at once. */
-#define GOMOCUP_MOVES_LEFT_MIN 15     /* Fewest moves a match clock is planned for. */
+#define GOMOCUP_MOVES_LEFT_MIN 12     /* Fewest moves a match clock is planned for, */
+#define GOMOCUP_CELLS_A_MOVE   8      /* else one a move for this many empty points. */
 #define GOMOCUP_MARGIN_MS      50.0   /* Lag allowed per move on a match clock. */
 #define GOMOCUP_TURN_SHARE     0.95   /* Of timeout_turn a move may take, */
 #define GOMOCUP_TURN_LAG_MS    40.0   /* less this. */
@@ -658,13 +662,18 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     double hard = budget;
     if (left >= 0) {
         int empty = ctx->size * ctx->size - ctx->n_moves;
-        int moves_left = empty / 4 > GOMOCUP_MOVES_LEFT_MIN ? empty / 4 : GOMOCUP_MOVES_LEFT_MIN;
+        int moves_left = empty / GOMOCUP_CELLS_A_MOVE > GOMOCUP_MOVES_LEFT_MIN
+                             ? empty / GOMOCUP_CELLS_A_MOVE
+                             : GOMOCUP_MOVES_LEFT_MIN;
         /* The match clock's lag a move, from the lateness too (capped as
          * a turn's margin is). */
         double margin = GOMOCUP_LATE_FACTOR * ctx->late_ms;
         double cap = (turn > 0 ? turn : GOMOCUP_TURN_MS) * GOMOCUP_LATE_CAP;
         margin = margin < cap ? margin : cap;
+        /* The estimate is the plan's own (moves_to_go): the library's
+         * floor of 40 moves is for games whose length it cannot guess. */
         banyan_clock c = {.main_time = left / 1000,
+                          .moves_to_go = moves_left,
                           .margin =
                               (margin > GOMOCUP_MARGIN_MS ? margin : GOMOCUP_MARGIN_MS) / 1000};
         double soft_s, hard_s;
