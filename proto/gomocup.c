@@ -246,14 +246,32 @@ static double gomocup_now(void)
 }
 
 /* Writes one protocol line and flushes it. */
+static void gomocup_vsay(gomocup *ctx, bool flush, const char *fmt, va_list ap)
+{
+    vfprintf(ctx->out, fmt, ap);
+    fputc('\n', ctx->out);
+    if (flush)
+        fflush(ctx->out);
+}
+
 static void gomocup_say(gomocup *ctx, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(ctx->out, fmt, ap);
+    gomocup_vsay(ctx, true, fmt, ap);
     va_end(ap);
-    fputc('\n', ctx->out);
-    fflush(ctx->out);
+}
+
+/* A line that goes out with the next gomocup_say's: the MESSAGE before an
+ * answer, so that both leave in one write. Two writes let the manager, woken
+ * by the first, take the core before the answer is written (a loaded machine
+ * then delayed an answer by a quarter of a second between its two lines). */
+static void gomocup_say_before(gomocup *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gomocup_vsay(ctx, false, fmt, ap);
+    va_end(ap);
 }
 
 /* Copies text for echoing in a message: printable ASCII only, at most 32
@@ -784,13 +802,13 @@ static void gomocup_think(gomocup *ctx)
     }
     char limit[96];
     gomocup_limit_text(ctx, &lim, 1, limit, sizeof limit);
-    gomocup_say(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s%s",
-                (unsigned long long)r.playouts, 100 * r.value, r.max_depth,
-                (unsigned long long)r.start_nodes,
-                r.proof == BANYAN_PROVEN_WIN    ? ", proven win"
-                : r.proof == BANYAN_PROVEN_LOSS ? ", proven loss"
-                                                : "",
-                limit);
+    gomocup_say_before(ctx, "MESSAGE %llu playouts, win rate %.1f%%, depth %d, kept %llu nodes%s%s",
+                       (unsigned long long)r.playouts, 100 * r.value, r.max_depth,
+                       (unsigned long long)r.start_nodes,
+                       r.proof == BANYAN_PROVEN_WIN    ? ", proven win"
+                       : r.proof == BANYAN_PROVEN_LOSS ? ", proven loss"
+                                                       : "",
+                       limit);
     gomocup_say(ctx, "%d,%d", p.x, p.y);
     ctx->moved = true;
     /* Played after the answer: keeping the subtree under the move compacts
@@ -1095,8 +1113,9 @@ static void gomocup_swap2_open(gomocup *ctx, const gomocup_point *saved, int n_s
     const gomocup_point *p = cand[best];
     char limit[96];
     gomocup_limit_text(ctx, &lim, n, limit, sizeof limit);
-    gomocup_say(ctx, "MESSAGE swap2 opening: %d judged, %llu playouts, White's win rate %.1f%%%s",
-                n, (unsigned long long)playouts, 100 * best_value, limit);
+    gomocup_say_before(ctx,
+                       "MESSAGE swap2 opening: %d judged, %llu playouts, White's win rate %.1f%%%s",
+                       n, (unsigned long long)playouts, 100 * best_value, limit);
     gomocup_say(ctx, "%d,%d %d,%d %d,%d", p[0].x, p[0].y, p[1].x, p[1].y, p[2].x, p[2].y);
     ctx->moved = true;
 }
@@ -1115,8 +1134,9 @@ static void gomocup_swap2_choose(gomocup *ctx, const gomocup_point *saved, int n
     char limit[96];
     gomocup_limit_text(ctx, &lim, 1, limit, sizeof limit);
     if (r.value < 0.5 - GOMOCUP_SWAP_MARGIN) {
-        gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%%s: we take Black",
-                    (unsigned long long)r.playouts, 100 * r.value, limit);
+        gomocup_say_before(ctx,
+                           "MESSAGE swap2: %llu playouts, White's win rate %.1f%%%s: we take Black",
+                           (unsigned long long)r.playouts, 100 * r.value, limit);
         gomocup_say(ctx, "SWAP");
         ctx->moved = true;
         return;
@@ -1130,8 +1150,9 @@ static void gomocup_swap2_choose(gomocup *ctx, const gomocup_point *saved, int n
         gomocup_load(ctx, ctx->e, saved, n_saved);
         return;
     }
-    gomocup_say(ctx, "MESSAGE swap2: %llu playouts, White's win rate %.1f%%%s: we stay White",
-                (unsigned long long)r.playouts, 100 * r.value, limit);
+    gomocup_say_before(ctx,
+                       "MESSAGE swap2: %llu playouts, White's win rate %.1f%%%s: we stay White",
+                       (unsigned long long)r.playouts, 100 * r.value, limit);
     gomocup_say(ctx, "%d,%d", p.x, p.y);
     ctx->moved = true;
 }

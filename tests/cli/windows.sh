@@ -72,12 +72,14 @@ win_gomocup() {
     : > "$tmp/brain"
     trap '' PIPE
     coproc WIN_BRAIN { cd "$dir" && exec env "${WIN_ENV[@]}" wine "./$exe" 2> /dev/null; }
+    # Kept now: bash unsets WIN_BRAIN_PID once the brain has exited.
+    local brain_pid=$WIN_BRAIN_PID
     win_send "START 15"
     win_answer 60
     echo "START 15: \"$win_got\"" > "$tmp/out"
     if [ "$win_got" != OK ]; then
         bad "windows: gomocup: $exe starts (START 15 answered OK)"
-        kill "$WIN_BRAIN_PID" 2> /dev/null
+        kill "$brain_pid" 2> /dev/null
         trap - PIPE
         return
     fi
@@ -146,7 +148,7 @@ win_gomocup() {
     else bad "windows: gomocup: SWAP2BOARD after 3 stones: SWAP or a free point, within timeout_turn"; fi
     # END: the brain leaves at once.
     win_send "END"
-    local pid=$WIN_BRAIN_PID
+    local pid=$brain_pid
     for i in $(seq 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
     if kill -0 "$pid" 2> /dev/null; then
         cp "$tmp/brain" "$tmp/out"
