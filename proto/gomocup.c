@@ -89,9 +89,10 @@
  * seen decays by a tenth an answer and is never below the newest; the
  * turn's margin grows to twice it, and so does the match clock's lag a
  * move (each at most half the turn). MESSAGE then says "(late answers:
- * margin +N ms)". It is kept from game to game: a busy machine stays busy. timeout_turn 0, or a
- * budget under 5 ms, plays at once with 64 playouts. The command line's --playouts and
- * --nodes still cap every search. A proven result ends a search early (the
+ * margin +N ms)". It is kept from game to game: a busy machine stays
+ * busy. timeout_turn 0, or a budget under 5 ms, plays at once with 64
+ * playouts. The command line's --playouts and --nodes still cap every
+ * search. A proven result ends a search early (the
  * engine does that). Our move is answered before the engine plays it:
  * keeping its subtree compacts the tree, which then takes the opponent's
  * time. After each move one MESSAGE line gives playouts, win rate, depth,
@@ -245,7 +246,7 @@ static double gomocup_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Writes one protocol line and flushes it. */
+/* Writes one protocol line, and flushes it if flush. */
 static void gomocup_vsay(gomocup *ctx, bool flush, const char *fmt, va_list ap)
 {
     vfprintf(ctx->out, fmt, ap);
@@ -254,6 +255,7 @@ static void gomocup_vsay(gomocup *ctx, bool flush, const char *fmt, va_list ap)
         fflush(ctx->out);
 }
 
+/* Writes one protocol line and flushes it. */
 static void gomocup_say(gomocup *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -668,13 +670,13 @@ static banyan_limits gomocup_limits(gomocup *ctx)
     double turn = ctx->timeout_turn >= 0  ? ctx->timeout_turn
                   : ctx->opt.lim.time > 0 ? ctx->opt.lim.time * 1000
                                           : GOMOCUP_TURN_MS;
-    double left = -1;
-    if (ctx->time_left >= 0 && ctx->timeout_match != 0)
-        left = ctx->time_left;
-    else if (ctx->timeout_match > 0)
-        left = ctx->timeout_match - ctx->used_ms;
-    gomocup_note_late(ctx, ctx->time_left >= 0 && ctx->timeout_match != 0 ? left : -1);
-    ctx->last_left = ctx->time_left >= 0 && ctx->timeout_match != 0 ? left : -1;
+    /* The manager's own count of the match clock, where it gives one. */
+    double told = ctx->time_left >= 0 && ctx->timeout_match != 0 ? ctx->time_left : -1;
+    double left = told >= 0                ? told
+                  : ctx->timeout_match > 0 ? ctx->timeout_match - ctx->used_ms
+                                           : -1;
+    gomocup_note_late(ctx, told);
+    ctx->last_left = told;
     ctx->extra_ms = turn > 0 ? gomocup_extra_margin(ctx, turn) : 0;
     double budget = turn > 0 ? turn * GOMOCUP_TURN_SHARE - GOMOCUP_TURN_LAG_MS - ctx->extra_ms : 0;
     double hard = budget;
