@@ -38,6 +38,15 @@ int os_wait_input(int fd, int ms);
 /* The processors online, at least 1. */
 int os_cpus(void);
 
+/* The processor time this process has used, all its threads together, in
+ * seconds (monotonic within the process). */
+double os_cpu_seconds(void);
+
+/* The system's load average over the last minute (the processes running
+ * or waiting for a processor), or -1 where the system does not keep one
+ * (Windows). */
+double os_load_average(void);
+
 /* Makes folder path (errno EEXIST when it exists). */
 int os_mkdir(const char *path);
 

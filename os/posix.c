@@ -2,6 +2,8 @@
  * posix.c - the platform layer on POSIX systems (see os.h): the calls
  * themselves, and child processes by fork() and exec of /bin/sh.
  */
+#define _DEFAULT_SOURCE /* getloadavg() */
+
 #include "os.h"
 
 #include <errno.h>
@@ -52,6 +54,20 @@ int os_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
+}
+
+double os_cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double os_load_average(void)
+{
+    double load;
+    return getloadavg(&load, 1) == 1 ? load : -1;
 }
 
 int os_mkdir(const char *path)

@@ -136,6 +136,22 @@ int os_cpus(void)
     return si.dwNumberOfProcessors > 0 ? (int)si.dwNumberOfProcessors : 1;
 }
 
+double os_cpu_seconds(void)
+{
+    FILETIME created, ended, kernel, user;
+    if (!GetProcessTimes(GetCurrentProcess(), &created, &ended, &kernel, &user))
+        return 0;
+    /* 100-nanosecond units. */
+    uint64_t k = (uint64_t)kernel.dwHighDateTime << 32 | kernel.dwLowDateTime;
+    uint64_t u = (uint64_t)user.dwHighDateTime << 32 | user.dwLowDateTime;
+    return (double)(k + u) * 1e-7;
+}
+
+double os_load_average(void)
+{
+    return -1;
+}
+
 int os_mkdir(const char *path)
 {
     return _mkdir(path);

@@ -88,17 +88,23 @@
  * less the one now: pipes, the manager, a busy machine). The worst lateness
  * seen decays by a tenth an answer and is never below the newest; the
  * turn's margin grows to twice it, and so does the match clock's lag a
- * move (each at most half the turn). MESSAGE then says "(late answers:
- * margin +N ms)". It is kept from game to game: a busy machine stays
- * busy. timeout_turn 0, or a budget under 5 ms, plays at once with 64
- * playouts. The command line's --playouts and --nodes still cap every
- * search. A proven result ends a search early (the
- * engine does that). Our move is answered before the engine plays it:
- * keeping its subtree compacts the tree, which then takes the opponent's
- * time. After each move one MESSAGE line gives playouts, win rate, depth,
- * the nodes the search began with (kept from earlier searches) and, for a
- * search the clock alone limits, the time it allowed itself ("time limit
- * 245 ms"; SWAP2BOARD's lines say it too, for all their searches).
+ * move (each at most half the turn). The margins also follow how busy the
+ * machine is, from the first move: each search's processor time over its
+ * wall time and threads tells the share of its processors it was denied
+ * (before any search, the load average's guess: processors over the load
+ * plus our threads); the worst share seen decays by a tenth a search, and
+ * the margin is 600 ms times it where that is more than the lateness's
+ * (a search sharing its processor with one busy loop keeps 300 ms back).
+ * Each game at Gomocup is a new process, and the first late answer of a
+ * game loses it: waiting for lateness is too late. MESSAGE then says
+ * "(late answers: margin +N ms)" or "(busy machine: margin +N ms)". Both
+ * are kept from game to game: a busy machine stays busy. timeout_turn 0, or a budget under 5 ms,
+ * plays at once with 64 playouts. The command line's --playouts and --nodes still cap every search.
+ * A proven result ends a search early (the engine does that). Our move is answered before the
+ * engine plays it: keeping its subtree compacts the tree, which then takes the opponent's time.
+ * After each move one MESSAGE line gives playouts, win rate, depth, the nodes the search began with
+ * (kept from earlier searches) and, for a search the clock alone limits, the time it allowed itself
+ * ("time limit 245 ms"; SWAP2BOARD's lines say it too, for all their searches).
  *
  * Memory (INFO max_memory, bytes, 0 unlimited). The node arena is the
  * command line's --memory (default 256 MiB), but at most max_memory less
@@ -147,6 +153,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "os.h"
 #include "ponder.h"
 
 #define GOMOCUP_MAX_SIDE       32 /* Largest board side the session's arrays hold. */
@@ -162,6 +169,8 @@
 #define GOMOCUP_LATE_DECAY     0.9    /* Per answer, of the worst lateness remembered. */
 #define GOMOCUP_LATE_FACTOR    2.0    /* The margin covers this many times that lateness, */
 #define GOMOCUP_LATE_CAP       0.5    /* but takes at most this share of the turn. */
+#define GOMOCUP_BUSY_MS        600.0  /* Margin of searches denied all their processor time. */
+#define GOMOCUP_BUSY_MIN_MS    50.0   /* Shorter searches do not tell how busy the machine is. */
 #define GOMOCUP_MEMORY_DEFAULT ((size_t)256 << 20) /* Arena without --memory. */
 #define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
 #define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
@@ -216,7 +225,11 @@ struct gomocup {
                          ms after its command was read; < 0 not timed. */
     double last_ms;   /* How long our last answer took by our clock; < 0 none. */
     double last_left; /* The time_left our last answer was planned with; < 0 none. */
-    double extra_ms;  /* The margin the lateness added to the last plan's. */
+    double busy;      /* The share of their processors the searches were denied,
+                         the worst seen decaying; < 0 none measured yet. */
+    double extra_ms;  /* The margin the lateness or the busy machine added to
+                         the last plan's. */
+    bool extra_busy;  /* That margin is the busy machine's. */
     bool caro_said;
     /* BOARD ... DONE and SWAP2BOARD ... DONE (fields unused). */
     int mode;
@@ -650,13 +663,57 @@ static void gomocup_note_late(gomocup *ctx, double left)
     ctx->last_ms = -1;
 }
 
-/* The margin of a turn of turn ms beyond its fixed one, so that the whole
- * is GOMOCUP_LATE_FACTOR times the worst lateness remembered; at most
- * GOMOCUP_LATE_CAP of the turn. */
-static double gomocup_extra_margin(const gomocup *ctx, double turn)
+/* The search threads that can run at once: the engine's, at most one a
+ * processor. */
+static int gomocup_threads(const gomocup *ctx)
+{
+    int threads = ctx->opt.cfg.threads > 1 ? ctx->opt.cfg.threads : 1;
+    int cpus = os_cpus();
+    return threads < cpus ? threads : cpus;
+}
+
+/* Remembers how busy the machine was during a search of wall seconds that
+ * used cpu seconds of processor time: the share of its threads' processors
+ * it was denied. The worst share remembered decays by GOMOCUP_LATE_DECAY a
+ * search and is never below the newest; the first measured replaces the
+ * load average's guess. */
+static void gomocup_note_busy(gomocup *ctx, double wall, double cpu)
+{
+    if (wall * 1000 < GOMOCUP_BUSY_MIN_MS)
+        return;
+    double busy = 1 - cpu / (wall * gomocup_threads(ctx));
+    busy = busy < 0 ? 0 : busy > 1 ? 1 : busy;
+    if (ctx->busy >= 0) {
+        ctx->busy *= GOMOCUP_LATE_DECAY;
+        busy = busy > ctx->busy ? busy : ctx->busy;
+    }
+    ctx->busy = busy;
+}
+
+/* How busy the machine is, before any search was measured: the share of
+ * our threads' processors that the load average leaves us denied (0 where
+ * the system keeps no load average). */
+static double gomocup_busy_guess(const gomocup *ctx)
+{
+    double load = os_load_average();
+    int threads = gomocup_threads(ctx);
+    if (load < 0)
+        return 0;
+    double share = os_cpus() / (load + threads);
+    return share < 1 ? 1 - share : 0;
+}
+
+/* The margin of a turn of turn ms beyond its fixed one: GOMOCUP_LATE_FACTOR
+ * times the worst lateness remembered (less the fixed margin), or the busy
+ * machine's margin busy (ms), whichever is larger; at most GOMOCUP_LATE_CAP
+ * of the turn. Sets ctx->extra_busy when the busy machine's is the larger. */
+static double gomocup_extra_margin(gomocup *ctx, double turn, double busy)
 {
     double fixed = turn * (1 - GOMOCUP_TURN_SHARE) + GOMOCUP_TURN_LAG_MS;
     double extra = GOMOCUP_LATE_FACTOR * ctx->late_ms - fixed;
+    ctx->extra_busy = busy > extra;
+    if (busy > extra)
+        extra = busy;
     if (extra > turn * GOMOCUP_LATE_CAP)
         extra = turn * GOMOCUP_LATE_CAP;
     return extra > 0 ? extra : 0;
@@ -677,7 +734,10 @@ static banyan_limits gomocup_limits(gomocup *ctx)
                                            : -1;
     gomocup_note_late(ctx, told);
     ctx->last_left = told;
-    ctx->extra_ms = turn > 0 ? gomocup_extra_margin(ctx, turn) : 0;
+    /* The busy machine's margin: GOMOCUP_BUSY_MS times the share of the
+     * processors the searches were denied. */
+    double busy = GOMOCUP_BUSY_MS * (ctx->busy >= 0 ? ctx->busy : gomocup_busy_guess(ctx));
+    ctx->extra_ms = turn > 0 ? gomocup_extra_margin(ctx, turn, busy) : 0;
     double budget = turn > 0 ? turn * GOMOCUP_TURN_SHARE - GOMOCUP_TURN_LAG_MS - ctx->extra_ms : 0;
     double hard = budget;
     if (left >= 0) {
@@ -685,9 +745,10 @@ static banyan_limits gomocup_limits(gomocup *ctx)
         int moves_left = empty / GOMOCUP_CELLS_A_MOVE > GOMOCUP_MOVES_LEFT_MIN
                              ? empty / GOMOCUP_CELLS_A_MOVE
                              : GOMOCUP_MOVES_LEFT_MIN;
-        /* The match clock's lag a move, from the lateness too (capped as
-         * a turn's margin is). */
+        /* The match clock's lag a move, from the lateness or the busy
+         * machine too (capped as a turn's margin is). */
         double margin = GOMOCUP_LATE_FACTOR * ctx->late_ms;
+        margin = margin > busy ? margin : busy;
         double cap = (turn > 0 ? turn : GOMOCUP_TURN_MS) * GOMOCUP_LATE_CAP;
         margin = margin < cap ? margin : cap;
         /* The estimate is the plan's own (moves_to_go): the library's
@@ -747,7 +808,8 @@ static void gomocup_limit_text(const gomocup *ctx, const banyan_limits *lim, int
     int k = snprintf(buf, len, ", time limit %.0f ms",
                      1000 * searches * (lim->time_max > lim->time ? lim->time_max : lim->time));
     if (ctx->extra_ms >= 1 && k > 0 && (size_t)k < len)
-        snprintf(buf + k, len - (size_t)k, " (late answers: margin +%.0f ms)", ctx->extra_ms);
+        snprintf(buf + k, len - (size_t)k, " (%s: margin +%.0f ms)",
+                 ctx->extra_busy ? "busy machine" : "late answers", ctx->extra_ms);
 }
 
 /* Searches the session's engine within lim unless END has come. Returns
@@ -759,7 +821,9 @@ static bool gomocup_search(gomocup *ctx, const banyan_limits *lim, banyan_report
     pthread_mutex_unlock(&ctx->mu);
     if (quit)
         return false;
+    double wall = gomocup_now(), cpu = os_cpu_seconds();
     options_search(&ctx->opt, ctx->e, lim, r);
+    gomocup_note_busy(ctx, gomocup_now() - wall, os_cpu_seconds() - cpu);
     pthread_mutex_lock(&ctx->mu);
     quit = ctx->quit;
     pthread_mutex_unlock(&ctx->mu);
@@ -1387,7 +1451,7 @@ gomocup *gomocup_new(const banyan_game *g, const options *opt, FILE *out, char *
     ctx->timeout_turn = -1;
     ctx->timeout_match = -1;
     ctx->time_left = -1;
-    ctx->last_ms = ctx->last_left = ctx->aim_ms = -1;
+    ctx->last_ms = ctx->last_left = ctx->aim_ms = ctx->busy = -1;
     return ctx;
 }
 

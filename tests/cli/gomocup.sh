@@ -102,22 +102,51 @@ first=$(grep -m1 '^MESSAGE' "$tmp/out"); limit=$(grep '^MESSAGE' "$tmp/out" | se
 # time_left) shows a move took 10 s more than the brain's own clock saw, the
 # next turn keeps half of timeout_turn 1000 back (the margin's cap), and the
 # brain says so. The first answer, with nothing late yet, keeps none.
-rm -f "$tmp/late.out"
-{ printf 'START 15\r\nINFO timeout_turn 1000\r\nINFO timeout_match 1000000\r\nINFO time_left 1000000\r\nBEGIN\r\n'
-  for k in 1 2; do
-      end=$(( $(date +%s%N) / 1000000 + 60000 ))
-      while [ "$(grep -Ec '^[0-9]+,[0-9]+' "$tmp/late.out" 2>/dev/null)" -lt $k ] &&
-          [ $(( $(date +%s%N) / 1000000 )) -lt $end ]; do sleep 0.01; done
-      [ $k -eq 1 ] && printf 'INFO time_left 990000\r\nTURN 6,6\r\n'
-  done
-  printf 'END\r\n'; } | "$BANYAN" gomocup > "$tmp/late.out" 2>&1
-cp "$tmp/late.out" "$tmp/out"
+# gomocup_two_answers OUT FIRST SECOND [PREFIX...]: runs the brain (after
+# PREFIX, a command such as taskset's) with output in OUT: sends FIRST, then
+# SECOND once the first move is answered, then END once the second is.
+gomocup_two_answers() {
+    local out=$1 first=$2 second=$3 k end
+    shift 3
+    rm -f "$out"
+    { printf "$first"
+      for k in 1 2; do
+          end=$(( $(date +%s%N) / 1000000 + 60000 ))
+          while [ "$(grep -Ec '^[0-9]+,[0-9]+' "$out" 2>/dev/null)" -lt $k ] &&
+              [ $(( $(date +%s%N) / 1000000 )) -lt $end ]; do sleep 0.01; done
+          [ $k -eq 1 ] && printf "$second"
+      done
+      printf 'END\r\n'; } | "$@" "$BANYAN" gomocup > "$out" 2>&1
+    cp "$out" "$tmp/out"
+}
+gomocup_two_answers "$tmp/late.out" \
+    'START 15\r\nINFO timeout_turn 1000\r\nINFO timeout_match 1000000\r\nINFO time_left 1000000\r\nBEGIN\r\n' \
+    'INFO time_left 990000\r\nTURN 6,6\r\n'
 first=$(grep -m1 '^MESSAGE' "$tmp/out"); second=$(grep '^MESSAGE' "$tmp/out" | sed -n 2p | tr -d '\r')
 limit=$(echo "$second" | sed -n 's/.*, time limit \([0-9]*\) ms.*/\1/p')
 if ! echo "$first" | grep -q 'late answers' && echo "$second" | grep -q '(late answers: margin +500 ms)' &&
     [ -n "$limit" ] && [ "$limit" -le 410 ]; then
     ok "gomocup: a move the manager's clock saw 10 s late keeps 500 ms of the next turn back (limit ${limit} ms)"; else
     bad "gomocup: the margin after a late answer ('$second')"; fi
+
+# The margin follows a busy machine: the brain and a busy loop share one
+# processor (taskset), so a search gets about half of its processor's time
+# and the next turn keeps back GOMOCUP_BUSY_MS (600 ms) times the share it
+# was denied, about 300 ms of timeout_turn 1000 (checked: at least 150).
+if command -v taskset > /dev/null 2>&1 && taskset -c 0 true 2> /dev/null; then
+    taskset -c 0 sh -c 'while :; do :; done' &
+    hog=$!
+    gomocup_two_answers "$tmp/busy.out" 'START 15\r\nINFO timeout_turn 1000\r\nBEGIN\r\n' \
+        'TURN 6,6\r\n' taskset -c 0
+    kill $hog; wait $hog 2> /dev/null
+    second=$(grep '^MESSAGE' "$tmp/out" | sed -n 2p | tr -d '\r')
+    margin=$(echo "$second" | sed -n 's/.*(busy machine: margin +\([0-9]*\) ms).*/\1/p')
+    [ -n "$margin" ] && [ "$margin" -ge 150 ] && [ "$margin" -le 500 ] \
+        && ok "gomocup: sharing its processor with a busy loop, the next turn keeps ${margin} ms back" \
+        || bad "gomocup: the margin on a busy machine ('$second')"
+else
+    echo "SKIPPED: gomocup busy-machine margin (taskset missing or not permitted)"
+fi
 
 # SWAP2BOARD within the turn limit: the opening (26 candidates judged, each
 # in 1/26 of the turn) and the choice after three stones each allow
