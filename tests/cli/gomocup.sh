@@ -164,8 +164,11 @@ for stones in '' '7,7\r\n8,7\r\n9,9\r\n'; do
       gomocup_ms > "$tmp/swap2.ms"; printf "END\r\n"; } | "$BANYAN" gomocup > "$tmp/out" 2>&1
     t=$(cat "$tmp/swap2.ms")
     limit=$(sed -n 's/^MESSAGE swap2.*, time limit \([0-9]*\) ms.*/\1/p' "$tmp/out")
-    if [ -n "$limit" ] && [ "$limit" -le 245 ] && grep -Eq "$swap2_re\$" "$tmp/out" && ! grep -q ERROR "$tmp/out"; then
-        ok "gomocup: SWAP2BOARD, $what, within timeout_turn 300 (limit ${limit} ms; answered in ${t} ms)"; else
+    # On a busy machine the margin may leave too little for the searches,
+    # which then play a few quick playouts and say no limit.
+    if { [ -z "$limit" ] || [ "$limit" -le 245 ]; } && grep -q '^MESSAGE swap2' "$tmp/out" &&
+        grep -Eq "$swap2_re\$" "$tmp/out" && ! grep -q ERROR "$tmp/out"; then
+        ok "gomocup: SWAP2BOARD, $what, within timeout_turn 300 (limit ${limit:-quick} ms; answered in ${t} ms)"; else
         bad "gomocup: SWAP2BOARD, $what, within timeout_turn 300 (limit '${limit}' ms)"; fi
 done
 
