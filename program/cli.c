@@ -32,10 +32,12 @@ static const struct cli_command {
 } cli_commands[] = {
     {"play", "banyan play <game> [options]",
      "A person against the engine in the terminal; type help at the prompt for the commands.",
-     CLI_GAME | CLI_HUMAN | CLI_ENGINE, "200000 playouts a move"},
+     CLI_GAME | CLI_HUMAN | CLI_ENGINE,
+     "200000 playouts a move, times 81 / cells on larger boards (44,875 on 19x19)"},
     {"gtp", "banyan gtp --game G [options]",
      "GTP version 2 on standard input and output, for GUIs and referees.", CLI_GAME | CLI_ENGINE,
-     "50000 playouts a move, or the controller's clock"},
+     "50000 playouts a move, times 81 / cells on larger boards (11,218 on 19x19), or the "
+     "controller's clock"},
     {"gomocup", "banyan gomocup [--game G] [options]   (also run as pbrain-banyan)",
      "A Gomocup (Piskvork) brain on standard input and output.", CLI_GAME | CLI_ENGINE,
      "the manager's clock: timeout_turn, else 5 s a move"},

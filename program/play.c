@@ -276,14 +276,15 @@ static void play_progress(void *ud, const banyan_report *r)
 }
 
 /* Searches the root within the options' limits (200000 playouts when none
- * is given) and fills *r, whose moves stay valid until the next engine
- * call. On a terminal the status line is drawn meanwhile and cleared after. */
+ * is given, fewer on boards above 81 cells: options_default_playouts) and fills *r, whose moves
+ * stay valid until the next engine call. On a terminal the status line is drawn meanwhile and
+ * cleared after. */
 static void play_think(play *P, banyan_report *r)
 {
     banyan_limits lim = P->o.eng.lim;
     play_watch w = {P->g, banyan_engine_state(P->e)};
     if (!lim.playouts && lim.time <= 0 && !lim.nodes)
-        lim.playouts = PLAY_DEFAULT_PLAYOUTS;
+        lim.playouts = options_default_playouts(P->g, w.s, PLAY_DEFAULT_PLAYOUTS);
     if (P->tty) {
         lim.progress = play_progress;
         lim.progress_ud = &w;

@@ -247,7 +247,8 @@ static void gtp_params_without(const banyan_game *g, const char *params, unsigne
     }
 }
 
-/* The limits of the next genmove: the command-line limits, or the plan of
+/* The limits of the next genmove: the command-line limits (without any,
+ * GTP_DEFAULT_PLAYOUTS scaled to the board: options_default_playouts), or the plan of
  * banyan_time_plan() for the clock the controller set (a soft time, a hard
  * time for unclear positions, and an early stop), with a playout cap from
  * the command line still applying. */
@@ -256,7 +257,7 @@ static banyan_limits gtp_move_limits(gtp *ctx)
     banyan_limits lim = ctx->opt.lim;
     lim.progress = NULL;
     if (!lim.playouts && lim.time <= 0 && !lim.nodes)
-        lim.playouts = GTP_DEFAULT_PLAYOUTS;
+        lim.playouts = options_default_playouts(ctx->g, gtp_state_of(ctx), GTP_DEFAULT_PLAYOUTS);
     if (!ctx->timed)
         return lim;
     int p = ctx->g->to_move(gtp_state_of(ctx));

@@ -205,6 +205,18 @@ void options_init(options *o)
     o->ponder = -1;
 }
 
+uint64_t options_default_playouts(const banyan_game *g, const void *s, uint64_t base)
+{
+    int w = 0, h = 0;
+    if (g->board && g->board->board_size)
+        g->board->board_size(s, &w, &h);
+    uint64_t cells = w > 0 && h > 0 ? (uint64_t)w * (uint64_t)h : 0;
+    if (cells <= OPTIONS_DEFAULT_CELLS)
+        return base;
+    uint64_t n = base * OPTIONS_DEFAULT_CELLS / cells;
+    return n > 0 ? n : 1;
+}
+
 int options_search(const options *o, banyan_engine *e, const banyan_limits *lim, banyan_report *r)
 {
     return o->search ? o->search(e, lim, r) : banyan_engine_search(e, lim, r);

@@ -67,6 +67,14 @@ unsigned options_front(const char *command);
 /* Resets o to the defaults (zeroes, ponder -1). */
 void options_init(options *o);
 
+/* The playouts a move of a front-end that was given no limit: base (its
+ * own default, measured on boards of up to OPTIONS_DEFAULT_CELLS cells)
+ * scaled down by the cells of the board of s beyond that many, so that a
+ * move takes about as long on larger boards, whose playouts are longer
+ * (Go on 19x19: base * 81 / 361). Games without a board keep base. */
+#define OPTIONS_DEFAULT_CELLS 81
+uint64_t options_default_playouts(const banyan_game *g, const void *s, uint64_t base);
+
 /* Runs o's search (o->search, or banyan_engine_search) on e. */
 int options_search(const options *o, banyan_engine *e, const banyan_limits *lim, banyan_report *r);
 

@@ -43,6 +43,13 @@ if cmp -s "$tmp/tree.dot" "$tmp/tree3.dot"; then ok "tree dump: DOT of 3 plies b
 "$BANYAN" analyze --game connect4 --playouts 100 --tree-dump /nonexistent/dir/t.json > "$tmp/out" 2>&1
 [ $? -eq 1 ] && ok "tree dump: unwritable file reported" || bad "tree dump: unwritable file reported"
 
+# Without limits, a move searches 50,000 playouts on boards of up to 81
+# cells and 50,000 * 81 / cells on larger ones (a GUI that sends no clock
+# still gets a 19x19 move in seconds): Gomoku's 19x19, where playouts are
+# quick, shows the count.
+printf 'boardsize 19\nbanyan-analyze\n' | "$BANYAN" gtp --game gomoku > "$tmp/out" 2>&1
+has "gtp: the default playouts scale with the board (19x19: 11,218)" '^playouts 11218 '
+
 # Clocks: Japanese byo-yomi of 1 s per move: every genmove answers (the
 # time each plans is checked by tests/unit/test_timeman.c, not by a clock
 # here: how long a move takes depends on the machine).
