@@ -21,7 +21,8 @@ else
     fi
     grep -q "^\.TH BANYAN 1 .* \"banyan $v\"" "$B/man/banyan.1" 2> /dev/null &&
         ok "release: the manual page says $v" || bad "release: the manual page says $v"
-    first=$(grep -m1 '^## \[' CHANGELOG.md)
+    # The newest release's entry, below the changes not yet released.
+    first=$(grep '^## \[' CHANGELOG.md | grep -v -m1 '^## \[Unreleased\]')
     case $first in "## [$v] - "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*) ok "release: CHANGELOG.md's newest entry is $v" ;;
     *) bad "release: CHANGELOG.md's newest entry is $v, dated ('$first')" ;; esac
     if [ -f debian/changelog ]; then
