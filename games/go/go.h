@@ -1,6 +1,6 @@
 /*
  * go.h - what the files of the Go module share, private to games/go/
- * (board.c, playout.c, patterns.c), and what it shows its tests: the game
+ * (board.c, playout.c, patterns.c, ladder.c), and what it shows its tests: the game
  * of Go on boards from 9x9 to 19x19: area (Tromp-Taylor) scoring with komi,
  * simple ko in the state, suicide illegal, fixed handicap, GTP coordinates,
  * light and heavy playouts, pattern priors.
@@ -215,6 +215,14 @@ int go_libs_after(const go *t, int p, int me, int limit);
 /* Whether playing p (legal) puts a group of at least min_stones of colour
  * me in atari (playout.c). */
 bool go_is_self_atari(const go *t, int p, int me, int min_stones);
+
+/* Ladders (ladder.c). go_ladder_caught: whether the group of stone g, in
+ * atari with its colour to move, is caught however it runs (a ladder that
+ * works). go_ladder_after: whether the player to move, playing p (legal),
+ * puts the opponent's group of stone g in atari and catches it so. A
+ * reading too long to finish counts as an escape. */
+bool go_ladder_caught(const go *t, int g);
+bool go_ladder_after(const go *t, int p, int g);
 
 /* The rollout and playout hooks (playout.c) and the priors (patterns.c). */
 void go_rollout(void *s, banyan_rng *rng);

@@ -77,8 +77,32 @@ bool go_pattern_matches(unsigned code)
 
 /* ---- Priors ---- */
 
+/* Whether the group rooted at g has exactly two distinct liberties (its
+ * pseudo-liberties, at most 8 for two points, read first). */
+static bool go_two_libs(const go *t, int g)
+{
+    const int d[4] = {-t->stride, -1, 1, t->stride};
+    if (t->groups[g].libs > 8)
+        return false;
+    int libs[2], n = 0, x = g;
+    do {
+        for (int j = 0; j < 4; j++) {
+            int y = x + d[j];
+            if (t->color[y] != GO_EMPTY || (n > 0 && libs[0] == y) || (n > 1 && libs[1] == y))
+                continue;
+            if (n == 2)
+                return false;
+            libs[n++] = y;
+        }
+        x = t->next[x];
+    } while (x != g);
+    return n == 2;
+}
+
 /* Priors for the moves of s: 1 for a plain move, more for a capture (by
- * the stones taken), an escape from atari that gains liberties, a 3x3
+ * the stones taken, and a group caught in a ladder by the atari counts as
+ * taken), an escape from atari that gains liberties (unless a ladder
+ * catches it all the same: then much less), a 3x3
  * pattern (more next to the last move), and nearness to the last two
  * moves; less for a self-atari, for the first and second lines while the
  * board is mostly empty, and for an own eye; a pass is low unless few
@@ -100,6 +124,7 @@ void go_priors(const void *s, const banyan_move *moves, int n, float *out)
         int p = go_move_point(t, moves[i]);
         int x = (int)moves[i] % t->size, y = (int)moves[i] / t->size;
         float w = 1.0f;
+        bool dead_run = false;
         if (go_is_eye(t, p, me)) {
             out[i] = 0.01f;
             sum += out[i];
@@ -110,14 +135,21 @@ void go_priors(const void *s, const banyan_move *moves, int n, float *out)
             if (c != GO_BLACK && c != GO_WHITE)
                 continue;
             const go_group *g = &t->groups[t->group[q]];
-            if (!go_is_atari(g))
+            if (!go_is_atari(g)) {
+                if (c == opp && go_two_libs(t, t->group[q]) && go_ladder_after(t, p, q))
+                    w += 3.0f + (float)g->stones;
                 continue;
+            }
             if (c == opp)
                 w += 3.0f + (float)g->stones;
-            else if (go_libs_after(t, p, me, 2) >= 2)
-                w += 2.0f + (float)g->stones;
+            else if (go_libs_after(t, p, me, 2) >= 2) {
+                if (go_ladder_caught(t, q))
+                    dead_run = true;
+                else
+                    w += 2.0f + (float)g->stones;
+            }
         }
-        if (go_is_self_atari(t, p, me, 2))
+        if (go_is_self_atari(t, p, me, 2) || dead_run)
             w *= 0.1f;
         bool near_last = false;
         for (int k = 0; k < 2; k++) {

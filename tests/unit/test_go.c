@@ -789,6 +789,59 @@ void test_go_priors(void)
         T_TRUE(cands[i] != go_test_move(&s, "A1"));
 }
 
+/* The prior of move text among the moves of s, and the largest in *top
+ * (when not NULL). */
+static float go_test_prior(const go_test_state *s, const char *text, float *top)
+{
+    banyan_move moves[BANYAN_MAX_MOVES];
+    float p[BANYAN_MAX_MOVES], found = -1;
+    int n = G->moves(s, moves);
+    G->priors(s, moves, n, p);
+    for (int i = 0; i < n; i++) {
+        if (top && p[i] > *top)
+            *top = p[i];
+        if (moves[i] == go_test_move(s, text))
+            found = p[i];
+    }
+    T_TRUE(found >= 0);
+    return found;
+}
+
+/* Ladders (ladder.c) and the priors that read them. Black's E5, in atari
+ * at E4 (White D5, E6, F4, F5), runs towards the lower left corner: with
+ * nothing there the ladder works; a black stone on its way (C3) breaks it.
+ * White's atari at F5 catches E5 in the first position and not in the
+ * second. */
+void test_go_ladders(void)
+{
+    go_test_state s;
+    static const char *const starts[2] = {"E5 D5 H8 E6 H9 F4 J9", "E5 D5 H8 E6 C3 F4 J9"};
+    float atari[2], run[2], top_run = 0;
+    for (int breaker = 0; breaker < 2; breaker++) {
+        char line[96];
+        go_test_load(&s, "size=9", starts[breaker]);
+        const go *t = (const go *)&s;
+        int e5 = go_move_point(t, go_test_move(&s, "E5"));
+        int f5 = go_move_point(t, go_test_move(&s, "F5"));
+        T_EQ(go_ladder_after(t, f5, e5), !breaker);
+        atari[breaker] = go_test_prior(&s, "F5", NULL);
+        snprintf(line, sizeof line, "%s F5", starts[breaker]);
+        go_test_load(&s, "size=9", line);
+        T_EQ(go_ladder_caught(t, e5), !breaker);
+        run[breaker] = go_test_prior(&s, "E4", breaker ? &top_run : NULL);
+    }
+    /* White's atari at F5 counts as a capture where the ladder works;
+     * Black's run at E4 is worth little there, and is the best move
+     * where the ladder is broken. */
+    T_TRUE(atari[0] > 2 * atari[1]);
+    T_TRUE(run[0] < 0.25f * run[1]);
+    T_TRUE(run[1] == top_run);
+    /* A group that is not in atari has nothing to read. */
+    go_test_load(&s, "size=9", "E5 D5");
+    T_TRUE(
+        !go_ladder_caught((const go *)&s, go_move_point((const go *)&s, go_test_move(&s, "E5"))));
+}
+
 /* A search at a small budget takes three stones in atari, and saves two,
  * with PUCT on the game's priors (capture and escape moves first). Heavy
  * playouts answer only the last move, so they see the three stones as lost
