@@ -98,13 +98,16 @@
  * Each game at Gomocup is a new process, and the first late answer of a
  * game loses it: waiting for lateness is too late. MESSAGE then says
  * "(late answers: margin +N ms)" or "(busy machine: margin +N ms)". Both
- * are kept from game to game: a busy machine stays busy. timeout_turn 0, or a budget under 5 ms,
- * plays at once with 64 playouts. The command line's --playouts and --nodes still cap every search.
- * A proven result ends a search early (the engine does that). Our move is answered before the
- * engine plays it: keeping its subtree compacts the tree, which then takes the opponent's time.
- * After each move one MESSAGE line gives playouts, win rate, depth, the nodes the search began with
- * (kept from earlier searches) and, for a search the clock alone limits, the time it allowed itself
- * ("time limit 245 ms"; SWAP2BOARD's lines say it too, for all their searches).
+ * are kept from game to game: a busy machine stays busy. timeout_turn 0,
+ * or a budget under 5 ms, plays at once with 64 playouts. The command
+ * line's --playouts and --nodes still cap every search. A proven result
+ * ends a search early (the engine does that). Our move is answered before
+ * the engine plays it: keeping its subtree compacts the tree, which then
+ * takes the opponent's time. After each move one MESSAGE line gives
+ * playouts, win rate, depth, the nodes the search began with (kept from
+ * earlier searches) and, for a search the clock alone limits, the time it
+ * allowed itself ("time limit 245 ms"; SWAP2BOARD's lines say it too, for
+ * all their searches).
  *
  * Memory (INFO max_memory, bytes, 0 unlimited). The node arena is the
  * command line's --memory (default 256 MiB), but at most max_memory less
@@ -644,6 +647,14 @@ static int gomocup_add(gomocup *ctx, gomocup_point p)
 
 /* ---- Thinking ---- */
 
+/* The worst of a measure remembered (kept; < 0 none yet), decayed by
+ * GOMOCUP_LATE_DECAY, and its newest value now (>= 0). */
+static double gomocup_worst(double kept, double now)
+{
+    kept *= GOMOCUP_LATE_DECAY;
+    return now > kept ? now : kept;
+}
+
 /* Remembers how late the last answer was, once the next move is asked for:
  * by our clock (its time less the time it aimed at), plus what the
  * manager's clock took beyond ours (the time_left it was planned with less
@@ -657,9 +668,7 @@ static void gomocup_note_late(gomocup *ctx, double left)
     double late = ctx->aim_ms >= 0 && ctx->last_ms > ctx->aim_ms ? ctx->last_ms - ctx->aim_ms : 0;
     if (left >= 0 && ctx->last_left >= 0 && ctx->last_left - left > ctx->last_ms)
         late += ctx->last_left - left - ctx->last_ms;
-    ctx->late_ms *= GOMOCUP_LATE_DECAY;
-    if (late > ctx->late_ms)
-        ctx->late_ms = late;
+    ctx->late_ms = gomocup_worst(ctx->late_ms, late);
     ctx->last_ms = -1;
 }
 
@@ -682,12 +691,7 @@ static void gomocup_note_busy(gomocup *ctx, double wall, double cpu)
     if (wall * 1000 < GOMOCUP_BUSY_MIN_MS)
         return;
     double busy = 1 - cpu / (wall * gomocup_threads(ctx));
-    busy = busy < 0 ? 0 : busy > 1 ? 1 : busy;
-    if (ctx->busy >= 0) {
-        ctx->busy *= GOMOCUP_LATE_DECAY;
-        busy = busy > ctx->busy ? busy : ctx->busy;
-    }
-    ctx->busy = busy;
+    ctx->busy = gomocup_worst(ctx->busy, busy < 0 ? 0 : busy > 1 ? 1 : busy);
 }
 
 /* How busy the machine is, before any search was measured: the share of
