@@ -113,6 +113,11 @@ typedef struct worker {
 
 struct banyan_engine;
 
+/* Counts below SELECT_TABLE read selection's divisions, logarithms and
+ * square roots from tables (engine.select); select_ln() in select.c
+ * assumes 1024. */
+#define SELECT_TABLE 1024
+
 /* A selection policy (select.c): the child of node x of tree t, where
  * player is to move, that a simulation descends into. */
 typedef uint32_t (*search_policy)(const struct banyan_engine *e, const tree *t, const node *x,
@@ -153,6 +158,20 @@ struct banyan_engine {
     uint64_t budget;           /* Simulations allowed in the current search. */
     bool analysing;            /* This search values every root move (banyan_limits.analyse): a
                                   child proven to win is not selected at the root. */
+
+    /* Selection's tables (select.c, search_policy_of): for n below
+     * SELECT_TABLE, ln n, 1 / n, 1 / sqrt(n) and UCB1's c sqrt(ln n) for
+     * the c they were made with (made: once there are any; entry 0 holds
+     * n = 1's). So that the per-child work of the hottest loop is
+     * multiplies and adds. */
+    struct {
+        bool made;
+        double c;
+        float ln[SELECT_TABLE];
+        float inv[SELECT_TABLE];
+        float inv_sqrt[SELECT_TABLE];
+        float explore[SELECT_TABLE];
+    } select;
 
     /* The root's work (root.c). The root as the game's exact solver found
      * it before the last search (search_solve_root): for the position

@@ -97,8 +97,8 @@ static inline double search_child_mean(const root_child *c)
 }
 
 /* select.c: the policy of e's configuration (RAVE, single-player, UCT or
- * PUCT), which search_run() stores in e->policy. */
-BANYAN_INTERNAL search_policy search_policy_of(const banyan_engine *e);
+ * PUCT), which search_run() stores in e->policy, with its tables made. */
+BANYAN_INTERNAL search_policy search_policy_of(banyan_engine *e);
 /* select.c: where PUCT's first-play rule (config.fpu other than infinite)
  * puts the value of an unvisited child of x, player to move at x. */
 BANYAN_INTERNAL double search_fpu(const banyan_engine *e, const tree *t, const node *x, int player);

@@ -14,8 +14,8 @@
 /* Natural logarithm of x >= 1, to about 1e-5 relative: the exponent from the
  * bits of the double, and log(m) for the mantissa m in [1, 2) as
  * 2 atanh((m-1)/(m+1)) by a short odd series. Exact on every platform with
- * IEEE doubles, and several times cheaper than libm's log, which selection
- * would otherwise call once per tree level. */
+ * IEEE doubles, unlike libm's log, so that engine.select.ln (and with it a
+ * search) is the same everywhere. */
 static double search_log(double x)
 {
     union {
@@ -97,10 +97,66 @@ double search_fpu(const banyan_engine *e, const tree *t, const node *x, int play
     return select_fpu(e, t, select_widen(e, t, x, player));
 }
 
-/* ln N for UCB1's exploration term, N the parent's weight. */
-static inline float select_log_n(select_width s)
+/* ln n for n >= 1 (0 for 0): below SELECT_TABLE from engine.select.ln;
+ * above, n is cut to its top bits q in [SELECT_TABLE / 2, SELECT_TABLE),
+ * n = q 2^s + r, and ln n = ln q + s ln 2 + r 2^-s / q to within
+ * 1 / (2 q^2) < 1e-5 of it, which is the table's value plus a multiply-add
+ * (the slope 1 / q from engine.select.inv). */
+static inline float select_ln(const banyan_engine *e, uint32_t n)
 {
-    return (float)search_log(s.parent_n > 1 ? s.parent_n : 1);
+    if (n < SELECT_TABLE)
+        return e->select.ln[n];
+    union {
+        double d;
+        uint64_t u;
+    } b = {(double)n};                                 /* Exact. */
+    int shift = (int)((b.u >> 52) & 0x7ff) - 1023 - 9; /* n >> shift in [512, 1024). */
+    union {
+        uint32_t u;
+        float f;
+    } scale = {(uint32_t)(127 - shift) << 23}; /* 2^-shift. */
+    uint32_t q = n >> shift, r = n - (q << shift);
+    return e->select.ln[q] + (float)shift * 0.693147181f + (float)r * scale.f * e->select.inv[q];
+}
+
+/* ln N for UCB1's exploration term, N the parent's weight. */
+static inline float select_log_n(const banyan_engine *e, select_width s)
+{
+    return select_ln(e, s.parent_n);
+}
+
+/* 1 / n, 1 / sqrt(n) for n >= 1, and c sqrt(ln n): from engine.select's
+ * tables below SELECT_TABLE, which hold exactly what the formulas give
+ * (select_tables), so that a result never depends on which one answered. */
+static inline float select_inv(const banyan_engine *e, uint32_t n)
+{
+    return n < SELECT_TABLE ? e->select.inv[n] : 1.0f / (float)n;
+}
+
+static inline float select_inv_sqrt(const banyan_engine *e, uint32_t n)
+{
+    return n < SELECT_TABLE ? e->select.inv_sqrt[n] : 1.0f / sqrtf((float)n);
+}
+
+static inline float select_explore(const banyan_engine *e, uint32_t n)
+{
+    return n < SELECT_TABLE ? e->select.explore[n] : (float)e->cfg.c * sqrtf(select_ln(e, n));
+}
+
+/* Fills engine.select for the configuration's c, unless it holds it. */
+static void select_tables(banyan_engine *e)
+{
+    if (e->select.made && e->select.c == e->cfg.c)
+        return;
+    for (uint32_t n = 0; n < SELECT_TABLE; n++) {
+        float f = (float)(n > 1 ? n : 1);
+        e->select.ln[n] = (float)search_log(f);
+        e->select.inv[n] = 1.0f / f;
+        e->select.inv_sqrt[n] = 1.0f / sqrtf(f);
+        e->select.explore[n] = (float)e->cfg.c * sqrtf(e->select.ln[n]);
+    }
+    e->select.c = e->cfg.c;
+    e->select.made = true;
 }
 
 /*
@@ -118,7 +174,7 @@ static uint32_t search_select_rave(const banyan_engine *e, const tree *t, const 
 {
     const node *nodes = t->nodes;
     const select_width s = select_widen(e, t, x, player);
-    const float log_n = select_log_n(s);
+    const float log_n = select_log_n(e, s);
     const float unit = 1.0f / VALUE_ONE, k = (float)e->cfg.rave;
     const float c = (float)e->cfg.c;
     bool root = x == &nodes[t->root];
@@ -170,7 +226,7 @@ static uint32_t search_select_solo(const banyan_engine *e, const tree *t, const 
 {
     const node *nodes = t->nodes;
     const select_width s = select_widen(e, t, x, player);
-    const float log_n = select_log_n(s);
+    const float log_n = select_log_n(e, s);
     const float unit = 1.0f / VALUE_ONE, mix = (float)e->cfg.max_mix;
     float c = (float)e->cfg.c;
     if (e->cfg.adaptive > 0) {
@@ -210,12 +266,12 @@ static uint32_t search_select_solo(const banyan_engine *e, const tree *t, const 
  * by prior) is taken at once, so every child is tried before any is tried
  * twice.
  *
- * This is the hottest loop of the engine: scores are computed in float with
- * one square root and one division per child. UCB1 is rewritten as
- * (W + c sqrt(ln N * n)) / n, which is Q + c sqrt(ln N / n). player is
- * the one to move at x: the widening is widening_opponent's where he is not
- * the root's. One body for both rules, puct a constant in each of the two
- * policies below.
+ * This is the hottest loop of the engine: its work per child is loads,
+ * multiplies and adds. UCB1's Q + c sqrt(ln N / n) is W (1 / n) +
+ * c sqrt(ln N) (1 / sqrt(n)), with c sqrt(ln N) once per node and the
+ * reciprocals from engine.select's tables. player is the one to move at
+ * x: the widening is widening_opponent's where he is not the root's. One
+ * body for both rules, puct a constant in each of the two policies below.
  */
 static inline uint32_t select_ucb(const banyan_engine *e, const tree *t, const node *x, int player,
                                   bool puct)
@@ -225,27 +281,25 @@ static inline uint32_t select_ucb(const banyan_engine *e, const tree *t, const n
     select_width s = select_widen(e, t, x, player);
     uint32_t first = s.first;
     int n = s.n;
-    float c = (float)cfg->c;
-    float explore = puct ? (float)(cfg->c * sqrt((double)s.parent_n)) : 0;
-    float log_n = puct ? 0 : select_log_n(s);
-    float fpu = select_fpu(e, t, s);
-    const float unit = 1.0f / VALUE_ONE;
+    float k = puct ? 0 : select_explore(e, s.parent_n);
 
     float best = -HUGE_VALF;
     uint32_t best_i = first;
     if (!puct && cfg->fpu == BANYAN_FPU_INFINITE &&
         !(atomic_load_explicit(&x->flags, memory_order_acquire) & NODE_PROVEN_CHILD)) {
         /* The common case, kept lean: no proofs to look at, and the first
-         * unvisited child is taken at once. */
-        float k = c * sqrtf(log_n);
+         * unvisited child is taken at once. The scores are VALUE_ONE times
+         * the others', which leaves their order as it is (a power of two
+         * scales floats exactly) and saves a multiply a child. */
+        float k_units = k * VALUE_ONE;
         for (int i = 0; i < n; i++) {
             const node *ch = &nodes[first + (uint32_t)i];
             uint64_t st = tree_stats(ch);
             uint32_t cn = tree_stats_visits(st);
             if (!cn)
                 return first + (uint32_t)i;
-            float w = (float)tree_stats_value(st) * unit;
-            float score = (w + k * sqrtf((float)cn)) / (float)cn;
+            float score =
+                (float)tree_stats_value(st) * select_inv(e, cn) + k_units * select_inv_sqrt(e, cn);
             if (score > best) {
                 best = score;
                 best_i = first + (uint32_t)i;
@@ -255,6 +309,9 @@ static inline uint32_t select_ucb(const banyan_engine *e, const tree *t, const n
         }
         return best_i;
     }
+    float explore = puct ? (float)(cfg->c * sqrt((double)s.parent_n)) : 0;
+    float fpu = select_fpu(e, t, s);
+    const float unit = 1.0f / VALUE_ONE;
     /* At the root the width counts the children not proven lost, so that
      * refuted tries widen it at once. */
     bool root = x == &nodes[t->root];
@@ -272,11 +329,11 @@ static inline uint32_t select_ucb(const banyan_engine *e, const tree *t, const n
         if (cn == 0) {
             if (cfg->fpu == BANYAN_FPU_INFINITE && proof == BANYAN_UNPROVEN)
                 return first + (uint32_t)i;
-            score = puct ? fpu + explore * tree_prior(ch) : fpu + c * sqrtf(log_n);
+            score = puct ? fpu + explore * tree_prior(ch) : fpu + k;
         } else if (puct) {
-            score = w / (float)cn + explore * tree_prior(ch) / (float)(1 + cn);
+            score = w * select_inv(e, cn) + explore * tree_prior(ch) * select_inv(e, cn + 1);
         } else {
-            score = (w + c * sqrtf(log_n * (float)cn)) / (float)cn;
+            score = w * select_inv(e, cn) + k * select_inv_sqrt(e, cn);
         }
         if (BANYAN_UNLIKELY(proof == BANYAN_PROVEN_LOSS))
             score -= 1e9f; /* Last resort only. */
@@ -305,9 +362,10 @@ static uint32_t search_select_puct(const banyan_engine *e, const tree *t, const 
 /* RAVE where the trees keep AMAF statistics (it has its own first-play
  * urgency); the single-player rule where they keep best returns or the
  * exploration adapts, under infinite first-play urgency; else UCT or PUCT
- * as configured. */
-search_policy search_policy_of(const banyan_engine *e)
+ * as configured. Makes the tables for the configuration's c first. */
+search_policy search_policy_of(banyan_engine *e)
 {
+    select_tables(e);
     const tree *t = &e->trees[0];
     const banyan_config *cfg = &e->cfg;
     if (t->amaf)
