@@ -147,8 +147,11 @@ typedef struct banyan_evaluator {
 /* Engine configuration. Zero means "default" for every field but size. */
 typedef struct banyan_config {
     size_t size;              /* sizeof(banyan_config), by BANYAN_CONFIG(). */
-    size_t memory;            /* Node arena bytes; 0 = 256 MiB. At least 32 KiB (per thread
-                                 under root parallelism). */
+    size_t memory;            /* Bytes the engine allocates in all, at least
+                                 banyan_memory_least(): the node arena takes what the rest
+                                 (each thread's scratch and the game's memory for its
+                                 provers and solver) leaves. 0: an arena of 256 MiB and what
+                                 the rest needs beside it. */
     int threads;              /* Search threads, up to BANYAN_MAX_THREADS; 0 = 1.
                                  Reproducible with 1, or under root parallelism with a
                                  playout limit. */
@@ -433,6 +436,15 @@ int banyan_engine_new(const banyan_game *g, const char *params, const banyan_con
  * NULL when nothing is, else a static sentence naming the first fault
  * ("leaf=eval needs a game with an evaluation"). */
 const char *banyan_config_check(const banyan_game *g, const banyan_config *cfg);
+
+/* The least cfg->memory an engine of game g takes under cfg (NULL: the
+ * defaults; its memory field is not read): what the engine allocates beside
+ * its node arena (the engine, each thread's scratch and the game's memory
+ * for its provers and solver, the sharing buffers), the smallest arena
+ * (32 KiB a tree) and the transposition tables' eighth. 0 when cfg is
+ * unusable for another reason (banyan_config_check says which). A
+ * front-end says it when the memory asked for is smaller. */
+size_t banyan_memory_least(const banyan_game *g, const banyan_config *cfg);
 
 /* The configuration by name, for callers through a foreign-function
  * interface and for front-ends: one table in the library maps each option

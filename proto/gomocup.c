@@ -109,11 +109,13 @@
  * allowed itself ("time limit 245 ms"; SWAP2BOARD's lines say it too, for
  * all their searches).
  *
- * Memory (INFO max_memory, bytes, 0 unlimited). The node arena is the
- * command line's --memory (default 256 MiB), but at most max_memory less
- * 32 MiB for the rest of the process (a third of it below 96 MiB), and at
- * least 64 KiB. When it changes the engine is made again before the next
- * search, and the moves are reloaded.
+ * Memory (INFO max_memory, bytes, 0 unlimited). The engine's memory, which
+ * counts everything it allocates (the node arena, each thread's prover
+ * memory), is the command line's --memory (default: a 256 MiB arena and the
+ * rest), but at most max_memory less 32 MiB for the rest of the process (a
+ * third of it below 96 MiB), and at least what the engine needs with its
+ * threads (banyan_memory_least). When it changes the engine is made again
+ * before the next search, and the moves are reloaded.
  *
  * Banyan's options. INFO with the name of an engine option of options.h
  * that is not one of the protocol's keys (INFO playouts 5000, INFO threads
@@ -176,7 +178,6 @@
 #define GOMOCUP_BUSY_MIN_MS    50.0   /* Shorter searches do not tell how busy the machine is. */
 #define GOMOCUP_MEMORY_DEFAULT ((size_t)256 << 20) /* Arena without --memory. */
 #define GOMOCUP_MEMORY_RESERVE ((size_t)32 << 20)  /* Left for the rest of the process. */
-#define GOMOCUP_MEMORY_MIN     ((size_t)64 << 10)  /* Smallest arena made. */
 #define GOMOCUP_SWAP2_STONES   5                   /* Most stones SWAP2BOARD sends. */
 #define GOMOCUP_SWAP2_OPENINGS 26                  /* Openings judged when we open a swap2 game. */
 #define GOMOCUP_SWAP_MARGIN    0.05 /* SWAP when White's value is below 0.5 less this. */
@@ -213,7 +214,7 @@ struct gomocup {
     int max_size;
     const char *rule;     /* The rule INFO asked for (a name of gomocup_rules). */
     const char *rule_now; /* The rule of e. */
-    size_t memory_now;    /* The arena of e. */
+    size_t memory_now;    /* The memory of e (0: the default); SIZE_MAX: make it again. */
     gomocup_point moves[GOMOCUP_MAX_MOVES];
     int n_moves;
     /* INFO. */
@@ -493,18 +494,22 @@ static void gomocup_swap_engine(gomocup *ctx, banyan_engine *e, net_evaluator *e
     net_evaluator_free(old_ev);
 }
 
-/* The arena the next engine gets (see the file comment). */
+/* The memory the next engine gets (see the file comment); 0: the engine's
+ * default. */
 static size_t gomocup_memory(const gomocup *ctx)
 {
-    size_t want = ctx->opt.cfg.memory ? ctx->opt.cfg.memory : GOMOCUP_MEMORY_DEFAULT;
+    size_t want = ctx->opt.cfg.memory;
+    size_t least = banyan_memory_least(ctx->g, &ctx->opt.cfg);
     if (ctx->max_memory) {
         size_t room = ctx->max_memory >= 3 * GOMOCUP_MEMORY_RESERVE
                           ? ctx->max_memory - GOMOCUP_MEMORY_RESERVE
                           : ctx->max_memory / 3;
+        if (!want)
+            want = GOMOCUP_MEMORY_DEFAULT + least;
         if (room < want)
             want = room;
     }
-    return want < GOMOCUP_MEMORY_MIN ? GOMOCUP_MEMORY_MIN : want;
+    return want && want < least ? least : want;
 }
 
 /* The game's parameters for a board of side size under rule: the size
@@ -1296,7 +1301,7 @@ static bool gomocup_info(gomocup *ctx, char *args)
         if (options_set(&ctx->opt, key, val, OPTIONS_LIVE, err, sizeof err) != BANYAN_OK)
             gomocup_say(ctx, "ERROR %s", err);
         else if (options_need_engine(key))
-            ctx->memory_now = 0; /* gomocup_fit_memory makes the engine again. */
+            ctx->memory_now = SIZE_MAX; /* gomocup_fit_memory makes the engine again. */
         return false;
     } else {
         return false; /* game_type, evaluate, folder and unknown keys. */

@@ -70,8 +70,10 @@ static const struct options_row {
     {"seed", "S", IN_ALL | OPTIONS_IN_TRAIN, OPT_LIVE | OPT_ENGINE, OPT_CONFIG, "a fixed seed",
      "random seed (never the clock)"},
     {"threads", "T", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_CONFIG, "1", "search threads"},
-    {"memory", "B", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_CONFIG, "256M",
-     "node arena in bytes, with an optional K, M or G"},
+    {"memory", "B", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_CONFIG,
+     "a 256M node arena and what the rest needs",
+     "bytes the engine allocates in all, with an optional K, M or G: the node arena takes what "
+     "each thread's scratch and the game's prover and solver memory leave"},
     {"net", "FILE", IN_ALL, OPT_LIVE | OPT_ENGINE, OPT_NET, "none",
      "a network file (banyan train) that evaluates the leaves and gives the priors"},
     {"ponder", NULL, IN_PONDER, 0, OPT_PONDER, "on in play, off in gtp and gomocup",
@@ -560,6 +562,14 @@ void options_explain_new(const banyan_game *g, const char *params, const banyan_
         snprintf(why, len, "the game table of %s is unusable: %s", g->name, bad);
     else if (banyan_params_check(g, params, sub, sizeof sub) != BANYAN_OK)
         snprintf(why, len, "bad parameters for %s: %s", g->name, sub);
+    else if (cfg->memory && cfg->memory < banyan_memory_least(g, cfg))
+        snprintf(why, len,
+                 "memory %zu is below the %zu bytes (%.1f MiB) that %s needs with %d thread%s: "
+                 "the memory counts everything the engine allocates, the game's provers "
+                 "included",
+                 cfg->memory, banyan_memory_least(g, cfg),
+                 (double)banyan_memory_least(g, cfg) / (1 << 20), g->name,
+                 cfg->threads > 1 ? cfg->threads : 1, cfg->threads > 1 ? "s" : "");
     else if (banyan_config_check(g, cfg))
         snprintf(why, len, "%s", banyan_config_check(g, cfg));
     else {

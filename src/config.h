@@ -23,7 +23,7 @@
 #define BANYAN_UNLIKELY(x) (x)
 #endif
 
-#define BANYAN_DEFAULT_MEMORY   ((size_t)256 << 20) /* Node arena when config.memory is 0. */
+#define BANYAN_DEFAULT_MEMORY   ((size_t)256 << 20) /* Arena when config.memory is 0. */
 #define BANYAN_MIN_MEMORY       ((size_t)32 << 10)  /* Smallest arena: a root of 512 moves fits. */
 #define BANYAN_DEFAULT_SEED     0x42414e59414eULL   /* "BANYAN": the seed when config.seed is 0. */
 #define BANYAN_DEFAULT_PLAYOUTS 10000               /* When every limit is zero. */

@@ -45,6 +45,81 @@ void engine_copy_in(void *out, const void *in, size_t known)
     *(size_t *)out = known;
 }
 
+/* Whether a single-player game keeps its best line: where the search can
+ * record the rollouts' moves (the game tells them, or its rollouts are the
+ * uniform ones the engine records itself). */
+static bool engine_keeps_line(const banyan_game *g)
+{
+    return g->n_players == 1 && (g->playout || !g->rollout);
+}
+
+/* The trees of a resolved config: one, or one a thread under root
+ * parallelism. */
+static int engine_trees(const banyan_config *c)
+{
+    return c->parallel == BANYAN_PARALLEL_ROOT ? c->threads : 1;
+}
+
+/* The entries of each tree's transposition table under a resolved config:
+ * a power of two, the tables an eighth of the memory together; 0 without
+ * transpositions. */
+static size_t engine_tt_entries(const banyan_config *c)
+{
+    size_t n = 0, trees = (size_t)engine_trees(c);
+    if (c->transpositions)
+        for (n = 1; n * 2 * sizeof(tree_tt_entry) * trees <= c->memory / 8;)
+            n *= 2;
+    return n;
+}
+
+/*
+ * The bytes an engine of game g under the resolved config c allocates
+ * beside its arena and its transposition tables: the engine itself, the
+ * root position and a spare, the report's arrays, ownership's cells, the
+ * best line, the workers and, for each, its simulations with their
+ * positions and requests, a scratch position, the game's deep memory
+ * (mem_size), RAVE's arrays, its line and ownership counts; the sharing
+ * buffers. The arena takes the rest of config.memory. Kept beside
+ * banyan_engine_new()'s allocations, which tests/unit/test_engine.c
+ * counts through a hook to check that the two agree.
+ */
+static size_t engine_fixed_bytes(const banyan_game *g, const banyan_config *c)
+{
+    search_budgets b;
+    search_budgets_of(&b, g->tactics);
+    bool line = engine_keeps_line(g);
+    size_t sims = (size_t)c->batch, state = g->state_size;
+    size_t per = sims * (state + search_sim_size() + sizeof(banyan_eval_request)) + state +
+                 b.mem_size + sizeof(worker);
+    if (line)
+        per += ENGINE_LINE_MAX * sizeof(banyan_move);
+    if (line || c->rave > 0)
+        per += SEARCH_RAVE_MOVES * sizeof(banyan_move);
+    if (c->rave > 0)
+        per += BANYAN_MOVE_LIMIT * (sizeof(uint32_t) + 1);
+    if (c->ownership)
+        per += 2 * BANYAN_OWNER_CELLS * sizeof(uint32_t);
+    size_t n = sizeof(banyan_engine) + 2 * state +
+               BANYAN_MAX_MOVES * (sizeof(banyan_move_stats) + sizeof(root_child)) +
+               (size_t)c->threads * per;
+    if (c->ownership)
+        n += BANYAN_OWNER_CELLS * sizeof(float);
+    if (line)
+        n += ENGINE_LINE_MAX * sizeof(banyan_move);
+    if (c->share_nodes > 0)
+        n += share_bytes(c->share_nodes, state, c->share_searches);
+    return n;
+}
+
+/* The least config.memory of a resolved config: the fixed part, and an
+ * arena of BANYAN_MIN_MEMORY a tree beside the tables, which take at most an
+ * eighth. */
+static size_t engine_memory_least(const banyan_game *g, const banyan_config *c)
+{
+    size_t least = engine_fixed_bytes(g, c) + (size_t)engine_trees(c) * BANYAN_MIN_MEMORY;
+    return c->transpositions ? least + least / 7 + 1 : least;
+}
+
 /* Fills in the defaults of a config and checks it. Returns NULL, or a
  * sentence naming the first reason no engine can use it. */
 static const char *engine_resolve(const banyan_game *g, const banyan_config *in, banyan_config *out)
@@ -59,8 +134,7 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         engine_copy_in(out, in, sizeof *out);
     else
         *out = BANYAN_CONFIG();
-    if (out->memory == 0)
-        out->memory = BANYAN_DEFAULT_MEMORY;
+    bool default_memory = out->memory == 0;
     if (out->threads == 0)
         out->threads = 1;
     if (out->seed == 0)
@@ -105,8 +179,6 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         out->batch = 1;
     if (!out->alloc)
         out->alloc = util_realloc;
-    if (out->memory < BANYAN_MIN_MEMORY)
-        return "the memory is below the smallest arena (32 KiB)";
     if (out->threads < 1 || out->threads > BANYAN_MAX_THREADS)
         return "the threads are not within 1 .. 64";
     if (!isfinite(out->c) || out->c <= 0)
@@ -115,9 +187,6 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         !isfinite(out->fpu_value) || (unsigned)out->final > BANYAN_FINAL_LCB ||
         (unsigned)out->parallel > BANYAN_PARALLEL_ROOT || (unsigned)out->leaf > BANYAN_LEAF_CUTOFF)
         return "a mode of the config is out of its range";
-    if (out->parallel == BANYAN_PARALLEL_ROOT &&
-        out->memory / (size_t)out->threads < BANYAN_MIN_MEMORY)
-        return "root parallelism needs 32 KiB of memory per thread";
     if (out->leaf != BANYAN_LEAF_ROLLOUT && !g->evaluate && !out->evaluator)
         return "leaf=eval and leaf=cutoff need a game with an evaluation, or an evaluator";
     if (out->evaluator && !out->evaluator->evaluate)
@@ -162,7 +231,33 @@ static const char *engine_resolve(const banyan_game *g, const banyan_config *in,
         out->max_mix = 0;
         out->adaptive = -1;
     }
+    /* The memory bounds everything the engine allocates: it must hold the
+     * fixed part and the smallest arena (banyan_memory_least says how much).
+     * The default is an arena of BANYAN_DEFAULT_MEMORY (less the tables)
+     * and what the rest needs beside it, whatever the threads. */
+    if (default_memory)
+        out->memory = BANYAN_DEFAULT_MEMORY + engine_fixed_bytes(g, out);
+    if (out->memory < engine_memory_least(g, out))
+        return "the memory is below the least this game needs with these threads and settings "
+               "(banyan_memory_least)";
     return NULL;
+}
+
+BANYAN_API size_t banyan_memory_least(const banyan_game *g, const banyan_config *cfg)
+{
+    banyan_config c;
+    if (!g || banyan_game_check(g))
+        return 0;
+    GAME_NORMAL(g);
+    if (cfg && cfg->size && engine_size_ok(cfg->size, ENGINE_CONFIG_FIRST, sizeof *cfg))
+        engine_copy_in(&c, cfg, sizeof c);
+    else if (cfg)
+        return 0;
+    else
+        c = BANYAN_CONFIG();
+    c.memory = SIZE_MAX / 2; /* Past the check of the memory itself. */
+    banyan_config out;
+    return engine_resolve(g, &c, &out) ? 0 : engine_memory_least(g, &out);
 }
 
 BANYAN_API const char *banyan_config_check(const banyan_game *g, const banyan_config *cfg)
@@ -275,18 +370,18 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     e->game = game_normal(table, &e->game_norm);
     e->cfg = c;
     search_budgets_of(&e->budgets, e->game->tactics);
-    e->n_trees = c.parallel == BANYAN_PARALLEL_ROOT ? c.threads : 1;
+    e->n_trees = engine_trees(&c);
     e->shared = c.threads > 1 && e->n_trees == 1;
     atomic_init(&e->stop, 0);
     atomic_init(&e->started, 0);
 
     /* Transpositions: an eighth of the memory, a table per tree of a power
-     * of two entries, out of the nodes' share. */
-    size_t tt_entries = 0, memory = c.memory;
+     * of two entries. The arena takes what the tables and the fixed part
+     * (engine_fixed_bytes) leave of the memory, which engine_resolve()
+     * checked holds them and the smallest arena. */
+    size_t tt_entries = engine_tt_entries(&c);
+    size_t memory = c.memory - engine_fixed_bytes(g, &c);
     if (c.transpositions) {
-        tt_entries = 1;
-        while (tt_entries * 2 * sizeof(tree_tt_entry) * (size_t)e->n_trees <= c.memory / 8)
-            tt_entries *= 2;
         memory -= tt_entries * sizeof(tree_tt_entry) * (size_t)e->n_trees;
         e->mem.tt =
             c.alloc(c.alloc_ud, NULL, tt_entries * sizeof(tree_tt_entry) * (size_t)e->n_trees);
@@ -331,10 +426,7 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     e->report.stats = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->report.stats);
     e->report.children = c.alloc(c.alloc_ud, NULL, BANYAN_MAX_MOVES * sizeof *e->report.children);
     e->workers = c.alloc(c.alloc_ud, NULL, (size_t)c.threads * sizeof *e->workers);
-    /* A single-player game keeps its best line where the search can
-     * record the rollouts' moves: the game tells them (playout), or its
-     * rollouts are the uniform ones the engine records itself. */
-    bool keep_line = g->n_players == 1 && (g->playout || !g->rollout);
+    bool keep_line = engine_keeps_line(g);
     if (keep_line)
         e->solo.line = c.alloc(c.alloc_ud, NULL, ENGINE_LINE_MAX * sizeof(banyan_move));
     if (!e->mem.nodes || !e->root_state || !e->spare || !e->report.stats || !e->report.children ||

@@ -122,27 +122,59 @@ static uint64_t share_slots(int n)
     return slots;
 }
 
+/* The bytes of each of the sharing buffers for n nodes, in share_alloc()'s
+ * order: the table, its spare, the walks' marks, the heap, the touched
+ * marks, the frames, the keys, the map, a position, the phantom walks
+ * (with several searches only). */
+enum { SHARE_BUFFERS = 10 };
+static void share_sizes(int n, size_t state_size, int searches, size_t size[SHARE_BUFFERS])
+{
+    const share_state *S = NULL; /* For the sizes of its members' targets only. */
+    size_t slots = (size_t)share_slots(n);
+    size[0] = slots * sizeof *S->table;
+    size[1] = slots * sizeof *S->spare;
+    size[2] = slots * sizeof *S->walk;
+    size[3] = (size_t)n * SHARE_COLLECT * sizeof *S->heap;
+    size[4] = slots * sizeof *S->touched;
+    size[5] = SHARE_DEPTH * sizeof *S->frames;
+    size[6] = (size_t)n * sizeof *S->keys;
+    size[7] = (size_t)n * sizeof *S->map;
+    size[8] = state_size;
+    size[9] = searches > 1 ? SHARE_PHANTOMS * sizeof *S->phantom : 0;
+}
+
+size_t share_bytes(int n, size_t state_size, int searches)
+{
+    size_t size[SHARE_BUFFERS], sum = 0;
+    share_sizes(n, state_size, searches, size);
+    for (int i = 0; i < SHARE_BUFFERS; i++)
+        sum += size[i];
+    return sum;
+}
+
 bool share_alloc(banyan_engine *e, int n)
 {
     share_state *S = &e->share;
-    uint64_t slots = share_slots(n);
+    size_t size[SHARE_BUFFERS];
+    share_sizes(n, e->game->state_size, e->cfg.share_searches, size);
     S->nodes = n;
-    S->mask = slots - 1;
-    S->table = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->table);
-    S->spare = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->spare);
-    S->walk = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->walk);
-    S->heap = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * SHARE_COLLECT * sizeof *S->heap);
-    S->touched = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)slots * sizeof *S->touched);
-    S->frames = e->cfg.alloc(e->cfg.alloc_ud, NULL, SHARE_DEPTH * sizeof *S->frames);
-    S->keys = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->keys);
-    S->map = e->cfg.alloc(e->cfg.alloc_ud, NULL, (size_t)n * sizeof *S->map);
-    S->state = e->cfg.alloc(e->cfg.alloc_ud, NULL, e->game->state_size);
-    S->phantom_cap = e->cfg.share_searches > 1 ? SHARE_PHANTOMS : 0;
-    S->phantom = S->phantom_cap
-                     ? e->cfg.alloc(e->cfg.alloc_ud, NULL, S->phantom_cap * sizeof *S->phantom)
-                     : NULL;
-    return S->table && S->spare && S->walk && S->heap && S->frames && S->keys && S->map &&
-           S->touched && S->state && (S->phantom || !S->phantom_cap);
+    S->mask = share_slots(n) - 1;
+    void *p[SHARE_BUFFERS] = {0};
+    bool ok = true;
+    for (int i = 0; i < SHARE_BUFFERS; i++)
+        ok = ok && (!size[i] || (p[i] = e->cfg.alloc(e->cfg.alloc_ud, NULL, size[i])) != NULL);
+    S->table = p[0];
+    S->spare = p[1];
+    S->walk = p[2];
+    S->heap = p[3];
+    S->touched = p[4];
+    S->frames = p[5];
+    S->keys = p[6];
+    S->map = p[7];
+    S->state = p[8];
+    S->phantom = p[9];
+    S->phantom_cap = S->phantom ? SHARE_PHANTOMS : 0;
+    return ok;
 }
 
 void share_free(banyan_engine *e)

@@ -64,6 +64,9 @@ struct banyan_engine;
 /* Takes the memory of sharing n nodes (n > 0) through the engine's hook;
  * false when out of memory. share_free() gives it back. */
 BANYAN_INTERNAL bool share_alloc(struct banyan_engine *e, int n);
+/* The bytes share_alloc() takes for n nodes, positions of state_size
+ * bytes and config.share_searches searches. */
+BANYAN_INTERNAL size_t share_bytes(int n, size_t state_size, int searches);
 BANYAN_INTERNAL void share_free(struct banyan_engine *e);
 
 /* A new root position (setup, load, set_state, or a move whose subtree

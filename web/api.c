@@ -48,7 +48,7 @@
 /* An analysis's playouts: until stopped (not a time, which would give the
  * game's exact solver as large a budget before the search). */
 #define WEB_ANALYZE      ((uint64_t)1 << 40)
-#define WEB_SLACK        (1u << 20)  /* A session's memory beside its arena and deep memory. */
+#define WEB_SLACK        (1u << 20)  /* A session's memory beside its engine's. */
 #define WEB_NET_CACHE    (16u << 20) /* A network's cache, per search thread (net.c's default). */
 #define WEB_TIME_MAX     3600.0
 #define WEB_PLAYOUTS_MAX 100000000L
@@ -661,19 +661,18 @@ static int web_make_engine(const web_config *c, const banyan_game *g, const char
     char full[512];
     size_t share = c->memory / (size_t)c->sessions;
     bool net = c->eng.net[0] && (!c->net_for || !strcmp(c->net_for, g->name));
-    size_t side =
-        (size_t)threads * ((g->tactics ? g->tactics->mem_size : 0) + (net ? WEB_NET_CACHE : 0)) +
-        WEB_SLACK;
-    if (share < side + (64u << 10) * (size_t)threads) {
+    size_t side = (size_t)threads * (net ? WEB_NET_CACHE : 0) + WEB_SLACK;
+    banyan_config cfg = c->eng.cfg;
+    cfg.threads = threads;
+    size_t least = banyan_memory_least(g, &cfg); /* The game's prover memory counted. */
+    if (share < side + least) {
         snprintf(why, len,
                  "%d search threads of %s do not fit in a session's share of the memory "
                  "(%zu KiB: --memory over --sessions)",
                  threads, g->title ? g->title : g->name, share >> 10);
         return 422;
     }
-    banyan_config cfg = c->eng.cfg;
     cfg.memory = share - side;
-    cfg.threads = threads;
     options o = c->eng;
     if (!net)
         o.net[0] = 0;

@@ -69,7 +69,7 @@ LIMITS = {
 
 class ArgumentTest(unittest.TestCase):
     def setUp(self):
-        self.e = banyan.Engine("connect4", memory="8M", seed=1)
+        self.e = banyan.Engine("connect4", memory="24M", seed=1)
         self.d = banyan.Engine(Nim((3, 4, 5)), memory="8M", seed=1)
 
     def tearDown(self):
@@ -140,7 +140,7 @@ class ArgumentTest(unittest.TestCase):
         ]
         for kind, params, message in cases:
             with self.subTest(params=params):
-                self.check(kind, lambda: banyan.Engine("connect4", params, memory="8M"), message)
+                self.check(kind, lambda: banyan.Engine("connect4", params, memory="24M"), message)
                 self.check(kind, lambda: self.e.setup(params), message)
         self.check(ValueError, lambda: banyan.Engine(Nim(), params="x"),
                    "params must be None for a Python domain \\(it takes its parameters in "
@@ -177,7 +177,7 @@ class ArgumentTest(unittest.TestCase):
                    "ownership needs rollouts to the end in a game with owner\\(\\)")
 
     def test_good_options_pass(self):
-        with banyan.Engine("connect4", memory=1 << 20, threads=2, seed=2**64 - 1, c=0.5,
+        with banyan.Engine("connect4", memory=40 << 20, threads=2, seed=2**64 - 1, c=0.5,
                            select="PUCT", fpu=2, fpu_value=0.1, final="lcb", expand_visits=2,
                            widening=-1, fresh_tree=1, no_recycle=False, parallel="root",
                            cutoff=8, solve_budget=10**6, noise_alpha=0.3, noise_share=1,

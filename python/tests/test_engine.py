@@ -96,7 +96,7 @@ class AnalysisTest(unittest.TestCase):
         # hold the same simulations.
         nodes = {}
         for graph in (False, True):
-            with banyan.Engine("connect4", params={"book": "off"}, seed=5, memory="8M",
+            with banyan.Engine("connect4", params={"book": "off"}, seed=5, memory="24M",
                                graph=graph) as e:
                 r = e.search(playouts=20000)
                 nodes[graph] = r.nodes
@@ -158,7 +158,7 @@ class AnalysisTest(unittest.TestCase):
 
 class PositionTest(unittest.TestCase):
     def test_play_undo_load(self):
-        with banyan.Engine("connect4", memory="8M") as e:
+        with banyan.Engine("connect4", memory="24M") as e:
             self.assertEqual(e.to_move, 0)
             e.play("d")
             e.play(2)  # A move code: column c.
@@ -205,7 +205,7 @@ class PositionTest(unittest.TestCase):
 
 class ErrorTest(unittest.TestCase):
     def setUp(self):
-        self.e = banyan.Engine("connect4", memory="8M")
+        self.e = banyan.Engine("connect4", memory="24M")
 
     def tearDown(self):
         self.e.close()
@@ -239,7 +239,7 @@ class ErrorTest(unittest.TestCase):
             banyan.Engine("connect4", threads=100)
         with self.assertRaisesRegex(banyan.Error, "memory must be 0 .* or 32K bytes or more"):
             banyan.Engine("connect4", memory=1000)
-        with self.assertRaisesRegex(banyan.Error, "root parallelism needs 32 KiB"):
+        with self.assertRaisesRegex(banyan.Error, "the memory is below the least this game needs"):
             banyan.Engine("connect4", memory="64K", threads=4, parallel="root")
         with self.assertRaisesRegex(banyan.Error, "transpositions need a two-player game"):
             banyan.Engine(_OnePlayer(), transpositions=True)
@@ -284,7 +284,7 @@ class _OnePlayer:
 
 class DumpTest(unittest.TestCase):
     def test_json_dump_parses(self):
-        with banyan.Engine("connect4", params="book=off", memory="8M", seed=2) as e:
+        with banyan.Engine("connect4", params="book=off", memory="24M", seed=2) as e:
             a = e.analyze("4453", playouts=2000)
             tree = json.loads(e.dump())
             self.assertEqual(tree["move"], "root")
@@ -337,7 +337,7 @@ class ThreadTest(unittest.TestCase):
         e.close()
 
     def test_stop_before_a_search_stops_it_at_once(self):
-        with banyan.Engine("connect4", params="book=off", memory="8M") as e:
+        with banyan.Engine("connect4", params="book=off", memory="24M") as e:
             e.stop()
             begin = time.monotonic()
             a = e.analyze(time=20)
@@ -362,7 +362,7 @@ class ThreadTest(unittest.TestCase):
             self.assertEqual(e.analyze(playouts=500).playouts, 500)
 
     def test_close_waits_for_a_search(self):
-        e = banyan.Engine("connect4", params="book=off", memory="8M")
+        e = banyan.Engine("connect4", params="book=off", memory="24M")
         t = threading.Thread(target=lambda: e.analyze(time=30))
         t.start()
         time.sleep(0.2)

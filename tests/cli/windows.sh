@@ -170,7 +170,7 @@ win_caller() {
 
 static int search(const banyan_game *g, int threads, unsigned long long playouts)
 {
-    banyan_config cfg = BANYAN_CONFIG(.seed = 5, .threads = threads, .memory = 16 << 20);
+    banyan_config cfg = BANYAN_CONFIG(.seed = 5, .threads = threads, .memory = 32 << 20);
     banyan_limits lim = BANYAN_LIMITS(.playouts = playouts);
     banyan_report rep = BANYAN_REPORT();
     banyan_engine *e;

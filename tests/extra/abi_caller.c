@@ -68,7 +68,7 @@ int main(void)
            game_why ? game_why : "accepted");
 
     const banyan_game *g = &banyan_game_connect4;
-    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 1 << 20);
+    banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 16 << 20);
     banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
     struct {
         banyan_report rep;

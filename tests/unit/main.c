@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "banyan.h"
 #include "banyan_game.h"
 #include "t.h"
 
@@ -33,6 +34,11 @@
 
 int t_failed;
 const char *t_data_dir = "tests/data";
+
+size_t t_memory(const void *g, const void *cfg, size_t arena)
+{
+    return banyan_memory_least(g, cfg) + arena;
+}
 
 unsigned long long t_perft(const void *g, const void *s, int depth)
 {

@@ -52,6 +52,12 @@ extern int t_failed; /* Set by a failed assertion in the running test. */
  * memory): the tests' shorthand for banyan_perft(g, s, depth, NULL, NULL, &n). */
 unsigned long long t_perft(const void *g, const void *s, int depth);
 
+/* config.memory for an engine of game g (a banyan_game) under config cfg (a
+ * banyan_config) whose node arena holds about arena bytes: what the engine
+ * needs beside it, banyan_memory_least(), plus arena. Tests that want a
+ * small tree say its size so, whatever the game's provers take. */
+size_t t_memory(const void *g, const void *cfg, size_t arena);
+
 /* The directory holding the test data (tests/data), set by main.c. */
 extern const char *t_data_dir;
 

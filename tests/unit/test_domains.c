@@ -271,7 +271,9 @@ void test_domain_single_player_aids(void)
          .threads = 2},
     };
     for (size_t k = 0; k < sizeof aids / sizeof aids[0]; k++) {
-        T_EQ(banyan_engine_new(&needle_game, NULL, &aids[k], &e), BANYAN_OK);
+        banyan_config cfg = aids[k]; /* An arena of 32 KiB. */
+        cfg.memory = t_memory(&needle_game, &cfg, cfg.memory);
+        T_EQ(banyan_engine_new(&needle_game, NULL, &cfg, &e), BANYAN_OK);
         for (int i = 0; i < 12; i++) {
             T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 4000), &r), BANYAN_OK);
             T_TRUE(r.line_len == 12 - i);
@@ -283,8 +285,9 @@ void test_domain_single_player_aids(void)
         banyan_engine_free(e);
         /* The puzzle, whose first choice that looks better is wrong: the
          * mix with the best return finds the right one. */
-        banyan_config cfg = aids[k];
+        cfg = aids[k];
         cfg.c = 0.5;
+        cfg.memory = t_memory(&puzzle, &cfg, cfg.memory);
         T_EQ(banyan_engine_new(&puzzle, NULL, &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 2000), &r), BANYAN_OK);
         T_EQ(r.line_len, 3);

@@ -20,11 +20,15 @@
  * tests need searches from it. */
 #define C4_SEARCHED "book=off"
 
+/* An engine of game g; a memory cfg names is its arena's (t_memory). */
 static banyan_engine *test_engine(const banyan_game *g, const char *params,
                                   const banyan_config *cfg)
 {
     banyan_engine *e = NULL;
-    T_EQ(banyan_engine_new(g, params, cfg, &e), BANYAN_OK);
+    banyan_config c = cfg ? *cfg : BANYAN_CONFIG();
+    if (c.memory)
+        c.memory = t_memory(g, &c, c.memory);
+    T_EQ(banyan_engine_new(g, params, &c, &e), BANYAN_OK);
     return e;
 }
 
@@ -551,6 +555,86 @@ static int test_best_in(banyan_engine *e, banyan_move best, const char *cols)
     return buf[0] && buf[1] == 0 && strchr(cols, buf[0]) != NULL;
 }
 
+/* An allocation hook that counts the bytes the engine holds, and the most
+ * it held at once, from a header before each block. */
+typedef struct test_bytes {
+    size_t live, peak;
+} test_bytes;
+
+static void *test_bytes_alloc(void *ud, void *ptr, size_t nsize)
+{
+    test_bytes *b = ud;
+    size_t *p = ptr ? (size_t *)ptr - 2 : NULL; /* Two words keep 16-byte alignment. */
+    size_t old = p ? p[0] : 0;
+    if (!nsize) {
+        b->live -= old;
+        free(p);
+        return NULL;
+    }
+    size_t *q = realloc(p, nsize + 2 * sizeof(size_t));
+    if (!q)
+        return NULL;
+    q[0] = nsize;
+    b->live += nsize - old;
+    b->peak = b->live > b->peak ? b->live : b->peak;
+    return q + 2;
+}
+
+/* config.memory bounds everything the engine allocates, for every game,
+ * with threads on one tree and a tree each, transpositions, RAVE (Go),
+ * sharing and batches: the hook never holds more, and the arena takes
+ * the rest, so the engine holds all but a few bytes of it (which checks
+ * that the engine's sum of its fixed part, engine_fixed_bytes, matches
+ * what it allocates, both ways). The search allocates nothing. Below
+ * banyan_memory_least() the config is refused. */
+void test_engine_memory_bound(void)
+{
+    static const struct {
+        const banyan_game *g;
+        const char *params;
+        banyan_config cfg;
+    } cases[] = {
+        {&banyan_game_tictactoe, NULL, {.threads = 1}},
+        {&banyan_game_connect4, "book=off", {.threads = 1}},
+        {&banyan_game_connect4, "book=off", {.threads = 2}},
+        {&banyan_game_connect4, "book=off", {.threads = 3, .parallel = BANYAN_PARALLEL_ROOT}},
+        {&banyan_game_connect4, "book=off", {.threads = 2, .transpositions = true}},
+        {&banyan_game_connect4, "book=off", {.threads = 1, .share_nodes = 64}},
+        {&banyan_game_gomoku, NULL, {.threads = 2}},
+        {&banyan_game_othello, NULL, {.threads = 2}},
+        {&banyan_game_go, "size=9", {.threads = 2}},
+        {&banyan_game_go, "size=9", {.threads = 1, .ownership = true}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_bytes b = {0, 0};
+        banyan_config cfg = cases[i].cfg;
+        cfg.size = sizeof cfg;
+        cfg.seed = 7;
+        cfg.alloc = test_bytes_alloc;
+        cfg.alloc_ud = &b;
+        size_t least = banyan_memory_least(cases[i].g, &cfg);
+        T_TRUE(least > 0);
+        cfg.memory = least - 1;
+        banyan_engine *e = NULL;
+        T_EQ(banyan_engine_new(cases[i].g, cases[i].params, &cfg, &e), BANYAN_EINVAL);
+        T_TRUE(banyan_config_check(cases[i].g, &cfg) != NULL);
+        cfg.memory = least + (1u << 20);
+        T_EQ(banyan_engine_new(cases[i].g, cases[i].params, &cfg, &e), BANYAN_OK);
+        if (!e)
+            continue;
+        size_t held = b.live;
+        if (!(held <= cfg.memory && cfg.memory - held < 1024))
+            T_FAIL_AT("case %zu (%s): the engine holds %zu bytes of memory %zu\n", i,
+                      cases[i].g->name, held, cfg.memory);
+        banyan_report r = BANYAN_REPORT();
+        T_EQ(banyan_engine_search(e, &BANYAN_LIMITS(.playouts = 3000), &r), BANYAN_OK);
+        T_EQ(b.live, held);
+        T_TRUE(b.peak <= cfg.memory);
+        banyan_engine_free(e);
+        T_EQ(b.live, 0);
+    }
+}
+
 void test_engine_tiny_memory(void)
 {
     /* 32 KiB: about a thousand nodes. The tree stops growing, the search
@@ -889,8 +973,10 @@ void test_engine_threads_root(void)
         T_EQ(r.playouts, 20001);
         /* No thread finds the root claimed: its tree is its own. */
         T_EQ(test_children_visits(&r), 20001);
-        T_TRUE(r.node_capacity <= (3u << 20) / banyan_node_size() &&
-               r.node_capacity >= (3u << 20) / banyan_node_size() - 4 * (unsigned)threads - 4);
+        /* The arena: 3 MiB and the smallest one, 32 KiB, a tree (t_memory). */
+        unsigned arena = (3u << 20) + (32u << 10) * (unsigned)threads;
+        T_TRUE(r.node_capacity <= arena / banyan_node_size() &&
+               r.node_capacity >= arena / banyan_node_size() - 4 * (unsigned)threads - 4);
         T_TRUE(test_best_in(e, r.best, "cde"));
         banyan_move best = r.best;
         uint32_t visits = r.moves[0].visits;
@@ -1207,9 +1293,11 @@ void test_engine_transpositions(void)
     banyan_report r1 = BANYAN_REPORT(), r2 = BANYAN_REPORT(), r3 = BANYAN_REPORT();
     banyan_game nohash = banyan_game_connect4;
     nohash.hash = NULL;
-    T_TRUE(banyan_config_check(&nohash, &cfg) != NULL);
-    T_TRUE(banyan_config_check(&nohash, &off) == NULL);
-    T_TRUE(banyan_config_check(&banyan_game_connect4, &cfg) == NULL);
+    banyan_config any = cfg, any_off = off; /* Memory aside (test_engine adds the least). */
+    any.memory = any_off.memory = 0;
+    T_TRUE(banyan_config_check(&nohash, &any) != NULL);
+    T_TRUE(banyan_config_check(&nohash, &any_off) == NULL);
+    T_TRUE(banyan_config_check(&banyan_game_connect4, &any) == NULL);
 
     banyan_engine *a = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);
     banyan_engine *b = test_engine(&banyan_game_connect4, C4_SEARCHED, &cfg);

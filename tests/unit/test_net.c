@@ -339,6 +339,7 @@ void test_engine_evaluator(void)
     banyan_report r = BANYAN_REPORT();
     const banyan_game *g = &banyan_game_connect4;
     banyan_engine *e = NULL;
+    cfg.memory = t_memory(g, &cfg, cfg.memory);
     T_EQ(banyan_engine_new(g, "book=off,solver=off", &cfg, &e), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     /* Every leaf that was not a finished game or a proven win took the
@@ -378,6 +379,7 @@ static void test_noise_search(uint64_t seed, double alpha, uint32_t *visits)
     banyan_report r = BANYAN_REPORT();
     banyan_engine *e = NULL;
     cfg.noise_alpha = alpha;
+    cfg.memory = t_memory(&banyan_game_connect4, &cfg, cfg.memory);
     T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off,solver=off", &cfg, &e), BANYAN_OK);
     T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
     memset(visits, 0, 7 * sizeof *visits);
@@ -414,6 +416,7 @@ void test_engine_batch(void)
             BANYAN_CONFIG(.seed = 3, .evaluator = &hook, .memory = 4u << 20, .batch = 8);
         banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
         banyan_engine *e = NULL;
+        cfg.memory = t_memory(&banyan_game_connect4, &cfg, cfg.memory);
         T_EQ(banyan_engine_new(&banyan_game_connect4, "book=off,solver=off", &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         T_EQ(r.playouts, 3000);
@@ -458,6 +461,7 @@ void test_net_threads(void)
         banyan_limits lim = BANYAN_LIMITS(.playouts = 3000);
         banyan_report r = BANYAN_REPORT();
         banyan_engine *e = NULL;
+        cfg.memory = t_memory(g, &cfg, cfg.memory);
         T_EQ(banyan_engine_new(g, "book=off,solver=off", &cfg, &e), BANYAN_OK);
         T_EQ(banyan_engine_search(e, &lim, &r), BANYAN_OK);
         T_TRUE(r.playouts >= 3000);

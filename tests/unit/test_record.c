@@ -994,6 +994,7 @@ void test_record_replay(void)
     unsigned char *s = malloc(g->state_size);
     T_EQ(record_init(&r, g, "size=9 rule=renju", "e5", err, sizeof err), BANYAN_OK);
     T_EQ(record_test_push(&r, "d4 f6 c3 g7"), BANYAN_OK);
+    cfg.memory = t_memory(&banyan_game_connect4, &cfg, cfg.memory); /* The larger need. */
     T_EQ(banyan_engine_new(g, NULL, &cfg, &e), BANYAN_OK);
     T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &other), BANYAN_OK);
     if (!e || !other || !s)

@@ -19,6 +19,7 @@ static banyan_engine *test_share_engine(const banyan_game *g, uint64_t seed)
     banyan_engine *e = NULL;
     banyan_config cfg =
         BANYAN_CONFIG(.seed = seed, .share_nodes = TEST_SHARE_NODES, .memory = 8 << 20);
+    cfg.memory = t_memory(g, &cfg, cfg.memory);
     T_EQ(banyan_engine_new(g, g == &banyan_game_connect4 ? "book=off" : NULL, &cfg, &e), BANYAN_OK);
     return e;
 }
@@ -595,6 +596,7 @@ void test_share_phantoms(void)
     banyan_engine *e = NULL;
     banyan_config cfg = BANYAN_CONFIG(.seed = 41, .share_nodes = TEST_SHARE_NODES,
                                       .memory = 8 << 20, .share_searches = 4, .share_index = 1);
+    cfg.memory = t_memory(g, &cfg, cfg.memory);
     T_EQ(banyan_engine_new(g, "book=off", &cfg, &e), BANYAN_OK);
     test_phantom p = {e, 0, 0};
     banyan_limits lim = BANYAN_LIMITS(.playouts = 2000, .progress = test_phantom_progress,
@@ -647,6 +649,7 @@ static uint32_t test_share_distinct(int searches)
         banyan_config cfg =
             BANYAN_CONFIG(.seed = 47 + (uint64_t)k, .share_nodes = 4096, .memory = 16 << 20,
                           .share_searches = searches, .share_index = searches ? k : 0);
+        cfg.memory = t_memory(&banyan_game_gomoku, &cfg, cfg.memory);
         T_EQ(banyan_engine_new(&banyan_game_gomoku, NULL, &cfg, &e[k]), BANYAN_OK);
         T_EQ(banyan_engine_load(e[k], "h8 h9 g8"), BANYAN_OK);
     }
@@ -699,6 +702,7 @@ void test_share_early_stop(void)
         banyan_engine *e = NULL;
         banyan_config cfg = BANYAN_CONFIG(.seed = 43, .share_nodes = TEST_SHARE_NODES,
                                           .memory = 8 << 20, .share_searches = k ? 4 : 0);
+        cfg.memory = t_memory(g, &cfg, cfg.memory);
         T_EQ(banyan_engine_new(g, "book=off", &cfg, &e), BANYAN_OK);
         banyan_limits lim = BANYAN_LIMITS(.playouts = 20000, .stop_early = true);
         banyan_report r = BANYAN_REPORT();
@@ -741,6 +745,8 @@ void test_share_phantoms_threads(void)
                                      .memory = 8 << 20, .share_searches = 2, .share_index = 0),
                   cb = BANYAN_CONFIG(.seed = 46, .share_nodes = TEST_SHARE_NODES, .memory = 8 << 20,
                                      .share_searches = 2, .share_index = 1);
+    ca.memory = t_memory(g, &ca, ca.memory);
+    cb.memory = t_memory(g, &cb, cb.memory);
     T_EQ(banyan_engine_new(g, "book=off", &ca, &a), BANYAN_OK);
     T_EQ(banyan_engine_new(g, "book=off", &cb, &b), BANYAN_OK);
     test_search(b, 600);

@@ -400,6 +400,7 @@ void test_strength_connect4_exact_again(void)
     banyan_engine *e = NULL;
     banyan_config cfg = BANYAN_CONFIG(.seed = 1, .memory = 1 << 20);
     banyan_limits lim = BANYAN_LIMITS(.playouts = 1000);
+    cfg.memory = t_memory(&banyan_game_connect4, &cfg, cfg.memory);
     T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
     for (size_t i = 0; e && i < sizeof cases / sizeof cases[0]; i++) {
         banyan_proof want = cases[i].score > 0   ? BANYAN_PROVEN_WIN

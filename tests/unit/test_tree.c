@@ -192,6 +192,7 @@ void test_tree_visits_cap(void)
 {
     for (int full = 0; full <= 1; full++) {
         banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 4 << 20);
+        cfg.memory = t_memory(&banyan_game_connect4, &cfg, cfg.memory);
         banyan_engine *e = NULL;
         banyan_limits lim = BANYAN_LIMITS(.playouts = 2000);
         banyan_report r = BANYAN_REPORT();
@@ -293,6 +294,8 @@ void test_tree_graph(void)
 {
     banyan_config cfg = BANYAN_CONFIG(.seed = 5, .graph = true, .memory = 8u << 20);
     banyan_config off = BANYAN_CONFIG(.seed = 5, .memory = 8u << 20);
+    cfg.memory = t_memory(&banyan_game_connect4, &cfg, cfg.memory);
+    off.memory = t_memory(&banyan_game_connect4, &off, off.memory);
     banyan_limits lim = BANYAN_LIMITS(.playouts = 20000);
     banyan_report r1 = BANYAN_REPORT(), r2 = BANYAN_REPORT(), r3 = BANYAN_REPORT();
     banyan_engine *a = NULL, *b = NULL, *c = NULL;
@@ -403,7 +406,8 @@ void test_tree_check(void)
         banyan_report r = BANYAN_REPORT();
         banyan_limits lim = BANYAN_LIMITS(.playouts = healthy[i].playouts);
         banyan_config cfg = healthy[i].cfg;
-        cfg.size = sizeof cfg; /* The table's configs give only their fields. */
+        cfg.size = sizeof cfg; /* The table's configs give only their fields, */
+        cfg.memory = t_memory(healthy[i].g, &cfg, cfg.memory); /* and arenas. */
         T_EQ(banyan_engine_new(healthy[i].g, NULL, &cfg, &e), BANYAN_OK);
         if (!e)
             return;
@@ -424,7 +428,8 @@ void test_tree_check(void)
     /* Corruptions, each on a healthy Connect Four tree with proofs deep
      * down, then undone. */
     static node saved[1 << 18];
-    banyan_config cfg = BANYAN_CONFIG(.seed = 2, .memory = sizeof saved);
+    banyan_config cfg = BANYAN_CONFIG(.seed = 2);
+    cfg.memory = t_memory(&banyan_game_connect4, &cfg, sizeof saved / 2);
     banyan_engine *e = NULL;
     banyan_report r = BANYAN_REPORT();
     T_EQ(banyan_engine_new(&banyan_game_connect4, NULL, &cfg, &e), BANYAN_OK);
@@ -527,6 +532,7 @@ void test_engine_budgets(void)
 {
     for (int small = 0; small <= 1; small++) {
         banyan_config cfg = BANYAN_CONFIG(.seed = 3, .memory = 4 << 20);
+        cfg.memory = t_memory(&banyan_game_connect4, &cfg, cfg.memory);
         banyan_engine *e = NULL;
         banyan_limits lim = BANYAN_LIMITS(.playouts = 1000);
         banyan_report r = BANYAN_REPORT();
@@ -560,6 +566,7 @@ void test_engine_game_budgets(void)
     tactics.solve_root = tactics.solve_root_min = tactics.solve_root_max = tactics.solve_slice = 1;
     tactics.solve_per_second = 0; /* Left to the engine. */
     g.tactics = &tactics;
+    cfg.memory = t_memory(&g, &cfg, cfg.memory);
     T_EQ(banyan_engine_new(&g, "book=off", &cfg, &e), BANYAN_OK);
     if (!e)
         return;
