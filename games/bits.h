@@ -1,16 +1,16 @@
 /*
  * bits.h - the bit helpers of the games played on 64-bit boards: the number
- * of set bits, the index of the lowest, and taking the lowest off a word.
+ * of set bits, the index of the lowest, taking the lowest off a word, and
+ * the highest set bit alone.
  *
  * Each has a portable form in plain C (a SWAR count, a de Bruijn multiply)
  * and, where the compiler turns the built-in into an instruction, the
- * built-in: the index of the lowest bit with gcc and clang everywhere (bsf
- * or tzcnt on x86), the count only where the target has a count instruction
- * (x86 built with popcnt, AArch64), since without one gcc calls a library
- * function (__popcountdi2) that is slower than the portable form inline.
- * The games cannot see src/config.h, so these conditionals live here; the
- * portable forms are always defined, and tests/unit/test_bits.c checks the
- * two forms against each other.
+ * built-in: the index of the lowest bit (and of the highest) with gcc and
+ * clang everywhere (bsf or tzcnt, bsr or lzcnt on x86), the count only where the target has a count
+ * instruction (x86 built with popcnt, AArch64), since without one gcc calls a library function
+ * (__popcountdi2) that is slower than the portable form inline. The games cannot see src/config.h,
+ * so these conditionals live here; the portable forms are always defined, and
+ * tests/unit/test_bits.c checks the two forms against each other.
  */
 #ifndef BANYAN_BITS_H
 #define BANYAN_BITS_H
@@ -46,6 +46,19 @@ static inline int bits_low_portable(uint64_t x)
     return index[((x & (0 - x)) * 0x03f79d71b4cb0a89ULL) >> 58];
 }
 
+/* The highest set bit of x alone, 0 for 0, in plain C: every bit below
+ * the highest set, then the highest one kept. */
+static inline uint64_t bits_high_bit_portable(uint64_t x)
+{
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    return x ^ (x >> 1);
+}
+
 /* The number of set bits of x. */
 static inline int bits_count(uint64_t x)
 {
@@ -63,6 +76,16 @@ static inline int bits_low(uint64_t x)
     return __builtin_ctzll(x);
 #else
     return bits_low_portable(x);
+#endif
+}
+
+/* The highest set bit of x alone; 0 for 0. */
+static inline uint64_t bits_high_bit(uint64_t x)
+{
+#ifdef BITS_HAS_CTZ
+    return x ? (uint64_t)1 << (63 - __builtin_clzll(x)) : 0;
+#else
+    return bits_high_bit_portable(x);
 #endif
 }
 

@@ -16,57 +16,6 @@
  * opening's to the endgame's. The weights are fitted to the results of
  * self-play games by tools/othello_eval.sh (tools/othello_eval.c). */
 
-/* One side's discs that can never be turned over, approximated from below:
- * a disc is stable when, along each of its four lines, the line is full or
- * a neighbour on that line is the board's edge or a stable disc of its own
- * colour. full[0..3]: the squares whose row, column, diagonal (a1-h8
- * direction) and anti-diagonal are full. */
-static uint64_t oth_stable(uint64_t p, const uint64_t *full)
-{
-    /* The edges' neighbours off the board count as stable; so a shift
-     * that wraps round a row lands on an edge square, already counted. */
-    const uint64_t sides = 0x8181818181818181ULL, ends = 0xff000000000000ffULL;
-    const uint64_t edge = sides | ends;
-    uint64_t s = 0, last;
-    do {
-        last = s;
-        uint64_t h = full[0] | s << 1 | s >> 1 | sides;
-        uint64_t v = full[1] | s << 8 | s >> 8 | ends;
-        uint64_t d = full[2] | s << 9 | s >> 9 | edge;
-        uint64_t a = full[3] | s << 7 | s >> 7 | edge;
-        s = p & h & v & d & a;
-    } while (s != last);
-    return s;
-}
-
-/* The squares of filled whose line in each direction (row, column,
- * diagonal, anti-diagonal) is full, into full[0..3]. A diagonal is the
- * a1-h8 one shifted by whole rows, an anti-diagonal the h1-a8 one. */
-static void oth_full_lines(uint64_t filled, uint64_t *full)
-{
-    const uint64_t diag = 0x8040201008040201ULL, anti = 0x0102040810204080ULL;
-    full[0] = full[1] = full[2] = full[3] = 0;
-    for (int k = 0; k < OTH_SIDE; k++) {
-        uint64_t row = 0xffULL << 8 * k, col = 0x0101010101010101ULL << k;
-        full[0] |= (filled & row) == row ? row : 0;
-        full[1] |= (filled & col) == col ? col : 0;
-    }
-    for (int k = -7; k <= 7; k++) {
-        uint64_t d = k >= 0 ? diag << 8 * k : diag >> -8 * k;
-        uint64_t a = k >= 0 ? anti << 8 * k : anti >> -8 * k;
-        full[2] |= (filled & d) == d ? d : 0;
-        full[3] |= (filled & a) == a ? a : 0;
-    }
-}
-
-/* The squares next to any of x (the eight neighbours). */
-static inline uint64_t oth_neighbours(uint64_t x)
-{
-    uint64_t w = x >> 1 & ~0x8080808080808080ULL, e = x << 1 & ~0x0101010101010101ULL;
-    uint64_t row = x | w | e;
-    return (row | row << 8 | row >> 8) & ~x;
-}
-
 /* The model's inputs for p to move against o, into f (see othello.h). */
 static void oth_eval_inputs(uint64_t p, uint64_t o, double *f)
 {
@@ -118,7 +67,7 @@ static const double oth_eval_w[OTH_EVAL_FEATURES] = {
 };
 
 /* The model's log-odds that p, to move against o, wins. */
-static double oth_eval_logit(uint64_t p, uint64_t o)
+double oth_eval_logit(uint64_t p, uint64_t o)
 {
     double f[OTH_EVAL_FEATURES], z = 0;
     oth_eval_inputs(p, o, f);

@@ -8,7 +8,8 @@
  * 0, h1 = bit 7, h8 = bit 63, rows counted from the top as in Othello's own
  * notation. Black (X, player 0) moves first. Moves are found for all squares
  * at once by filling runs of the opponent's discs from the mover's discs in
- * each of the eight directions; a move's flips by walking out from it. A
+ * each of the eight directions; a move's flips from the first square past
+ * the opponent's discs on each side along its four lines (a bit scan). A
  * pass is an ordinary move (code 64), legal exactly when the player to move
  * has no disc to place and the opponent has; the game ends when neither
  * side can move, and the empty squares then go to the winner. The moves and
@@ -91,30 +92,33 @@ static inline uint64_t oth_mobility(uint64_t p, uint64_t o)
     return m & ~(p | o);
 }
 
-/* The run of om's discs (o's, less the edge columns for the directions
- * that move sideways, so that no run wraps round the board) that starts
- * next to move bit m in the direction of a left (or right) shift by d,
- * filled in 6 steps like the moves, kept only when p's disc closes it. */
-static inline uint64_t oth_run_left(uint64_t m, uint64_t p, uint64_t om, int d)
+/* The discs of o that a disc of p on square sq turns over along line (a
+ * row, column or diagonal through sq): on each side of sq, the first
+ * square that is not o's (the lowest above sq, the highest below) closes
+ * the run when it is p's. */
+static inline uint64_t oth_flips_line(uint64_t p, uint64_t o, uint64_t m, uint64_t line)
 {
-    uint64_t end = oth_fill_left(m, om, d); /* The run moved one step on. */
-    return (end >> d) & (0 - (uint64_t)((p & end) != 0));
-}
-
-static inline uint64_t oth_run_right(uint64_t m, uint64_t p, uint64_t om, int d)
-{
-    uint64_t end = oth_fill_right(m, om, d);
-    return (end << d) & (0 - (uint64_t)((p & end) != 0));
+    uint64_t up = line & ~((m << 1) - 1), down = line & (m - 1);
+    uint64_t x = up & ~o, first = x & (0 - x);
+    uint64_t f = (0 - (uint64_t)((first & p) != 0)) & up & (first - 1);
+    first = bits_high_bit(down & ~o);
+    return f | ((0 - (uint64_t)((first & p) != 0)) & down & ~((first << 1) - 1));
 }
 
 /* The discs of o that a disc of p on square sq turns over (0: none, so the
- * move is illegal): the eight runs, without a branch. */
+ * move is illegal): the row, the column and the two diagonals through sq,
+ * each cut at the first square past a run of o's discs on either side. A
+ * diagonal is the a1-h8 (or h1-a8) one shifted by whole rows; the bits
+ * shifted off the board are the squares the diagonal does not reach. */
 static inline uint64_t oth_flips(uint64_t p, uint64_t o, int sq)
 {
-    uint64_t m = (uint64_t)1 << sq, oi = o & OTH_INNER;
-    return oth_run_left(m, p, oi, 1) | oth_run_right(m, p, oi, 1) | oth_run_left(m, p, o, 8) |
-           oth_run_right(m, p, o, 8) | oth_run_left(m, p, oi, 7) | oth_run_right(m, p, oi, 7) |
-           oth_run_left(m, p, oi, 9) | oth_run_right(m, p, oi, 9);
+    const uint64_t diag = 0x8040201008040201ULL, anti = 0x0102040810204080ULL;
+    uint64_t m = (uint64_t)1 << sq;
+    int r = sq >> 3, c = sq & 7, k = c - r, j = r + c - 7;
+    return oth_flips_line(p, o, m, 0xffULL << (sq & 56)) |
+           oth_flips_line(p, o, m, 0x0101010101010101ULL << c) |
+           oth_flips_line(p, o, m, k >= 0 ? diag >> 8 * k : diag << -8 * k) |
+           oth_flips_line(p, o, m, j >= 0 ? anti << 8 * j : anti >> -8 * j);
 }
 
 /* The final disc difference for p when neither side can move: the empty
@@ -135,6 +139,57 @@ static inline uint64_t oth_danger(uint64_t empty)
             d |= oth_x_square[c] | oth_c_squares[c];
     return d;
 }
+/* One side's discs that can never be turned over, approximated from below:
+ * a disc is stable when, along each of its four lines, the line is full or
+ * a neighbour on that line is the board's edge or a stable disc of its own
+ * colour. full[0..3]: the squares whose row, column, diagonal (a1-h8
+ * direction) and anti-diagonal are full. */
+static inline uint64_t oth_stable(uint64_t p, const uint64_t *full)
+{
+    /* The edges' neighbours off the board count as stable; so a shift
+     * that wraps round a row lands on an edge square, already counted. */
+    const uint64_t sides = 0x8181818181818181ULL, ends = 0xff000000000000ffULL;
+    const uint64_t edge = sides | ends;
+    uint64_t s = 0, last;
+    do {
+        last = s;
+        uint64_t h = full[0] | s << 1 | s >> 1 | sides;
+        uint64_t v = full[1] | s << 8 | s >> 8 | ends;
+        uint64_t d = full[2] | s << 9 | s >> 9 | edge;
+        uint64_t a = full[3] | s << 7 | s >> 7 | edge;
+        s = p & h & v & d & a;
+    } while (s != last);
+    return s;
+}
+
+/* The squares of filled whose line in each direction (row, column,
+ * diagonal, anti-diagonal) is full, into full[0..3]. A diagonal is the
+ * a1-h8 one shifted by whole rows, an anti-diagonal the h1-a8 one. */
+static inline void oth_full_lines(uint64_t filled, uint64_t *full)
+{
+    const uint64_t diag = 0x8040201008040201ULL, anti = 0x0102040810204080ULL;
+    full[0] = full[1] = full[2] = full[3] = 0;
+    for (int k = 0; k < OTH_SIDE; k++) {
+        uint64_t row = 0xffULL << 8 * k, col = 0x0101010101010101ULL << k;
+        full[0] |= (filled & row) == row ? row : 0;
+        full[1] |= (filled & col) == col ? col : 0;
+    }
+    for (int k = -7; k <= 7; k++) {
+        uint64_t d = k >= 0 ? diag << 8 * k : diag >> -8 * k;
+        uint64_t a = k >= 0 ? anti << 8 * k : anti >> -8 * k;
+        full[2] |= (filled & d) == d ? d : 0;
+        full[3] |= (filled & a) == a ? a : 0;
+    }
+}
+
+/* The squares next to any of x (the eight neighbours). */
+static inline uint64_t oth_neighbours(uint64_t x)
+{
+    uint64_t w = x >> 1 & ~0x8080808080808080ULL, e = x << 1 & ~0x0101010101010101ULL;
+    uint64_t row = x | w | e;
+    return (row | row << 8 | row >> 8) & ~x;
+}
+
 /* ---- Between the files ---- */
 
 /* The solver's table of score bounds: 2^OTH_TT_BITS entries of 24 bytes
@@ -154,6 +209,10 @@ int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, voi
 
 /* The evaluate hook (eval.c): the model's chance for each player. */
 bool oth_evaluate(const void *s, double *returns, const banyan_move *moves, int n, float *priors);
+
+/* The model's logit of p's chance to win, p to move against o (eval.c):
+ * the solver orders its moves by it where many squares are empty. */
+double oth_eval_logit(uint64_t p, uint64_t o);
 
 /* The evaluation model's inputs for the player to move in s (a game that
  * goes on): OTH_EVAL_TERMS terms, each twice (as it is, then times the

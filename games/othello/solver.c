@@ -3,6 +3,8 @@
  * end of the game on the two bitboards, with a table of score bounds in the
  * caller's memory (the game's mem_size).
  */
+#include <limits.h>
+
 #include "othello.h"
 
 /* ---- The exact solver ----
@@ -10,15 +12,23 @@
  * Negamax alpha-beta with fail-soft values, the principal variation search
  * (the first move with the full window, the others with a null window,
  * searched again when one beats it), a table of score bounds, moves ordered
- * fastest first (fewest replies for the opponent) down to OTH_SOLVE_FASTEST
- * empties and by region parity below, and a loop over the empty squares
- * without move generation for the last OTH_SOLVE_SMALL. Scores are final
- * disc differences for the player to move, empties to the winner. */
+ * fastest first (fewest replies for the opponent, then fewest empty squares
+ * beside the mover's discs) down to OTH_SOLVE_FASTEST empties, with the
+ * evaluation's verdict on the position after the move added from
+ * OTH_SOLVE_EVAL empties up, and by region parity below; a cutoff by the
+ * opponent's stable discs (they bound the mover's score from above) from
+ * OTH_SOLVE_STABLE empties; and a loop over the empty squares without move
+ * generation for the last OTH_SOLVE_SMALL. Scores are final disc
+ * differences for the player to move, empties to the winner. The
+ * ordering's and the cutoff's gains on FForum 20-39:
+ * docs/journal/2026-12-07-othello-ordering.md. */
 
 #define OTH_SOLVE_SMALL   4  /* Empties solved by the plain loop over the empty squares. */
 #define OTH_SOLVE_TT      7  /* Fewest empties at which the table is used. */
 #define OTH_SOLVE_FASTEST 8  /* Fewest empties ordered fastest first. */
 #define OTH_SOLVE_ETC     12 /* Fewest empties with enhanced transposition cutoffs. */
+#define OTH_SOLVE_EVAL    10 /* Fewest empties whose moves the evaluation orders too. */
+#define OTH_SOLVE_STABLE  8  /* Fewest empties with the stability cutoff. */
 #define OTH_INF           127
 
 /* One position's bounds on its exact score: lo <= score <= hi. The key is
@@ -135,9 +145,14 @@ static inline oth_tt_entry *oth_tt_slot(oth_tt_entry *tt, uint64_t p, uint64_t o
 
 /* Orders the moves mob of p against o into sq[] and returns their number:
  * the table's move first, then fastest first (the fewest replies, corners
- * favoured) with many empties, or by region parity and square rank with
- * few. */
-static int oth_order(uint64_t p, uint64_t o, uint64_t mob, int empties, int tt_move, int *sq)
+ * favoured, then the fewest empty squares next to the mover's discs, which
+ * the opponent may take later) with many empties, and with more the
+ * evaluation's logit for the opponent after the move (128 a unit; fitted
+ * weights on FForum 20-39: the journal), or by region parity and square
+ * rank with few. The flips of each move go to fl[] where the order needed
+ * them (many empties), else 0. */
+static int oth_order(uint64_t p, uint64_t o, uint64_t mob, int empties, int tt_move, int *sq,
+                     uint64_t *fl)
 {
     int key[64], n = 0;
     int parity[4] = {0, 0, 0, 0};
@@ -145,26 +160,32 @@ static int oth_order(uint64_t p, uint64_t o, uint64_t mob, int empties, int tt_m
         parity[oth_quadrant(bits_low(e))] ^= 1;
     for (; mob; mob &= mob - 1) {
         int s = bits_low(mob), k;
-        uint64_t bit = mob & (0 - mob);
+        uint64_t bit = mob & (0 - mob), flips = 0;
         if (empties >= OTH_SOLVE_FASTEST) {
-            uint64_t flips = oth_flips(p, o, s);
-            uint64_t reply = oth_mobility(o & ~flips, p | flips | bit);
-            k = 64 * bits_count(reply) + 32 * bits_count(reply & OTH_CORNERS) -
+            flips = oth_flips(p, o, s);
+            uint64_t mine = p | flips | bit, theirs = o & ~flips;
+            uint64_t reply = oth_mobility(theirs, mine);
+            k = 64 * bits_count(reply) + 32 * bits_count(reply & OTH_CORNERS) +
+                8 * bits_count(oth_neighbours(mine) & ~(mine | theirs)) -
                 (bit & OTH_CORNERS ? 96 : 0) + 4 * !parity[oth_quadrant(s)] +
                 oth_square_rank[s] / 2;
+            if (empties >= OTH_SOLVE_EVAL)
+                k += (int)(128 * oth_eval_logit(theirs, mine));
         } else {
             k = 16 * !parity[oth_quadrant(s)] + oth_square_rank[s];
         }
         if (s == tt_move)
-            k = -1000;
+            k = INT_MIN;
         /* Insertion by key; equal keys keep square order. */
         int j = n++;
         for (; j > 0 && key[j - 1] > k; j--) {
             key[j] = key[j - 1];
             sq[j] = sq[j - 1];
+            fl[j] = fl[j - 1];
         }
         key[j] = k;
         sq[j] = s;
+        fl[j] = flips;
     }
     return n;
 }
@@ -183,6 +204,16 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
     if (banyan_solve_halted(++sv->nodes, sv->budget, sv->stop)) {
         sv->aborted = true;
         return 0;
+    }
+    /* Stability cutoff: the opponent's stable discs stay his, so the
+     * mover's score is at most 64 less twice their number; worth looking
+     * at only when all his discs would be enough to fail low. */
+    if (empties >= OTH_SOLVE_STABLE && OTH_CELLS - 2 * bits_count(o) <= alpha) {
+        uint64_t full[4];
+        oth_full_lines(p | o, full);
+        int bound = OTH_CELLS - 2 * bits_count(oth_stable(o, full));
+        if (bound <= alpha)
+            return bound;
     }
     uint64_t mob = oth_mobility(p, o);
     if (!mob) {
@@ -204,20 +235,22 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
             tt_move = e->move;
         }
     }
-    int sq[64], n = oth_order(p, o, mob, empties, tt_move, sq);
+    int sq[64];
+    uint64_t fl[64];
+    int n = oth_order(p, o, mob, empties, tt_move, sq, fl);
     int best = -OTH_INF, best_move = 0xff, a = alpha;
     if (e && empties >= OTH_SOLVE_ETC)
         for (int i = 0; i < n; i++) {
             /* Enhanced transposition cutoff: a child whose bound in the
              * table already refutes the window. */
-            uint64_t flips = oth_flips(p, o, sq[i]);
+            uint64_t flips = fl[i] ? fl[i] : oth_flips(p, o, sq[i]);
             uint64_t np = p | flips | ((uint64_t)1 << sq[i]), no = o & ~flips;
             const oth_tt_entry *c = oth_tt_slot(sv->tt, no, np);
             if (c->p == no && c->o == np && -c->hi >= beta)
                 return -c->hi;
         }
     for (int i = 0; i < n; i++) {
-        uint64_t flips = oth_flips(p, o, sq[i]);
+        uint64_t flips = fl[i] ? fl[i] : oth_flips(p, o, sq[i]);
         uint64_t np = p | flips | ((uint64_t)1 << sq[i]), no = o & ~flips;
         int v;
         if (i == 0) {
@@ -307,7 +340,9 @@ int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, voi
     } else {
         /* Bisection on the score by null-window tests, which cost far
          * less than wide windows; every final score is even. */
-        int sq[64], n = oth_order(p, o, mob, OTH_CELLS, -1, sq), lo = -OTH_CELLS, hi = OTH_CELLS;
+        int sq[64];
+        uint64_t fl[64];
+        int n = oth_order(p, o, mob, OTH_CELLS, -1, sq, fl), lo = -OTH_CELLS, hi = OTH_CELLS;
         while (lo < hi && !sv.aborted) {
             int mid = (lo + hi) / 4 * 2 + 2; /* Even, in (lo, hi]. */
             if (mid > hi)

@@ -1,6 +1,6 @@
 /*
- * test_bits.c - the games' bit helpers (games/bits.h): the count and the
- * lowest bit against naive loops on chosen words, and the built-in forms
+ * test_bits.c - the games' bit helpers (games/bits.h): the count, the
+ * lowest bit and the highest against naive loops on chosen words, and the built-in forms
  * against the portable ones on many random words of every density, so that
  * the form a compiler does not use is checked all the same.
  */
@@ -91,4 +91,29 @@ void test_bits_low(void)
     T_EQ(seen[1], 4);
     T_EQ(seen[2], 32);
     T_EQ(seen[3], 63);
+}
+
+/* The highest set bit alone: each single bit, each run up to the top, 0,
+ * and random words, the built-in against the portable form and a loop. */
+void test_bits_high(void)
+{
+    T_EQ(bits_high_bit(0), 0);
+    T_EQ(bits_high_bit_portable(0), 0);
+    for (int i = 0; i < 64; i++) {
+        uint64_t b = (uint64_t)1 << i;
+        T_EQ(bits_high_bit(b), b);
+        T_EQ(bits_high_bit_portable(b), b);
+        T_EQ(bits_high_bit(b | (b - 1)), b);
+        T_EQ(bits_high_bit_portable(b | (b - 1)), b);
+    }
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 59, 1);
+    int bad = 0;
+    for (int i = 0; i < 200000; i++) {
+        uint64_t x = bits_test_word(&rng, i), want = 0;
+        for (int k = 63; k >= 0 && !want; k--)
+            want = x >> k & 1 ? (uint64_t)1 << k : 0;
+        bad += bits_high_bit(x) != want || bits_high_bit_portable(x) != want;
+    }
+    T_EQ(bad, 0);
 }

@@ -512,6 +512,58 @@ static int oth_test_listed(const oth_test_state *s, const char *line, banyan_mov
 /* Every FForum problem 1-19 solved exactly: the best score listed, and the
  * first move in the order of moves() that the line lists with it. The
  * table is kept from one problem to the next, as the engine keeps it. */
+/* The flips of a disc of p on sq by the rules' definition, square by square
+ * in each of the eight directions. */
+static uint64_t oth_test_flips(uint64_t p, uint64_t o, int sq)
+{
+    static const int dr[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, dc[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+    uint64_t all = 0;
+    for (int d = 0; d < 8; d++) {
+        uint64_t run = 0;
+        int r = sq / 8 + dr[d], c = sq % 8 + dc[d];
+        for (; r >= 0 && r < 8 && c >= 0 && c < 8; r += dr[d], c += dc[d]) {
+            uint64_t b = (uint64_t)1 << (8 * r + c);
+            if (o & b) {
+                run |= b;
+                continue;
+            }
+            if (p & b)
+                all |= run;
+            break;
+        }
+    }
+    return all;
+}
+
+/* oth_flips (bit scans along the four lines) against the walk, on every
+ * empty square of random positions and of crowded ones, and the mobility
+ * (fills) against the squares that flip something. */
+void test_oth_flips(void)
+{
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 17, 0);
+    for (int i = 0; i < 20000; i++) {
+        uint64_t a = banyan_rng_next(&rng), b = banyan_rng_next(&rng);
+        uint64_t p = a & b, o = a & ~b; /* Some squares empty, */
+        if (i & 1)
+            o |= ~(p | o) & banyan_rng_next(&rng); /* or fewer. */
+        uint64_t moves = 0;
+        for (int sq = 0; sq < 64; sq++) {
+            if ((p | o) >> sq & 1)
+                continue;
+            uint64_t want = oth_test_flips(p, o, sq), got = oth_flips(p, o, sq);
+            if (got != want) {
+                T_FAIL_AT("p %016llx o %016llx square %d: flips %016llx, want %016llx\n",
+                          (unsigned long long)p, (unsigned long long)o, sq, (unsigned long long)got,
+                          (unsigned long long)want);
+                return;
+            }
+            moves |= want ? (uint64_t)1 << sq : 0;
+        }
+        T_EQ(oth_mobility(p, o), moves);
+    }
+}
+
 void test_oth_solver_fforum(void)
 {
     static char lines[24][256];
