@@ -6,11 +6,13 @@
  * Each has a portable form in plain C (a SWAR count, a de Bruijn multiply)
  * and, where the compiler turns the built-in into an instruction, the
  * built-in: the index of the lowest bit (and of the highest) with gcc and
- * clang everywhere (bsf or tzcnt, bsr or lzcnt on x86), the count only where the target has a count
- * instruction (x86 built with popcnt, AArch64), since without one gcc calls a library function
- * (__popcountdi2) that is slower than the portable form inline. The games cannot see src/config.h,
- * so these conditionals live here; the portable forms are always defined, and
- * tests/unit/test_bits.c checks the two forms against each other.
+ * clang everywhere (bsf or tzcnt, bsr or lzcnt on x86), the count only
+ * where the target has a count instruction (x86 built with popcnt,
+ * AArch64), since without one gcc calls a library function (__popcountdi2)
+ * that is slower than the portable form inline. The games cannot see
+ * src/config.h, so these conditionals live here; the portable forms are
+ * always defined, and tests/unit/test_bits.c checks the two forms against
+ * each other.
  */
 #ifndef BANYAN_BITS_H
 #define BANYAN_BITS_H

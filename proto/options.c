@@ -556,19 +556,19 @@ void options_explain_new(const banyan_game *g, const char *params, const banyan_
 {
     char sub[256], all[256], helps[512];
     const char *bad = banyan_game_check(g);
+    size_t least;
     if (rc == BANYAN_ENOMEM)
         snprintf(why, len, "cannot create the engine: %s", banyan_strerror(rc));
     else if (bad)
         snprintf(why, len, "the game table of %s is unusable: %s", g->name, bad);
     else if (banyan_params_check(g, params, sub, sizeof sub) != BANYAN_OK)
         snprintf(why, len, "bad parameters for %s: %s", g->name, sub);
-    else if (cfg->memory && cfg->memory < banyan_memory_least(g, cfg))
+    else if (cfg->memory && cfg->memory < (least = banyan_memory_least(g, cfg)))
         snprintf(why, len,
                  "memory %zu is below the %zu bytes (%.1f MiB) that %s needs with %d thread%s: "
                  "the memory counts everything the engine allocates, the game's provers "
                  "included",
-                 cfg->memory, banyan_memory_least(g, cfg),
-                 (double)banyan_memory_least(g, cfg) / (1 << 20), g->name,
+                 cfg->memory, least, (double)least / (1 << 20), g->name,
                  cfg->threads > 1 ? cfg->threads : 1, cfg->threads > 1 ? "s" : "");
     else if (banyan_config_check(g, cfg))
         snprintf(why, len, "%s", banyan_config_check(g, cfg));

@@ -119,12 +119,6 @@ static inline float select_ln(const banyan_engine *e, uint32_t n)
     return e->select.ln[q] + (float)shift * 0.693147181f + (float)r * scale.f * e->select.inv[q];
 }
 
-/* ln N for UCB1's exploration term, N the parent's weight. */
-static inline float select_log_n(const banyan_engine *e, select_width s)
-{
-    return select_ln(e, s.parent_n);
-}
-
 /* 1 / n, 1 / sqrt(n) for n >= 1, and c sqrt(ln n): from engine.select's
  * tables below SELECT_TABLE, which hold exactly what the formulas give
  * (select_tables), so that a result never depends on which one answered. */
@@ -174,7 +168,7 @@ static uint32_t search_select_rave(const banyan_engine *e, const tree *t, const 
 {
     const node *nodes = t->nodes;
     const select_width s = select_widen(e, t, x, player);
-    const float log_n = select_log_n(e, s);
+    const float log_n = select_ln(e, s.parent_n);
     const float unit = 1.0f / VALUE_ONE, k = (float)e->cfg.rave;
     const float c = (float)e->cfg.c;
     bool root = x == &nodes[t->root];
@@ -226,7 +220,7 @@ static uint32_t search_select_solo(const banyan_engine *e, const tree *t, const 
 {
     const node *nodes = t->nodes;
     const select_width s = select_widen(e, t, x, player);
-    const float log_n = select_log_n(e, s);
+    const float log_n = select_ln(e, s.parent_n);
     const float unit = 1.0f / VALUE_ONE, mix = (float)e->cfg.max_mix;
     float c = (float)e->cfg.c;
     if (e->cfg.adaptive > 0) {

@@ -139,6 +139,7 @@ static inline uint64_t oth_danger(uint64_t empty)
             d |= oth_x_square[c] | oth_c_squares[c];
     return d;
 }
+
 /* One side's discs that can never be turned over, approximated from below:
  * a disc is stable when, along each of its four lines, the line is full or
  * a neighbour on that line is the board's edge or a stable disc of its own

@@ -27,11 +27,11 @@
 #define OTH_SOLVE_TT      7  /* Fewest empties at which the table is used. */
 #define OTH_SOLVE_FASTEST 8  /* Fewest empties ordered fastest first. */
 #define OTH_SOLVE_ETC     12 /* Fewest empties with enhanced transposition cutoffs. */
-#define OTH_SOLVE_EVAL                                                                             \
-    14                     /* Fewest empties whose moves the evaluation orders too:                \
-                              below, it costs more than the positions it saves. */
-#define OTH_SOLVE_STABLE 8 /* Fewest empties with the stability cutoff. */
-#define OTH_INF          127
+#define OTH_SOLVE_STABLE  8  /* Fewest empties with the stability cutoff. */
+#define OTH_INF           127
+/* Fewest empties whose moves the evaluation orders too: below, it costs
+ * more than the positions it saves. */
+#define OTH_SOLVE_EVAL 14
 
 /* One position's bounds on its exact score: lo <= score <= hi. The key is
  * the whole position, so an entry of another position never matches; an
