@@ -258,8 +258,9 @@ fuzz:
 	    $(LIB_SRC) $(wildcard proto/*.c) $(NET_SRC) $$web -lm || exit 1; done
 	@echo "run: build/fuzz/fuzz-TARGET -max_total_time=600 tests/fuzz/corpus/TARGET"
 
-# Connect Four's solver on the reference sets (bench/connect4_solve.sh).
-$(B)/connect4-solve: bench/connect4_solve.c $(B)/libbanyan.a
+# Connect Four's solver on the reference sets (bench/connect4_solve.sh). It
+# includes the game's source for the solver's own functions (--score).
+$(B)/connect4-solve: bench/connect4_solve.c games/connect4.c games/connect4_book.h $(B)/libbanyan.a
 	$(SAY) LD $@
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libbanyan.a $(LDLIBS)
 

@@ -376,6 +376,15 @@ static uint64_t c4_safe_moves(uint64_t own, uint64_t all)
     return land & ~(theirs >> 1);
 }
 
+/* Starts loading a table entry into the cache: the children's entries are
+ * asked for while the moves are ordered, long before the children read
+ * them (the table is far larger than the caches). */
+#if defined(__GNUC__) || defined(__clang__)
+#define C4_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define C4_PREFETCH(p) ((void)(p))
+#endif
+
 static inline size_t c4_tt_index(uint64_t key)
 {
     return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - C4_TT_BITS));
@@ -441,6 +450,7 @@ static int c4_negamax(c4_solver *v, uint64_t own, uint64_t all, int ply, int alp
         uint64_t m = safe & c4_column(c4_order[i]);
         if (!m)
             continue;
+        C4_PREFETCH(&v->tt[c4_tt_index((own ^ all) + (all | m))]);
         int r = bits_count(c4_threats(own | m, all));
         int j = n++;
         for (; j > 0 && rank[j - 1] < r; j--) {

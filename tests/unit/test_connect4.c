@@ -466,7 +466,7 @@ static int c4_test_solve(const c4_test_state *s, uint64_t budget, void *mem, ban
  * or every step-th: the solver's score is the reference's, its result says
  * the same, and its best move keeps the score (the position after it is
  * over with that result, or solves to minus that score for the opponent). */
-static void c4_test_solve_file(const char *name, int step)
+static void c4_test_solve_file(const char *name, int size, int step)
 {
     char path[1024], line[256];
     snprintf(path, sizeof path, "%s/connect4_%s.txt", t_data_dir, name);
@@ -504,13 +504,16 @@ static void c4_test_solve_file(const char *name, int step)
     if (f)
         fclose(f);
     free(mem);
-    T_EQ(checked, (1000 + step - 1) / step);
+    T_EQ(checked, (size + step - 1) / step);
     T_EQ(wrong, 0);
 }
 
-/* The three reference sets: all 1,000 positions of each in a release build,
- * every fifth of the hardest (L2_R2, 14 to 27 moves left) where the build
- * checks (debug and sanitizer builds run it five to ten times slower). */
+/* Pons' three reference sets: all 1,000 positions of each in a release
+ * build, every fifth of the hardest (L2_R2, 14 to 27 moves left) where the
+ * build checks (debug and sanitizer builds run it five to ten times
+ * slower); and the 500 positions of Begin-Easy made by his definition
+ * (bench/connect4_sets.py: 8 to 14 discs, under 14 moves left), labelled
+ * by the solver's score alone and checked by his solver. */
 void test_c4_solve_reference(void)
 {
 #ifdef BANYAN_DEBUG
@@ -518,9 +521,10 @@ void test_c4_solve_reference(void)
 #else
     int hard_step = 1;
 #endif
-    c4_test_solve_file("L3_R1", 1);
-    c4_test_solve_file("L2_R1", 1);
-    c4_test_solve_file("L2_R2", hard_step);
+    c4_test_solve_file("L3_R1", 1000, 1);
+    c4_test_solve_file("L2_R1", 1000, 1);
+    c4_test_solve_file("L2_R2", 1000, hard_step);
+    c4_test_solve_file("L1_R1", 500, 1);
 }
 
 /* The budget: a position beyond the reach of a budget is refused at once,
