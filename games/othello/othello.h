@@ -105,20 +105,32 @@ static inline uint64_t oth_flips_line(uint64_t p, uint64_t o, uint64_t m, uint64
     return f | ((0 - (uint64_t)((first & p) != 0)) & down & ~((first << 1) - 1));
 }
 
+/* The a1-h8 diagonal (or the h1-a8 anti-diagonal) shifted by k whole rows,
+ * towards row 8 for k > 0: the bits shifted off the board are the squares
+ * the shorter diagonal does not reach. */
+static inline uint64_t oth_diagonal(int k)
+{
+    const uint64_t diag = 0x8040201008040201ULL;
+    return k >= 0 ? diag << 8 * k : diag >> -8 * k;
+}
+
+static inline uint64_t oth_anti_diagonal(int k)
+{
+    const uint64_t anti = 0x0102040810204080ULL;
+    return k >= 0 ? anti << 8 * k : anti >> -8 * k;
+}
+
 /* The discs of o that a disc of p on square sq turns over (0: none, so the
  * move is illegal): the row, the column and the two diagonals through sq,
- * each cut at the first square past a run of o's discs on either side. A
- * diagonal is the a1-h8 (or h1-a8) one shifted by whole rows; the bits
- * shifted off the board are the squares the diagonal does not reach. */
+ * each cut at the first square past a run of o's discs on either side. */
 static inline uint64_t oth_flips(uint64_t p, uint64_t o, int sq)
 {
-    const uint64_t diag = 0x8040201008040201ULL, anti = 0x0102040810204080ULL;
     uint64_t m = (uint64_t)1 << sq;
-    int r = sq >> 3, c = sq & 7, k = c - r, j = r + c - 7;
+    int r = sq >> 3, c = sq & 7;
     return oth_flips_line(p, o, m, 0xffULL << (sq & 56)) |
            oth_flips_line(p, o, m, 0x0101010101010101ULL << c) |
-           oth_flips_line(p, o, m, k >= 0 ? diag >> 8 * k : diag << -8 * k) |
-           oth_flips_line(p, o, m, j >= 0 ? anti << 8 * j : anti >> -8 * j);
+           oth_flips_line(p, o, m, oth_diagonal(r - c)) |
+           oth_flips_line(p, o, m, oth_anti_diagonal(r + c - 7));
 }
 
 /* The final disc difference for p when neither side can move: the empty
@@ -164,11 +176,9 @@ static inline uint64_t oth_stable(uint64_t p, const uint64_t *full)
 }
 
 /* The squares of filled whose line in each direction (row, column,
- * diagonal, anti-diagonal) is full, into full[0..3]. A diagonal is the
- * a1-h8 one shifted by whole rows, an anti-diagonal the h1-a8 one. */
+ * diagonal, anti-diagonal) is full, into full[0..3]. */
 static inline void oth_full_lines(uint64_t filled, uint64_t *full)
 {
-    const uint64_t diag = 0x8040201008040201ULL, anti = 0x0102040810204080ULL;
     full[0] = full[1] = full[2] = full[3] = 0;
     for (int k = 0; k < OTH_SIDE; k++) {
         uint64_t row = 0xffULL << 8 * k, col = 0x0101010101010101ULL << k;
@@ -176,8 +186,7 @@ static inline void oth_full_lines(uint64_t filled, uint64_t *full)
         full[1] |= (filled & col) == col ? col : 0;
     }
     for (int k = -7; k <= 7; k++) {
-        uint64_t d = k >= 0 ? diag << 8 * k : diag >> -8 * k;
-        uint64_t a = k >= 0 ? anti << 8 * k : anti >> -8 * k;
+        uint64_t d = oth_diagonal(k), a = oth_anti_diagonal(k);
         full[2] |= (filled & d) == d ? d : 0;
         full[3] |= (filled & a) == a ? a : 0;
     }
