@@ -25,6 +25,20 @@
 #include "banyan_game.h"
 #include "bits.h"
 
+/* Inline even where the compiler would not: the flips of a constant
+ * square. Hidden: the tables the files share, not exported (a Windows DLL
+ * exports what its .def file lists). */
+#if defined(__GNUC__) || defined(__clang__)
+#define OTH_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define OTH_ALWAYS_INLINE inline
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
+#define OTH_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define OTH_HIDDEN
+#endif
+
 #define OTH_SIDE    8
 #define OTH_CELLS   64
 #define OTH_PASS    64                    /* The move code of a pass. */
@@ -96,7 +110,7 @@ static inline uint64_t oth_mobility(uint64_t p, uint64_t o)
  * row, column or diagonal through sq): on each side of sq, the first
  * square that is not o's (the lowest above sq, the highest below) closes
  * the run when it is p's. */
-static inline uint64_t oth_flips_line(uint64_t p, uint64_t o, uint64_t m, uint64_t line)
+static OTH_ALWAYS_INLINE uint64_t oth_flips_line(uint64_t p, uint64_t o, uint64_t m, uint64_t line)
 {
     uint64_t up = line & ~((m << 1) - 1), down = line & (m - 1);
     uint64_t x = up & ~o, first = x & (0 - x);
@@ -108,13 +122,13 @@ static inline uint64_t oth_flips_line(uint64_t p, uint64_t o, uint64_t m, uint64
 /* The a1-h8 diagonal (or the h1-a8 anti-diagonal) shifted by k whole rows,
  * towards row 8 for k > 0: the bits shifted off the board are the squares
  * the shorter diagonal does not reach. */
-static inline uint64_t oth_diagonal(int k)
+static OTH_ALWAYS_INLINE uint64_t oth_diagonal(int k)
 {
     const uint64_t diag = 0x8040201008040201ULL;
     return k >= 0 ? diag << 8 * k : diag >> -8 * k;
 }
 
-static inline uint64_t oth_anti_diagonal(int k)
+static OTH_ALWAYS_INLINE uint64_t oth_anti_diagonal(int k)
 {
     const uint64_t anti = 0x0102040810204080ULL;
     return k >= 0 ? anti << 8 * k : anti >> -8 * k;
@@ -122,8 +136,10 @@ static inline uint64_t oth_anti_diagonal(int k)
 
 /* The discs of o that a disc of p on square sq turns over (0: none, so the
  * move is illegal): the row, the column and the two diagonals through sq,
- * each cut at the first square past a run of o's discs on either side. */
-static inline uint64_t oth_flips(uint64_t p, uint64_t o, int sq)
+ * each cut at the first square past a run of o's discs on either side.
+ * Always inline, so that a constant sq folds the lines' masks: oth_flips
+ * calls it once for each square. */
+static OTH_ALWAYS_INLINE uint64_t oth_flips_at(uint64_t p, uint64_t o, int sq)
 {
     uint64_t m = (uint64_t)1 << sq;
     int r = sq >> 3, c = sq & 7;
@@ -131,6 +147,30 @@ static inline uint64_t oth_flips(uint64_t p, uint64_t o, int sq)
            oth_flips_line(p, o, m, 0x0101010101010101ULL << c) |
            oth_flips_line(p, o, m, oth_diagonal(r - c)) |
            oth_flips_line(p, o, m, oth_anti_diagonal(r + c - 7));
+}
+
+/* oth_flips_at with the square's masks as constants (rules.c). */
+uint64_t oth_flips(uint64_t p, uint64_t o, int sq);
+
+/* The discs a disc at position x of a line of 8 squares turns over when
+ * every other square of the line is filled: b holds the mover's discs on
+ * the line, bit i for position i, and the others are the opponent's or off
+ * the board, where no run is closed (rules.c). */
+extern OTH_HIDDEN const uint8_t oth_last_count[8][256];
+
+/* The number of discs a disc of p on square sq turns over when sq is the
+ * board's last empty square (the opponent holds every other square): each
+ * line through sq gathered into a byte of p's discs, the counts looked up,
+ * without a branch. */
+static inline int oth_last_flips(uint64_t p, int sq)
+{
+    int r = sq >> 3, c = sq & 7;
+    uint64_t row = (p >> (sq & 56)) & 0xff;
+    uint64_t col = (((p >> c) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+    uint64_t diag = ((p & oth_diagonal(r - c)) * 0x0101010101010101ULL) >> 56;
+    uint64_t anti = ((p & oth_anti_diagonal(r + c - 7)) * 0x0101010101010101ULL) >> 56;
+    return oth_last_count[c][row] + oth_last_count[r][col] + oth_last_count[c][diag] +
+           oth_last_count[c][anti];
 }
 
 /* The final disc difference for p when neither side can move: the empty

@@ -67,6 +67,110 @@ static int oth_moves(const void *s, banyan_move *out)
     return n;
 }
 
+uint64_t oth_flips(uint64_t p, uint64_t o, int sq)
+{
+#define OTH_FLIPS_CASE(s)                                                                          \
+    case s:                                                                                        \
+        return oth_flips_at(p, o, s);
+    switch (sq) {
+        OTH_FLIPS_CASE(0)
+        OTH_FLIPS_CASE(1)
+        OTH_FLIPS_CASE(2)
+        OTH_FLIPS_CASE(3)
+        OTH_FLIPS_CASE(4)
+        OTH_FLIPS_CASE(5)
+        OTH_FLIPS_CASE(6)
+        OTH_FLIPS_CASE(7)
+        OTH_FLIPS_CASE(8)
+        OTH_FLIPS_CASE(9)
+        OTH_FLIPS_CASE(10)
+        OTH_FLIPS_CASE(11)
+        OTH_FLIPS_CASE(12)
+        OTH_FLIPS_CASE(13)
+        OTH_FLIPS_CASE(14)
+        OTH_FLIPS_CASE(15)
+        OTH_FLIPS_CASE(16)
+        OTH_FLIPS_CASE(17)
+        OTH_FLIPS_CASE(18)
+        OTH_FLIPS_CASE(19)
+        OTH_FLIPS_CASE(20)
+        OTH_FLIPS_CASE(21)
+        OTH_FLIPS_CASE(22)
+        OTH_FLIPS_CASE(23)
+        OTH_FLIPS_CASE(24)
+        OTH_FLIPS_CASE(25)
+        OTH_FLIPS_CASE(26)
+        OTH_FLIPS_CASE(27)
+        OTH_FLIPS_CASE(28)
+        OTH_FLIPS_CASE(29)
+        OTH_FLIPS_CASE(30)
+        OTH_FLIPS_CASE(31)
+        OTH_FLIPS_CASE(32)
+        OTH_FLIPS_CASE(33)
+        OTH_FLIPS_CASE(34)
+        OTH_FLIPS_CASE(35)
+        OTH_FLIPS_CASE(36)
+        OTH_FLIPS_CASE(37)
+        OTH_FLIPS_CASE(38)
+        OTH_FLIPS_CASE(39)
+        OTH_FLIPS_CASE(40)
+        OTH_FLIPS_CASE(41)
+        OTH_FLIPS_CASE(42)
+        OTH_FLIPS_CASE(43)
+        OTH_FLIPS_CASE(44)
+        OTH_FLIPS_CASE(45)
+        OTH_FLIPS_CASE(46)
+        OTH_FLIPS_CASE(47)
+        OTH_FLIPS_CASE(48)
+        OTH_FLIPS_CASE(49)
+        OTH_FLIPS_CASE(50)
+        OTH_FLIPS_CASE(51)
+        OTH_FLIPS_CASE(52)
+        OTH_FLIPS_CASE(53)
+        OTH_FLIPS_CASE(54)
+        OTH_FLIPS_CASE(55)
+        OTH_FLIPS_CASE(56)
+        OTH_FLIPS_CASE(57)
+        OTH_FLIPS_CASE(58)
+        OTH_FLIPS_CASE(59)
+        OTH_FLIPS_CASE(60)
+        OTH_FLIPS_CASE(61)
+        OTH_FLIPS_CASE(62)
+        OTH_FLIPS_CASE(63)
+    }
+#undef OTH_FLIPS_CASE
+    return 0;
+}
+
+/* oth_last_count from constant expressions: the run above position x
+ * closed by the mover's disc at x + 1 + k turns k over, as does the run
+ * below closed at x - 1 - k; a run that reaches the end turns none. */
+#define OTH_MINE(b, i) ((i) >= 0 && (i) <= 7 && ((b) >> ((i)&7) & 1))
+#define OTH_RUN(b, x, d)                                                                           \
+    (OTH_MINE(b, (x) + (d))       ? 0                                                              \
+     : OTH_MINE(b, (x) + 2 * (d)) ? 1                                                              \
+     : OTH_MINE(b, (x) + 3 * (d)) ? 2                                                              \
+     : OTH_MINE(b, (x) + 4 * (d)) ? 3                                                              \
+     : OTH_MINE(b, (x) + 5 * (d)) ? 4                                                              \
+     : OTH_MINE(b, (x) + 6 * (d)) ? 5                                                              \
+     : OTH_MINE(b, (x) + 7 * (d)) ? 6                                                              \
+                                  : 0)
+#define OTH_COUNT(x, b) (OTH_RUN(b, x, 1) + OTH_RUN(b, x, -1))
+#define OTH_COUNT4(x, b)                                                                           \
+    OTH_COUNT(x, b), OTH_COUNT(x, b + 1), OTH_COUNT(x, b + 2), OTH_COUNT(x, b + 3)
+#define OTH_COUNT16(x, b)                                                                          \
+    OTH_COUNT4(x, b), OTH_COUNT4(x, b + 4), OTH_COUNT4(x, b + 8), OTH_COUNT4(x, b + 12)
+#define OTH_COUNT64(x, b)                                                                          \
+    OTH_COUNT16(x, b), OTH_COUNT16(x, b + 16), OTH_COUNT16(x, b + 32), OTH_COUNT16(x, b + 48)
+#define OTH_COUNT256(x)                                                                            \
+    {                                                                                              \
+        OTH_COUNT64(x, 0), OTH_COUNT64(x, 64), OTH_COUNT64(x, 128), OTH_COUNT64(x, 192)            \
+    }
+
+const uint8_t oth_last_count[8][256] = {OTH_COUNT256(0), OTH_COUNT256(1), OTH_COUNT256(2),
+                                        OTH_COUNT256(3), OTH_COUNT256(4), OTH_COUNT256(5),
+                                        OTH_COUNT256(6), OTH_COUNT256(7)};
+
 static void oth_play(void *s, banyan_move m)
 {
     oth *t = s;

@@ -17,13 +17,15 @@
  * evaluation's verdict on the position after the move added from
  * OTH_SOLVE_EVAL empties up, and by region parity below; a cutoff by the
  * opponent's stable discs (they bound the mover's score from above) from
- * OTH_SOLVE_STABLE empties; and a loop over the empty squares without move
- * generation for the last OTH_SOLVE_SMALL. Scores are final disc
- * differences for the player to move, empties to the winner. The
- * ordering's and the cutoff's gains on FForum 20-39:
- * docs/journal/2026-12-07-othello-ordering.md. */
+ * OTH_SOLVE_STABLE empties; the children's table entries prefetched while
+ * the moves are ordered; and a loop over the empty squares without move
+ * generation for the last OTH_SOLVE_SMALL, the last two written out and the
+ * last move's flips only counted. Scores are final disc differences for
+ * the player to move, empties to the winner. The gains on FForum 20-39:
+ * docs/journal/2026-12-07-othello-ordering.md and
+ * docs/journal/2026-12-07-othello-last-empties.md. */
 
-#define OTH_SOLVE_SMALL   4  /* Empties solved by the plain loop over the empty squares. */
+#define OTH_SOLVE_SMALL   5  /* Empties solved by the plain loop over the empty squares. */
 #define OTH_SOLVE_TT      7  /* Fewest empties at which the table is used. */
 #define OTH_SOLVE_FASTEST 8  /* Fewest empties ordered fastest first. */
 #define OTH_SOLVE_ETC     12 /* Fewest empties with enhanced transposition cutoffs. */
@@ -62,16 +64,47 @@ static inline int oth_quadrant(int sq)
 }
 
 /* The exact score with one empty square left: the mover plays it, else the
- * opponent does, else it goes to the winner. */
-static int oth_solve_1(oth_solver *sv, uint64_t p, uint64_t o, int sq)
+ * opponent does, else it goes to the winner. Only the number of flips
+ * matters, and the opponent holds every other square (oth_last_flips).
+ * When the mover cannot play, the score is at most the final one with the
+ * square empty (the opponent's flips only lower it), returned as a bound
+ * when that fails low. */
+static int oth_solve_1(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int sq)
 {
     int np = bits_count(p), n;
     sv->nodes++;
-    if ((n = bits_count(oth_flips(p, o, sq))) > 0)
+    if ((n = oth_last_flips(p, sq)) > 0)
         return 2 * (np + 1 + n) - OTH_CELLS;
-    if ((n = bits_count(oth_flips(o, p, sq))) > 0)
+    int v = np > OTH_CELLS / 2 - 1 ? 2 * np - 62 : 2 * np - OTH_CELLS; /* Empty to the winner. */
+    if (v <= alpha)
+        return v;
+    if ((n = oth_last_flips(o, sq)) > 0)
         return 2 * (np - n) - OTH_CELLS;
-    return oth_final(p, o);
+    return v;
+}
+
+/* The exact score with the two empty squares x and y left, or a bound
+ * outside (alpha, beta): oth_solve_small's loop written out. */
+static int oth_solve_2(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int beta, int x, int y,
+                       bool passed)
+{
+    int best = -OTH_INF;
+    uint64_t flips;
+    sv->nodes++;
+    if ((flips = oth_flips(p, o, x)) != 0) {
+        best = -oth_solve_1(sv, o & ~flips, p | flips | ((uint64_t)1 << x), -beta, y);
+        if (best >= beta)
+            return best;
+    }
+    if ((flips = oth_flips(p, o, y)) != 0) {
+        int v = -oth_solve_1(sv, o & ~flips, p | flips | ((uint64_t)1 << y), -beta, x);
+        return v > best ? v : best;
+    }
+    if (best > -OTH_INF)
+        return best;
+    if (passed)
+        return oth_final(p, o);
+    return -oth_solve_2(sv, o, p, -beta, -alpha, x, y, true);
 }
 
 /* The last few empties (sq[0 .. n-1], ordered by parity): every empty
@@ -81,8 +114,10 @@ static int oth_solve_small(oth_solver *sv, uint64_t p, uint64_t o, int alpha, in
                            const int *sq, int n, bool passed)
 {
     int best = -OTH_INF, rest[OTH_SOLVE_SMALL];
+    if (n == 2)
+        return oth_solve_2(sv, p, o, alpha, beta, sq[0], sq[1], passed);
     if (n == 1)
-        return oth_solve_1(sv, p, o, sq[0]);
+        return oth_solve_1(sv, p, o, alpha, sq[0]);
     sv->nodes++;
     for (int i = 0; i < n; i++) {
         uint64_t flips = oth_flips(p, o, sq[i]);
@@ -131,19 +166,33 @@ static const int8_t oth_square_rank[64] = {
 
 static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int beta, int empties);
 
+/* The pair of entries where position (p, o) may be kept. */
+static inline oth_tt_entry *oth_tt_pair(oth_tt_entry *tt, uint64_t p, uint64_t o)
+{
+    return &tt[(banyan_mix64(p ^ banyan_mix64(o)) >> (64 - OTH_TT_BITS)) & ~(uint64_t)1];
+}
+
 /* The slot of position (p, o) in the table: the one of its pair of
  * entries that holds it, else the one to replace (the fewer empties, so
  * that the costlier results stay). */
 static inline oth_tt_entry *oth_tt_slot(oth_tt_entry *tt, uint64_t p, uint64_t o)
 {
-    uint64_t i = (banyan_mix64(p ^ banyan_mix64(o)) >> (64 - OTH_TT_BITS)) & ~(uint64_t)1;
-    oth_tt_entry *e = &tt[i];
+    oth_tt_entry *e = oth_tt_pair(tt, p, o);
     if (e[0].p == p && e[0].o == o)
         return &e[0];
     if (e[1].p == p && e[1].o == o)
         return &e[1];
     return e[0].empties <= e[1].empties ? &e[0] : &e[1];
 }
+
+/* Starts loading a table entry into the cache: the children's entries are
+ * asked for while the moves are ordered, long before the children read
+ * them (the table is far larger than the caches). */
+#if defined(__GNUC__) || defined(__clang__)
+#define OTH_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define OTH_PREFETCH(p) ((void)(p))
+#endif
 
 /* Orders the moves mob of p against o into sq[] and returns their number:
  * the table's move first, then fastest first (the fewest replies, corners
@@ -153,8 +202,8 @@ static inline oth_tt_entry *oth_tt_slot(oth_tt_entry *tt, uint64_t p, uint64_t o
  * weights on FForum 20-39: the journal), or by region parity and square
  * rank with few. The flips of each move go to fl[] where the order needed
  * them (many empties), else 0. */
-static int oth_order(uint64_t p, uint64_t o, uint64_t mob, int empties, int tt_move, int *sq,
-                     uint64_t *fl)
+static int oth_order(oth_tt_entry *tt, uint64_t p, uint64_t o, uint64_t mob, int empties,
+                     int tt_move, int *sq, uint64_t *fl)
 {
     int key[64], n = 0;
     int parity[4] = {0, 0, 0, 0};
@@ -166,6 +215,8 @@ static int oth_order(uint64_t p, uint64_t o, uint64_t mob, int empties, int tt_m
         if (empties >= OTH_SOLVE_FASTEST) {
             flips = oth_flips(p, o, s);
             uint64_t mine = p | flips | bit, theirs = o & ~flips;
+            if (tt)
+                OTH_PREFETCH(oth_tt_pair(tt, theirs, mine));
             uint64_t reply = oth_mobility(theirs, mine);
             k = 64 * bits_count(reply) + 32 * bits_count(reply & OTH_CORNERS) +
                 8 * bits_count(oth_neighbours(mine) & ~(mine | theirs)) -
@@ -239,7 +290,7 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
     }
     int sq[64];
     uint64_t fl[64];
-    int n = oth_order(p, o, mob, empties, tt_move, sq, fl);
+    int n = oth_order(empties > OTH_SOLVE_TT ? sv->tt : NULL, p, o, mob, empties, tt_move, sq, fl);
     int best = -OTH_INF, best_move = 0xff, a = alpha;
     if (e && empties >= OTH_SOLVE_ETC)
         for (int i = 0; i < n; i++) {
@@ -344,7 +395,7 @@ int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, voi
          * less than wide windows; every final score is even. */
         int sq[64];
         uint64_t fl[64];
-        int n = oth_order(p, o, mob, OTH_CELLS, -1, sq, fl), lo = -OTH_CELLS, hi = OTH_CELLS;
+        int n = oth_order(NULL, p, o, mob, OTH_CELLS, -1, sq, fl), lo = -OTH_CELLS, hi = OTH_CELLS;
         while (lo < hi && !sv.aborted) {
             int mid = (lo + hi) / 4 * 2 + 2; /* Even, in (lo, hi]. */
             if (mid > hi)

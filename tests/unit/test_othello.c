@@ -564,6 +564,34 @@ void test_oth_flips(void)
     }
 }
 
+/* The count of the last move's flips from the gathered lines against the
+ * walk, on boards full but for one square, for both sides. */
+void test_oth_last_flips(void)
+{
+    banyan_rng rng;
+    banyan_rng_seed(&rng, 23, 0);
+    int counted = 0;
+    for (int i = 0; i < 5000; i++) {
+        uint64_t discs = banyan_rng_next(&rng);
+        if (i & 1)
+            discs &= banyan_rng_next(&rng); /* Fewer of the mover's discs, */
+        else if (i & 2)
+            discs |= banyan_rng_next(&rng); /* or more. */
+        for (int sq = 0; sq < 64; sq++) {
+            uint64_t bit = (uint64_t)1 << sq, p = discs & ~bit, o = ~discs & ~bit;
+            int want = bits_count(oth_test_flips(p, o, sq)), got = oth_last_flips(p, sq);
+            int want_o = bits_count(oth_test_flips(o, p, sq)), got_o = oth_last_flips(o, sq);
+            if (got != want || got_o != want_o) {
+                T_FAIL_AT("p %016llx square %d: %d and %d flips, want %d and %d\n",
+                          (unsigned long long)p, sq, got, got_o, want, want_o);
+                return;
+            }
+            counted += want > 0;
+        }
+    }
+    T_TRUE(counted > 100000); /* Most squares flip something. */
+}
+
 void test_oth_solver_fforum(void)
 {
     static char lines[24][256];
