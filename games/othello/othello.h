@@ -149,7 +149,8 @@ static OTH_ALWAYS_INLINE uint64_t oth_flips_at(uint64_t p, uint64_t o, int sq)
            oth_flips_line(p, o, m, oth_anti_diagonal(r + c - 7));
 }
 
-/* oth_flips_at with the square's masks as constants (rules.c). */
+/* oth_flips_at with the square's masks as constants (rules.c), for the
+ * solver. */
 uint64_t oth_flips(uint64_t p, uint64_t o, int sq);
 
 /* The discs a disc at position x of a line of 8 squares turns over when
