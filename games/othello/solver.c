@@ -32,8 +32,11 @@
 #define OTH_SOLVE_STABLE  8  /* Fewest empties with the stability cutoff. */
 #define OTH_INF           127
 /* Fewest empties whose moves the evaluation orders too: below, it costs
- * more than the positions it saves. */
-#define OTH_SOLVE_EVAL 14
+ * more than the positions it saves; and fewest where it looks at the
+ * opponent's best reply by the evaluation rather than the position after
+ * the move alone (docs/journal/2026-12-07-othello-last-empties.md). */
+#define OTH_SOLVE_EVAL  14
+#define OTH_SOLVE_REPLY 18
 
 /* One position's bounds on its exact score: lo <= score <= hi. The key is
  * the whole position, so an entry of another position never matches; an
@@ -194,12 +197,35 @@ static inline oth_tt_entry *oth_tt_slot(oth_tt_entry *tt, uint64_t p, uint64_t o
 #define OTH_PREFETCH(p) ((void)(p))
 #endif
 
+/* The evaluation's logit for p to move against o, one ply searched: the
+ * best of p's moves by the logit after it, the opponent's negated (a pass
+ * is the opponent's logit negated; the end of the game a logit of 100 to
+ * the winner). For the order of the moves from OTH_SOLVE_REPLY empties. */
+static double oth_eval_reply(uint64_t p, uint64_t o)
+{
+    uint64_t mob = oth_mobility(p, o);
+    if (!mob) {
+        if (oth_mobility(o, p))
+            return -oth_eval_logit(o, p);
+        int v = oth_final(p, o);
+        return v > 0 ? 100 : v < 0 ? -100 : 0;
+    }
+    double best = -1e9;
+    for (; mob; mob &= mob - 1) {
+        uint64_t flips = oth_flips(p, o, bits_low(mob));
+        double v = -oth_eval_logit(o & ~flips, p | flips | (mob & (0 - mob)));
+        best = v > best ? v : best;
+    }
+    return best;
+}
+
 /* Orders the moves mob of p against o into sq[] and returns their number:
  * the table's move first, then fastest first (the fewest replies, corners
  * favoured, then the fewest empty squares next to the mover's discs, which
  * the opponent may take later) with many empties, and with more the
  * evaluation's logit for the opponent after the move (128 a unit; fitted
- * weights on FForum 20-39: the journal), or by region parity and square
+ * weights on FForum 20-39: the journal), searched one ply further with
+ * still more (oth_eval_reply), or by region parity and square
  * rank with few. The flips of each move go to fl[] where the order needed
  * them (many empties), else 0. */
 static int oth_order(oth_tt_entry *tt, uint64_t p, uint64_t o, uint64_t mob, int empties,
@@ -222,7 +248,9 @@ static int oth_order(oth_tt_entry *tt, uint64_t p, uint64_t o, uint64_t mob, int
                 8 * bits_count(oth_neighbours(mine) & ~(mine | theirs)) -
                 (bit & OTH_CORNERS ? 96 : 0) + 4 * !parity[oth_quadrant(s)] +
                 oth_square_rank[s] / 2;
-            if (empties >= OTH_SOLVE_EVAL)
+            if (empties >= OTH_SOLVE_REPLY)
+                k += (int)(128 * oth_eval_reply(theirs, mine));
+            else if (empties >= OTH_SOLVE_EVAL)
                 k += (int)(128 * oth_eval_logit(theirs, mine));
         } else {
             k = 16 * !parity[oth_quadrant(s)] + oth_square_rank[s];
