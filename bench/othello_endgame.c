@@ -5,7 +5,10 @@
  * one thread, a fresh table and no budget, and prints the empties, the move
  * and score found, the positions visited and the time. A position fails
  * when the score is not the best listed or the move is not listed with it.
- * Exits 1 when one fails. Built by `make build/release/othello-endgame`;
+ * Exits 1 when one fails. `--table BITS` gives the table 2^BITS entries
+ * (24 bytes each) rather than the engine's 2^OTH_TT_BITS (6 MiB), as
+ * other solvers' benchmarks give theirs hundreds of megabytes. Built by
+ * `make build/release/othello-endgame`;
  * bench/othello_endgame.sh runs it on the problems (tests/data/fforum-*.obf;
  * figures in docs/journal/2026-12-02-othello-speed.md).
  */
@@ -54,17 +57,23 @@ static int endgame_best(const char *answers)
 int main(int argc, char **argv)
 {
     unsigned char state[256];
-    void *mem = malloc((G->tactics ? G->tactics->mem_size : 0));
-    int failed = 0, total = 0;
+    int failed = 0, total = 0, bits = OTH_TT_BITS, first = 1;
     double all_time = 0;
     uint64_t all_nodes = 0;
-    if (!mem || G->state_size > sizeof state || argc < 2) {
-        fprintf(stderr, "usage: othello-endgame FILE.obf ...\n");
+    if (argc > 2 && strcmp(argv[1], "--table") == 0) {
+        bits = atoi(argv[2]);
+        first = 3;
+    }
+    size_t size = bits >= 10 && bits <= 30 ? (size_t)24 << bits : 0;
+    void *mem = size ? malloc(size) : NULL;
+    if (!mem || G->state_size > sizeof state || argc <= first) {
+        fprintf(stderr, "usage: othello-endgame [--table BITS (10 to 30)] FILE.obf ...\n");
+        free(mem);
         return 2;
     }
     printf("%-22s %3s %7s %5s %5s %13s %9s %s\n", "problem", "emp", "best", "score", "want",
            "nodes", "seconds", "result");
-    for (int f = 1; f < argc; f++) {
+    for (int f = first; f < argc; f++) {
         FILE *in = fopen(argv[f], "r");
         char line[512];
         const char *base = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
@@ -83,9 +92,9 @@ int main(int argc, char **argv)
             }
             for (int i = 0; i < 64; i++)
                 empties += line[i] == '-';
-            memset(mem, 0, (G->tactics ? G->tactics->mem_size : 0));
+            memset(mem, 0, size);
             double t0 = endgame_now();
-            int rc = oth_solve_count(state, UINT64_MAX, NULL, mem, &best, &score, &nodes);
+            int rc = oth_solve_count(state, UINT64_MAX, NULL, mem, bits, &best, &score, &nodes);
             double dt = endgame_now() - t0;
             if (rc != BANYAN_SOLVE_UNKNOWN)
                 G->notation->format_move(state, best, move, sizeof move);

@@ -253,10 +253,11 @@ int oth_solve(const void *s, uint64_t budget, const _Atomic int *stop, void *mem
               int *score);
 
 /* banyan_game_othello.tactics->solve, which also writes to *nodes the positions it
- * visited (also when it returns BANYAN_SOLVE_UNKNOWN). s, stop and mem as
- * for solve. */
+ * visited (also when it returns BANYAN_SOLVE_UNKNOWN), with a table of
+ * 2^table_bits entries in mem (24 << table_bits bytes; the hook's is
+ * OTH_TT_BITS, in the game's mem_size). s and stop as for solve. */
 int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
-                    banyan_move *best, int *score, uint64_t *nodes);
+                    int table_bits, banyan_move *best, int *score, uint64_t *nodes);
 
 /* The evaluate hook (eval.c): the model's chance for each player. */
 bool oth_evaluate(const void *s, double *returns, const banyan_move *moves, int n, float *priors);

@@ -53,7 +53,8 @@ _Static_assert(sizeof(oth_tt_entry) << OTH_TT_BITS == OTH_SOLVER_SIZE,
                "the table fills the memory the game asks for");
 
 typedef struct oth_solver {
-    oth_tt_entry *tt;        /* 2^OTH_TT_BITS entries, or NULL. */
+    oth_tt_entry *tt;        /* 2^(64 - shift) entries, or NULL. */
+    int shift;               /* 64 less the bits of a table index. */
     uint64_t nodes;          /* Positions visited. */
     uint64_t budget;         /* The most nodes allowed. */
     bool aborted;            /* The budget ran out: every value since is meaningless. */
@@ -170,17 +171,17 @@ static const int8_t oth_square_rank[64] = {
 static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int beta, int empties);
 
 /* The pair of entries where position (p, o) may be kept. */
-static inline oth_tt_entry *oth_tt_pair(oth_tt_entry *tt, uint64_t p, uint64_t o)
+static inline oth_tt_entry *oth_tt_pair(const oth_solver *sv, uint64_t p, uint64_t o)
 {
-    return &tt[(banyan_mix64(p ^ banyan_mix64(o)) >> (64 - OTH_TT_BITS)) & ~(uint64_t)1];
+    return &sv->tt[(banyan_mix64(p ^ banyan_mix64(o)) >> sv->shift) & ~(uint64_t)1];
 }
 
 /* The slot of position (p, o) in the table: the one of its pair of
  * entries that holds it, else the one to replace (the fewer empties, so
  * that the costlier results stay). */
-static inline oth_tt_entry *oth_tt_slot(oth_tt_entry *tt, uint64_t p, uint64_t o)
+static inline oth_tt_entry *oth_tt_slot(const oth_solver *sv, uint64_t p, uint64_t o)
 {
-    oth_tt_entry *e = oth_tt_pair(tt, p, o);
+    oth_tt_entry *e = oth_tt_pair(sv, p, o);
     if (e[0].p == p && e[0].o == o)
         return &e[0];
     if (e[1].p == p && e[1].o == o)
@@ -228,7 +229,7 @@ static double oth_eval_reply(uint64_t p, uint64_t o)
  * still more (oth_eval_reply), or by region parity and square
  * rank with few. The flips of each move go to fl[] where the order needed
  * them (many empties), else 0. */
-static int oth_order(oth_tt_entry *tt, uint64_t p, uint64_t o, uint64_t mob, int empties,
+static int oth_order(const oth_solver *prefetch, uint64_t p, uint64_t o, uint64_t mob, int empties,
                      int tt_move, int *sq, uint64_t *fl)
 {
     int key[64], n = 0;
@@ -241,8 +242,8 @@ static int oth_order(oth_tt_entry *tt, uint64_t p, uint64_t o, uint64_t mob, int
         if (empties >= OTH_SOLVE_FASTEST) {
             flips = oth_flips(p, o, s);
             uint64_t mine = p | flips | bit, theirs = o & ~flips;
-            if (tt)
-                OTH_PREFETCH(oth_tt_pair(tt, theirs, mine));
+            if (prefetch)
+                OTH_PREFETCH(oth_tt_pair(prefetch, theirs, mine));
             uint64_t reply = oth_mobility(theirs, mine);
             k = 64 * bits_count(reply) + 32 * bits_count(reply & OTH_CORNERS) +
                 8 * bits_count(oth_neighbours(mine) & ~(mine | theirs)) -
@@ -305,7 +306,7 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
     oth_tt_entry *e = NULL;
     int tt_move = -1;
     if (sv->tt && empties >= OTH_SOLVE_TT) {
-        e = oth_tt_slot(sv->tt, p, o);
+        e = oth_tt_slot(sv, p, o);
         if (e->p == p && e->o == o) {
             if (e->lo >= beta || e->lo == e->hi)
                 return e->lo;
@@ -318,7 +319,8 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
     }
     int sq[64];
     uint64_t fl[64];
-    int n = oth_order(empties > OTH_SOLVE_TT ? sv->tt : NULL, p, o, mob, empties, tt_move, sq, fl);
+    int n = oth_order(empties > OTH_SOLVE_TT && sv->tt ? sv : NULL, p, o, mob, empties, tt_move, sq,
+                      fl);
     int best = -OTH_INF, best_move = 0xff, a = alpha;
     if (e && empties >= OTH_SOLVE_ETC)
         for (int i = 0; i < n; i++) {
@@ -326,7 +328,7 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
              * table already refutes the window. */
             uint64_t flips = fl[i] ? fl[i] : oth_flips(p, o, sq[i]);
             uint64_t np = p | flips | ((uint64_t)1 << sq[i]), no = o & ~flips;
-            const oth_tt_entry *c = oth_tt_slot(sv->tt, no, np);
+            const oth_tt_entry *c = oth_tt_slot(sv, no, np);
             if (c->p == no && c->o == np && -c->hi >= beta)
                 return -c->hi;
         }
@@ -351,7 +353,7 @@ static int oth_solve_node(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int
         }
     }
     if (e) {
-        e = oth_tt_slot(sv->tt, p, o); /* Again: the children may have filled it. */
+        e = oth_tt_slot(sv, p, o); /* Again: the children may have filled it. */
         if (e->p != p || e->o != o) {
             e->p = p;
             e->o = o;
@@ -402,12 +404,12 @@ static int oth_solve_at_least(oth_solver *sv, uint64_t p, uint64_t o, int v, con
  * tests of the root's moves (fastest first), and the first move in the
  * order of moves() that reaches it. */
 int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
-                    banyan_move *best, int *score, uint64_t *nodes)
+                    int table_bits, banyan_move *best, int *score, uint64_t *nodes)
 {
     const oth *t = s;
     uint64_t p = t->discs[t->turn], o = t->discs[!t->turn];
     int empties = OTH_CELLS - bits_count(p | o);
-    oth_solver sv = {mem, 0, budget, false, stop};
+    oth_solver sv = {mem, 64 - table_bits, 0, budget, false, stop};
     *nodes = 0;
     if (t->solver == OTH_SOLVER_OFF || empties > oth_solve_reach(budget))
         return BANYAN_SOLVE_UNKNOWN;
@@ -459,5 +461,5 @@ int oth_solve(const void *s, uint64_t budget, const _Atomic int *stop, void *mem
               int *score)
 {
     uint64_t nodes;
-    return oth_solve_count(s, budget, stop, mem, best, score, &nodes);
+    return oth_solve_count(s, budget, stop, mem, OTH_TT_BITS, best, score, &nodes);
 }
