@@ -79,7 +79,7 @@ static int oth_solve_1(oth_solver *sv, uint64_t p, uint64_t o, int alpha, int sq
     sv->nodes++;
     if ((n = oth_last_flips(p, sq)) > 0)
         return 2 * (np + 1 + n) - OTH_CELLS;
-    int v = np > OTH_CELLS / 2 - 1 ? 2 * np - 62 : 2 * np - OTH_CELLS; /* Empty to the winner. */
+    int v = 2 * np - OTH_CELLS + (np >= OTH_CELLS / 2 ? 2 : 0); /* Empty to the winner. */
     if (v <= alpha)
         return v;
     if ((n = oth_last_flips(o, sq)) > 0)
