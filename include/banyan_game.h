@@ -286,12 +286,14 @@ typedef struct banyan_tactics {
      * player to move (a game with a score: Othello's final disc difference;
      * a game without one: positive for a win, larger for a quicker win, and
      * negative for a loss, larger for a longer one; 0 for a draw) and *best
-     * a legal move that reaches it (among equal scores, the first in the
-     * order of moves()). A solver that proved a win or a loss without its
-     * score (an opening book, or a search that told a win from a loss but
-     * ran out of budget before the margin) sets *score to
-     * BANYAN_SOLVE_NO_SCORE; then *best keeps the result (any move, in a
-     * loss). mem as for prove_win_deep. The engine calls it on the root
+     * a legal move that reaches it (among equal scores the game's choice,
+     * always the same for a position: in Connect Four the first in the
+     * order of moves(), in Othello the one its search proved first). A
+     * solver that proved a win or a loss without its score (an opening
+     * book, or a search that told a win from a loss but ran out of budget
+     * before the margin) sets *score to BANYAN_SOLVE_NO_SCORE; then *best
+     * keeps the result (any move, in a loss). mem as for prove_win_deep.
+     * The engine calls it on the root
      * before the search, then on each root child, so that the move played
      * is the exact best (the largest margin among wins), and on the nodes
      * it expands with a smaller budget (solve_node below), turning each

@@ -401,8 +401,8 @@ static int oth_solve_at_least(oth_solver *sv, uint64_t p, uint64_t o, int v, con
 }
 
 /* The solve hook: the exact score, found by bisection with null-window
- * tests of the root's moves (fastest first), and the first move in the
- * order of moves() that reaches it. */
+ * tests of the root's moves (fastest first), and the move the last passing
+ * test proved to reach it. */
 int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, void *mem,
                     int table_bits, banyan_move *best, int *score, uint64_t *nodes)
 {
@@ -422,10 +422,15 @@ int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, voi
         move = OTH_PASS;
     } else {
         /* Bisection on the score by null-window tests, which cost far
-         * less than wide windows; every final score is even. */
+         * less than wide windows; every final score is even. The move
+         * played is the one the last passing test proved: proving that
+         * other moves fall short, to choose among equals by another rule,
+         * can cost far more than the score (a wipe-out: every move but
+         * the best ones must be shown to leave the opponent a disc). */
         int sq[64];
         uint64_t fl[64];
         int n = oth_order(NULL, p, o, mob, OTH_CELLS, -1, sq, fl), lo = -OTH_CELLS, hi = OTH_CELLS;
+        move = sq[0]; /* Every move reaches -64. */
         while (lo < hi && !sv.aborted) {
             int mid = (lo + hi) / 4 * 2 + 2; /* Even, in (lo, hi]. */
             if (mid > hi)
@@ -433,21 +438,14 @@ int oth_solve_count(const void *s, uint64_t budget, const _Atomic int *stop, voi
             int first = oth_solve_at_least(&sv, p, o, mid, sq, n, empties);
             if (first >= 0) {
                 lo = mid;
-                int x = sq[first]; /* Tried first in the next test. */
+                move = sq[first]; /* Tried first in the next test. */
                 sq[first] = sq[0];
-                sq[0] = x;
+                sq[0] = move;
             } else {
                 hi = mid - 2;
             }
         }
         v = lo;
-        /* The first move in square order that reaches v. */
-        move = -1;
-        for (uint64_t m = mob; m && !sv.aborted && move < 0; m &= m - 1) {
-            int s2 = bits_low(m);
-            if (oth_solve_at_least(&sv, p, o, v, &s2, 1, empties) == 0)
-                move = s2;
-        }
     }
     *nodes = sv.nodes;
     if (sv.aborted)
