@@ -288,7 +288,7 @@ typedef struct banyan_tactics {
      * negative for a loss, larger for a longer one; 0 for a draw) and *best
      * a legal move that reaches it (among equal scores the game's choice,
      * always the same for a position: in Connect Four the first in the
-     * order of moves(), in Othello the one its search proved first). A
+     * order of moves(), in Othello the one its last test proved). A
      * solver that proved a win or a loss without its score (an opening
      * book, or a search that told a win from a loss but ran out of budget
      * before the margin) sets *score to BANYAN_SOLVE_NO_SCORE; then *best
