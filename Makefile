@@ -72,12 +72,16 @@ CFLAGS  += $(WARN) $(OPT) $(INCS) -fPIC -pthread -fvisibility=hidden
 LDFLAGS += $(LDSAN) -pthread
 LDLIBS  += -lm
 
-# The Gomoku module's line-pattern tables are written at build time by its
-# generator (games/gomoku/gen_tables.c says why), then compiled like a source.
+# The Gomoku module's line-pattern tables and Go's 3x3 pattern bits are
+# written at build time by their generators (games/gomoku/gen_tables.c says
+# why), then compiled like sources.
 GMK_TABLES = $(B)/games/gomoku/tables.c
-LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c) $(GMK_TABLES) \
+GO_TABLES  = $(B)/games/go/pattern_bits.c
+GEN_TABLES = $(GMK_TABLES) $(GO_TABLES)
+LIB_SRC   = $(wildcard src/*.c) $(wildcard games/*.c) $(GEN_TABLES) \
             $(filter-out games/gomoku/gen_tables.c,$(wildcard games/gomoku/*.c)) \
-            $(wildcard games/othello/*.c) $(wildcard games/go/*.c)
+            $(wildcard games/othello/*.c) \
+            $(filter-out games/go/gen_patterns.c,$(wildcard games/go/*.c))
 TOOL_SRC  = $(wildcard program/*.c) $(wildcard proto/*.c)
 # The platform layer (os/os.h): os/posix.c here, os/win.c in `make windows`.
 # It goes into libbanyan_net.a with the learning part, the archive of the
@@ -92,7 +96,7 @@ FORMAT_SRC = include/*.h src/*.[ch] games/*.[ch] games/gomoku/*.[ch] games/othel
              games/go/*.[ch] program/*.[ch] proto/*.[ch] net/*.[ch] web/*.[ch] dist/*.[ch] os/*.[ch] \
              tests/unit/*.[ch] tests/fuzz/*.c tests/extra/*.c \
              examples/*.c bench/*.c tools/*.c
-LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) $(GMK_TABLES:.c=.o)
+LIB_OBJ   = $(patsubst %.c,$(B)/%.o,$(filter-out $(GEN_TABLES),$(LIB_SRC))) $(GEN_TABLES:.c=.o)
 TOOL_OBJ  = $(TOOL_SRC:%.c=$(B)/%.o)
 TEST_OBJ  = $(TEST_SRC:%.c=$(B)/%.o)
 
@@ -179,7 +183,21 @@ $(GMK_TABLES:.c=.o): $(GMK_TABLES)
 	$(SAY) CC $<
 	$(Q)$(CC) $(CFLAGS) -Igames/gomoku -MMD -MP -c $< -o $@
 
-fuzz: $(GMK_TABLES) $(if $(filter yes,$(WEB)),$(WEB_ASSETS_C))
+# Go's pattern bits, made the same way.
+$(B)/games/go/gen_patterns: games/go/gen_patterns.c
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ games/go/gen_patterns.c $(LDLIBS)
+
+$(GO_TABLES): $(B)/games/go/gen_patterns
+	$(SAY) GEN $@
+	$(Q)$< $@.tmp && mv $@.tmp $@
+
+$(GO_TABLES:.c=.o): $(GO_TABLES)
+	$(SAY) CC $<
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+fuzz: $(GEN_TABLES) $(if $(filter yes,$(WEB)),$(WEB_ASSETS_C))
 
 # --version names the compiler that built the program.
 $(B)/program/main.o: CFLAGS += -DBANYAN_COMPILER='"$(subst ',,$(shell $(CC) --version 2>/dev/null | head -1))"'
@@ -574,8 +592,8 @@ WIN_PREFIX   = x86_64-w64-mingw32-
 WIN_CC       = $(WIN_PREFIX)gcc-posix
 WIN_CFLAGS   = $(WARN) -O2 -DNDEBUG $(INCS) -include os/mingw.h
 WIN_LDFLAGS  = -static -pthread -s
-WIN_LIB_OBJ  = $(patsubst %.c,$(WIN)/%.o,$(filter-out $(GMK_TABLES),$(LIB_SRC))) \
-               $(WIN)/games/gomoku/tables.o
+WIN_LIB_OBJ  = $(patsubst %.c,$(WIN)/%.o,$(filter-out $(GEN_TABLES),$(LIB_SRC))) \
+               $(WIN)/games/gomoku/tables.o $(WIN)/games/go/pattern_bits.o
 WIN_NET_OBJ  = $(patsubst %.c,$(WIN)/%.o,$(filter-out $(OS_SRC),$(NET_SRC)) os/win.c)
 WIN_TOOL_OBJ = $(patsubst %.c,$(WIN)/%.o,$(TOOL_SRC) web/none.c dist/none.c dist/dsearch.c)
 WIN_DIST     = $(WIN)/banyan-$(VERSION)-windows-x86_64
@@ -610,6 +628,20 @@ $(WIN)/games/gomoku/tables.c: $(WIN)/host/gen_tables
 $(WIN)/games/gomoku/tables.o: $(WIN)/games/gomoku/tables.c
 	$(SAY) CC $@
 	$(Q)$(WIN_CC) $(WIN_CFLAGS) -Igames/gomoku -MMD -MP -c $< -o $@
+
+$(WIN)/host/gen_patterns: games/go/gen_patterns.c
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(WARN) -O2 -o $@ games/go/gen_patterns.c
+
+$(WIN)/games/go/pattern_bits.c: $(WIN)/host/gen_patterns
+	@mkdir -p $(dir $@)
+	$(SAY) GEN $@
+	$(Q)$< $@.tmp && mv $@.tmp $@
+
+$(WIN)/games/go/pattern_bits.o: $(WIN)/games/go/pattern_bits.c
+	$(SAY) CC $@
+	$(Q)$(WIN_CC) $(WIN_CFLAGS) -MMD -MP -c $< -o $@
 
 $(WIN)/libbanyan.a: $(WIN_LIB_OBJ)
 	$(SAY) AR $@

@@ -230,9 +230,16 @@ int go_playout(void *s, banyan_rng *rng, banyan_move *moves, int max);
 void go_priors(const void *s, const banyan_move *moves, int n, float *out);
 
 /* Whether a 3x3 pattern of the heavy playouts matches the neighbourhood
- * code: the eight neighbours in the order NW N NE W E SW S SE, two bits
- * each (0 empty, 1 Black, 2 White, 3 off the board), NW in the low bits.
- * Also for the tests. */
-bool go_pattern_matches(unsigned code);
+ * code (go_code): the eight neighbours in the order NW N NE W E SW S SE,
+ * two bits each (0 empty, 1 Black, 2 White, 3 off the board), NW in the
+ * low bits. One bit a code in go_pattern_bits, which gen_patterns.c writes
+ * at build time from the pattern list. */
+#define GO_CODES 65536
+extern const uint64_t go_pattern_bits[GO_CODES / 64];
+
+static inline bool go_pattern_matches(unsigned code)
+{
+    return (go_pattern_bits[(code >> 6) & (GO_CODES / 64 - 1)] >> (code & 63)) & 1;
+}
 
 #endif /* BANYAN_GO_H */
