@@ -171,7 +171,8 @@ typedef struct banyan_config {
     void *alloc_ud;           /* Passed to alloc unchanged. */
     double widening;          /* Progressive widening: a node with N visits considers its first
                                  max(2, widening * sqrt(N)) children, by prior; 0 = 2 for
-                                 games with priors and none for others; < 0 = none. */
+                                 games with priors (0.5 with RAVE) and none for others;
+                                 < 0 = none. */
     bool fresh_tree;          /* true: clear the tree at every move; false (default): keep the
                                  subtree of the move played and reclaim the rest. */
     bool no_recycle;          /* true: a full arena stops the tree growing; false (default):

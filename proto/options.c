@@ -97,7 +97,8 @@ static const struct options_row {
     {"fpu", "R|infinite", IN_ALL, OPT_SEARCH, OPT_CONFIG, "0.1 under puct, infinite under uct",
      "first-play urgency: an unvisited child is valued at its parent's mean less R (0 to 1), "
      "or every child is tried once before any twice"},
-    {"widening", "W|off", IN_ALL, OPT_SEARCH, OPT_CONFIG, "2 for games with priors, else off",
+    {"widening", "W|off", IN_ALL, OPT_SEARCH, OPT_CONFIG,
+     "2 for games with priors, 0.5 with RAVE (Go), else off",
      "progressive widening: a node with N visits considers its first max(2, W * sqrt(N)) "
      "children, by prior"},
     {"opponent-widening", "W|off", IN_ALL, OPT_SEARCH, OPT_CONFIG, "as widening",

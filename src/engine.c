@@ -360,9 +360,13 @@ BANYAN_API int banyan_engine_new(const banyan_game *g, const char *params, const
     if (!e)
         return BANYAN_ENOMEM;
     memset(e, 0, sizeof *e);
-    /* Widening pays where priors order the children. */
+    /* Widening pays where priors order the children; with RAVE (Go), whose
+     * all-moves-as-first values let every child look good early, a
+     * narrower width pays far more (docs/SEARCH.md). */
     if (c.widening == 0)
-        c.widening = g->priors && !c.evaluator ? 2.0 : -1.0;
+        c.widening = !g->priors || c.evaluator ? -1.0
+                     : c.rave > 0              ? ENGINE_WIDENING_RAVE
+                                               : ENGINE_WIDENING;
     if (c.widening_opponent == 0)
         c.widening_opponent = c.widening;
     /* The engine reads its own copy of a table made against an older

@@ -93,6 +93,10 @@ typedef struct worker {
     char pad[TREE_CACHE_LINE];
 } worker;
 
+/* Progressive widening's W where a game has priors, and with RAVE. */
+#define ENGINE_WIDENING      2.0
+#define ENGINE_WIDENING_RAVE 0.5
+
 /* RAVE's defaults: the equivalence K (banyan_config.rave) and the
  * exploration constant, smaller than UCT's since the AMAF means explore
  * already; and the most moves of a rollout it records. */

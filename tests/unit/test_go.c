@@ -885,10 +885,13 @@ void test_go_engine(void)
 void test_go_final_lcb(void)
 {
     int tried = 0;
-    for (int seed = 1; seed <= 3; seed++)
+    /* The default width, and the wider one of the search that showed it
+     * (many moves of a few visits), where the case arises. */
+    for (int k = 0; k < 6; k++)
         for (uint64_t playouts = 100; playouts <= 800; playouts *= 2) {
             banyan_engine *e;
-            banyan_config cfg = BANYAN_CONFIG(.seed = (uint64_t)seed);
+            int seed = k / 2 + 1;
+            banyan_config cfg = BANYAN_CONFIG(.seed = (uint64_t)seed, .widening = k % 2 ? 2 : 0);
             banyan_limits lim = BANYAN_LIMITS(.playouts = playouts);
             banyan_report rep = BANYAN_REPORT();
             T_EQ(banyan_engine_new(G, "size=19", &cfg, &e), BANYAN_OK);
@@ -898,8 +901,8 @@ void test_go_final_lcb(void)
                 solid = solid || (rep.moves[i].visits >= 10 && rep.moves[i].value >= 0.8);
             tried += solid;
             if (solid && rep.moves[0].visits <= 3)
-                T_FAIL_AT("seed %d, %llu playouts: a move of %u visits comes first", seed,
-                          (unsigned long long)playouts, rep.moves[0].visits);
+                T_FAIL_AT("seed %d, widening %g, %llu playouts: a move of %u visits comes first",
+                          seed, cfg.widening, (unsigned long long)playouts, rep.moves[0].visits);
             T_EQ(rep.best, rep.moves[0].move);
             banyan_engine_free(e);
         }

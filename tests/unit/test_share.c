@@ -515,7 +515,7 @@ void test_share_amaf(void)
         T_EQ(tree_stats_visits(t->amaf[ci]), own_b[m] + (sent[m] ? own_a[m] : 0));
         more += sent[m];
     }
-    T_TRUE(more > 10);
+    T_TRUE(more >= 5); /* 400 playouts at Go's widening of 0.5 try 10 root children. */
     test_export xb = test_share_export(b);
     for (uint32_t i = 1; i < xb.count; i++)
         if (test_entry_parent(&xb, i) == 0)
